@@ -1,0 +1,30 @@
+import type { ObservedElement, SummaryLine } from "../entity/mod.ts";
+
+/**
+ * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`.
+ *
+ * @example
+ * ```ts
+ * renderElement({ id: 9, tag: "button", attrs: [], states: ["DISABLED"], label: "Place order" });
+ * // "[9] <button> {DISABLED} Place order"
+ * ```
+ */
+export function renderElement(el: ObservedElement): string {
+  const head = `[${el.id}] <${[el.tag, ...el.attrs].join(" ")}>`;
+  const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
+  const label = el.label ? ` ${el.label}` : "";
+  const value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";
+  return head + states + label + value;
+}
+
+/** Renders the lines of an observation as the text the model reads. */
+export function renderSummary(lines: SummaryLine[]): string {
+  const out: string[] = [];
+  for (const line of lines) {
+    if (line.kind === "element") out.push(renderElement(line.element));
+    else if (line.kind === "text") {
+      out.push(line.heading ? `${"#".repeat(line.heading)} ${line.text}` : line.text);
+    } else out.push(line.text);
+  }
+  return out.length > 0 ? out.join("\n") : "(the page shows nothing)";
+}

@@ -1,0 +1,16 @@
+import type { Frame, Realm } from "puppeteer-core";
+import { BrowserError } from "../entity/mod.ts";
+
+/**
+ * The frame's isolated world: same DOM, but its own globals, untouched by page scripts.
+ * puppeteer marks `isolatedRealm()` internal, so the version is pinned and a test covers it.
+ */
+export function isolatedRealm(frame: Frame): Realm {
+  const f = frame as unknown as { isolatedRealm?: () => Realm };
+  if (typeof f.isolatedRealm !== "function") {
+    throw new BrowserError(
+      "This puppeteer-core has no isolated realm: keep the version pinned in deno.json",
+    );
+  }
+  return f.isolatedRealm();
+}

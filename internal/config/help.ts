@@ -1,0 +1,52 @@
+import { DEFAULT_MODEL, FLAGS } from "./config.ts";
+
+/** Exit codes, documented in `--help` and the README. */
+export const EXIT = {
+  /** The model called done with success. */
+  ok: 0,
+  /** The task failed, or the step limit was reached. */
+  failed: 1,
+  /** Usage or configuration error: a flag, a variable, the API key, the browser path. */
+  usage: 2,
+  /** The agent needs the user (ask_user without a terminal). */
+  needsUser: 3,
+  /** Runtime error: the browser crashed or the model server failed after retries. */
+  error: 4,
+  /** Stopped by Ctrl+C. */
+  interrupted: 130,
+} as const;
+
+/** The text of `--help`. */
+export function helpText(version: string): string {
+  const width = Math.max(...FLAGS.map((f) => f.flag.length)) + 2;
+  const flags = FLAGS.map((f) => {
+    const extra = [f.fallback ? `default: ${f.fallback}` : "", f.env ? `env ${f.env}` : ""].filter(
+      Boolean,
+    );
+    return `  ${f.flag.padEnd(width)}${f.about}${extra.length ? ` (${extra.join("; ")})` : ""}`;
+  }).join("\n");
+  return `browser-agent ${version}: an LLM agent that reaches a goal in a real Chromium.
+
+Usage:
+  echo "find the price of the Trailblazer 2 backpack on http://…" | browser-agent
+  browser-agent [flags] "task"
+
+Flags:
+${flags}
+
+Model (environment or .env in the working directory):
+  OPENAI_API_KEY    API key (not needed for local servers)
+  OPENAI_BASE_URL   any OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama)
+  OPENAI_MODEL      model name (default: ${DEFAULT_MODEL})
+
+Output: one progress line per step on stderr; the answer on stdout.
+
+Exit codes:
+  0    done: the task succeeded
+  1    the task failed, or the step limit was reached
+  2    usage or configuration error
+  3    the agent needs the user (ask_user without a terminal); the question is printed
+  4    runtime error: the browser crashed or the model server failed after retries
+  130  stopped by Ctrl+C
+`;
+}

@@ -1,0 +1,124 @@
+/**
+ * Plain data shared by every package: what the browser sees, what the model asks for,
+ * what a tool answers. This package imports nothing.
+ *
+ * @module
+ */
+
+/** JSON Schema of a tool's arguments (the subset the tool registry validates). */
+export interface JsonSchema {
+  type?: "object" | "string" | "integer" | "number" | "boolean" | "array";
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  enum?: readonly (string | number)[];
+  items?: JsonSchema;
+  minimum?: number;
+  maximum?: number;
+  additionalProperties?: boolean;
+}
+
+/** What the model is told about one tool. */
+export interface ToolSpec {
+  /** snake_case name the model calls, e.g. `click`. */
+  name: string;
+  /** One or two sentences: when to use it. */
+  description: string;
+  /** JSON Schema of the arguments (an object schema). */
+  parameters: JsonSchema;
+}
+
+/** One call the model asked for. */
+export interface ToolCall {
+  name: string;
+  /** Arguments as the model sent them, before validation. */
+  args: Record<string, unknown>;
+  /** The model's one-line reason for this step. */
+  reasoning: string;
+}
+
+/** How a run ends: the model said so (`done`), or it needs the user (`ask_user`). */
+export type Stop =
+  | { kind: "done"; success: boolean; answer: string }
+  | { kind: "needs_user"; question: string };
+
+/** What a tool answered; failures are results too, shown to the model. */
+export interface ToolResult {
+  ok: boolean;
+  /** One or two sentences for the model and the history. */
+  text: string;
+  /** Set by tools that end the run. */
+  stop?: Stop;
+}
+
+/** One element of an observation, as rendered in the DOM summary. */
+export interface ObservedElement {
+  /** Numeric ID, stable while the element stays in the document. */
+  id: number;
+  /** Lower-case tag name, e.g. `button`. */
+  tag: string;
+  /** Extra attributes worth showing: `type=checkbox`, `role=tab`, `placeholder="…"`. */
+  attrs: string[];
+  /** Compact states: `CHECKED`, `DISABLED`, `FOCUSED`, … */
+  states: string[];
+  /** The accessible name or visible text. */
+  label: string;
+  /** Current value of a field (passwords are masked). */
+  value?: string;
+}
+
+/** A line of the DOM summary: an element with an ID, or text a person reads. */
+export type SummaryLine =
+  | { kind: "element"; element: ObservedElement }
+  | { kind: "text"; text: string; heading?: number }
+  | { kind: "note"; text: string };
+
+/** What the agent sees of the page at one step. */
+export interface BrowserState {
+  url: string;
+  title: string;
+  /** Lines in reading order. */
+  lines: SummaryLine[];
+  /** The rendered DOM summary, as sent to the model. */
+  summary: string;
+}
+
+/** One past step, as kept in HISTORY. */
+export interface StepRecord {
+  step: number;
+  call: ToolCall;
+  result: ToolResult;
+  /** Short description of the target, e.g. `[12] <button> "Search"`. */
+  target?: string;
+  ms: number;
+}
+
+/** Sent when the model server cannot be used: bad key, unknown model, unreachable. */
+export class ModelError extends Error {
+  /** HTTP status, when there was one. */
+  readonly status: number | undefined;
+  /** True when the error comes from configuration (bad key, model, URL), not from a passing fault. */
+  readonly isConfig: boolean;
+  constructor(message: string, options: { status?: number; isConfig: boolean; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = "ModelError";
+    this.status = options.status;
+    this.isConfig = options.isConfig;
+  }
+}
+
+/** The browser could not be found, launched, attached to, or it went away. */
+export class BrowserError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "BrowserError";
+  }
+}
+
+/** A configuration or usage error: the user must change a flag or a variable. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}

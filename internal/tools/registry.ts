@@ -1,0 +1,56 @@
+import type { ToolCall, ToolResult, ToolSpec } from "../entity/mod.ts";
+import type { Tool, ToolContext } from "./tool.ts";
+import { validateArgs } from "./validate.ts";
+
+/**
+ * The tool list shared by the agent loop and the MCP server. Tools from outside the core are
+ * added by passing them in; the order is the order the model sees.
+ *
+ * @example
+ * ```ts
+ * const registry = new ToolRegistry([...coreTools, myTool]);
+ * const result = await registry.dispatch({ name: "click", args: { id: 3 }, reasoning: "" }, ctx);
+ * ```
+ */
+export class ToolRegistry {
+  readonly tools: readonly Tool[];
+  readonly #byName: Map<string, Tool>;
+
+  constructor(tools: readonly Tool[]) {
+    this.#byName = new Map();
+    for (const tool of tools) {
+      if (this.#byName.has(tool.name)) {
+        throw new TypeError(`Tool "${tool.name}" is registered twice`);
+      }
+      this.#byName.set(tool.name, tool);
+    }
+    this.tools = tools;
+  }
+
+  /** What the model is told about the tools. */
+  specs(): ToolSpec[] {
+    return this.tools.map(({ name, description, parameters }) => ({
+      name,
+      description,
+      parameters,
+    }));
+  }
+
+  /** Looks the tool up, validates the arguments, runs it; every failure comes back as a result. */
+  async dispatch(call: Pick<ToolCall, "name" | "args">, ctx: ToolContext): Promise<ToolResult> {
+    const tool = this.#byName.get(call.name);
+    if (!tool) {
+      const names = this.tools.map((t) => t.name).join(", ");
+      return { ok: false, text: `Unknown tool "${call.name}": use one of ${names}` };
+    }
+    const checked = validateArgs(tool.parameters, call.args);
+    if (!checked.ok) return { ok: false, text: `${checked.error} (tool ${tool.name})` };
+    try {
+      return await tool.handler(checked.args, ctx);
+    } catch (error) {
+      if (ctx.signal.aborted) throw error;
+      const text = error instanceof Error ? error.message : String(error);
+      return { ok: false, text };
+    }
+  }
+}

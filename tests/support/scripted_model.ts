@@ -1,0 +1,124 @@
+/**
+ * The only fake: a scripted OpenAI-compatible chat completions server. Each request takes the
+ * next entry of the script; an entry may read the request (the DOM summary) to pick IDs, so
+ * tests never hard-code them.
+ */
+
+/** A request as the model server received it. */
+export interface ModelRequest {
+  // deno-lint-ignore no-explicit-any
+  body: any;
+  system: string;
+  user: string;
+  toolNames: string[];
+  headers: Headers;
+}
+
+/** What the scripted model answers. */
+export type Reply =
+  | { tool: string; args?: Record<string, unknown>; reasoning?: string; extraCalls?: number }
+  | { text: string }
+  | { status: number; body?: unknown; headers?: Record<string, string> };
+
+/** One script entry: a fixed reply or a function of the request. */
+export type Step = Reply | ((req: ModelRequest) => Reply);
+
+/**
+ * Starts the scripted model on 127.0.0.1.
+ *
+ * @example
+ * ```ts
+ * await using model = startScriptedModel([(req) => ({ tool: "click", args: { id: idOf(req, "Go") } })]);
+ * ```
+ */
+export function startScriptedModel(script: Step[]): {
+  baseUrl: string;
+  requests: ModelRequest[];
+} & AsyncDisposable {
+  const requests: ModelRequest[] = [];
+  let next = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    if (req.method !== "POST" || !url.pathname.endsWith("/chat/completions")) {
+      return Response.json({ error: { message: `No route ${url.pathname}` } }, { status: 404 });
+    }
+    const body = await req.json();
+    const messages = body.messages as { role: string; content: string }[];
+    const request: ModelRequest = {
+      body,
+      system: messages.find((m) => m.role === "system")?.content ?? "",
+      user: messages.find((m) => m.role === "user")?.content ?? "",
+      toolNames: (body.tools ?? []).map((t: { function: { name: string } }) => t.function.name),
+      headers: req.headers,
+    };
+    requests.push(request);
+    const entry = script[next++];
+    let reply: Reply;
+    try {
+      if (!entry) throw new Error(`script has no entry for request ${next}`);
+      reply = typeof entry === "function" ? entry(request) : entry;
+    } catch (error) {
+      reply = {
+        tool: "done",
+        args: { result: `scripted model: ${(error as Error).message}`, success: false },
+      };
+    }
+    if ("status" in reply) {
+      return Response.json(
+        reply.body ?? { error: { message: `scripted status ${reply.status}` } },
+        {
+          status: reply.status,
+          headers: reply.headers ?? {},
+        },
+      );
+    }
+    const promptTokens = Math.ceil(JSON.stringify(messages).length / 4);
+    const message = "text" in reply ? { role: "assistant", content: reply.text } : {
+      role: "assistant",
+      content: null,
+      tool_calls: Array.from({ length: 1 + (reply.extraCalls ?? 0) }, (_, i) => ({
+        id: `call_${next}_${i}`,
+        type: "function",
+        function: {
+          name: reply.tool,
+          arguments: JSON.stringify({
+            reasoning: reply.reasoning ?? `scripted step ${next}`,
+            ...reply.args,
+          }),
+        },
+      })),
+    };
+    return Response.json({
+      id: `chatcmpl-${next}`,
+      object: "chat.completion",
+      created: Math.floor(Date.now() / 1000),
+      model: body.model,
+      choices: [{ index: 0, message, finish_reason: "text" in reply ? "stop" : "tool_calls" }],
+      usage: {
+        prompt_tokens: promptTokens,
+        completion_tokens: 20,
+        total_tokens: promptTokens + 20,
+      },
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
+    requests,
+    async [Symbol.asyncDispose]() {
+      await server.shutdown();
+    },
+  };
+}
+
+/** The ID of the first element in the request's DOM summary whose line matches `pattern`. */
+export function idOf(req: ModelRequest, pattern: string | RegExp): number {
+  const page = req.user.slice(req.user.indexOf("# CURRENT PAGE"));
+  for (const line of page.split("\n")) {
+    const m = /^\*?\[(\d+)\]/.exec(line);
+    if (!m) continue;
+    if (typeof pattern === "string" ? line.includes(pattern) : pattern.test(line)) {
+      return Number(m[1]);
+    }
+  }
+  throw new Error(`no element matching ${pattern} in the page:\n${page}`);
+}
