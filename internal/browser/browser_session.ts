@@ -1,18 +1,11 @@
 import puppeteer from "puppeteer-core";
-import type { Browser, ElementHandle, Frame, HTTPRequest, Page } from "puppeteer-core";
-import { BrowserError, type BrowserState, ConfigError, type SummaryLine } from "../entity/mod.ts";
-import { renderSummary } from "./dom_summary.ts";
-import { ElementIds } from "./element_ids.ts";
+import type { Browser, ElementHandle, Page } from "puppeteer-core";
+import { BrowserError, type BrowserState, ConfigError } from "../entity/mod.ts";
 import { findChrome } from "./find_chrome.ts";
-import {
-  elementByLocalId,
-  type FrameObservation,
-  observeFrame,
-  scrollPage,
-  selectFieldContents,
-  waitForDomQuiet,
-} from "./in_page.ts";
+import { scrollPage, selectFieldContents } from "./in_page_actions.ts";
 import { parseKeys } from "./keys.ts";
+import { PageActivity } from "./page_activity.ts";
+import { PageObserver } from "./observer.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** How to get a browser: launch a local one, or attach to one that runs already. */
@@ -35,9 +28,6 @@ const CHROME_ARGS = [
   "--no-first-run",
   "--no-default-browser-check",
 ];
-const QUIET_MS = 150;
-/** Requests in flight longer than this (long polling, streams) do not hold settling up. */
-const LONG_REQUEST_MS = 1500;
 
 /**
  * One browser and its page, with numbered-element observation and the actions a person does.
@@ -54,11 +44,9 @@ export class BrowserSession implements AsyncDisposable {
   readonly #owned: boolean;
   readonly #profileDir: string | undefined;
   readonly #settleCapMs: number;
-  readonly #ids = new ElementIds();
-  readonly #inflight = new Map<HTTPRequest, number>();
-  #lastNetwork = 0;
+  readonly #observer = new PageObserver();
   #page!: Page;
-  #dialogs: string[] = [];
+  #activity!: PageActivity;
   #closed = false;
 
   private constructor(
@@ -133,109 +121,18 @@ export class BrowserSession implements AsyncDisposable {
 
   async #adopt(page: Page): Promise<void> {
     this.#page = page;
-    page.on("request", (req) => {
-      this.#inflight.set(req, performance.now());
-      this.#lastNetwork = performance.now();
-    });
-    const finished = (req: HTTPRequest) => {
-      this.#inflight.delete(req);
-      this.#lastNetwork = performance.now();
-    };
-    page.on("requestfinished", finished);
-    page.on("requestfailed", finished);
-    page.on("dialog", (dialog) => {
-      this.#dialogs.push(`${dialog.type()} "${dialog.message()}"`);
-      // Without a policy for confirm/prompt yet, they are dismissed so nothing hangs.
-      const answer = dialog.type() === "alert" ? dialog.accept() : dialog.dismiss();
-      answer.catch(() => {/* the page went away first */});
-    });
+    this.#activity = new PageActivity(page);
     await page.bringToFront().catch(() => {/* headless pages need no focus */});
   }
 
   /** Observes the page: URL, title and the numbered DOM summary. */
-  async observe(): Promise<BrowserState> {
-    const page = this.#page;
-    const frames = page.frames();
-    const results = await Promise.all(frames.map((frame) => this.#observeFrame(frame)));
-    const lines: SummaryLine[] = [];
-    let above = 0, below = 0;
-    results.forEach((obs, i) => {
-      if (!obs) return;
-      const frame = frames[i]!;
-      if (i > 0 && obs.items.length > 0) {
-        lines.push({ kind: "note", text: `--- frame ${frame.url()}` });
-      }
-      for (const item of obs.items) {
-        if (item.kind === "text") {
-          lines.push(
-            item.heading
-              ? { kind: "text", text: item.text, heading: item.heading }
-              : { kind: "text", text: item.text },
-          );
-          continue;
-        }
-        const { id } = this.#ids.assign(frame, obs.token, item.lid);
-        const element = {
-          id,
-          tag: item.tag,
-          attrs: item.attrs,
-          states: item.states,
-          label: item.label,
-        };
-        lines.push({
-          kind: "element",
-          element: item.value === undefined ? element : { ...element, value: item.value },
-        });
-      }
-      if (i === 0) {
-        above = obs.above;
-        below = obs.below;
-      }
-    });
-    if (above + below > 0) {
-      const parts = [below ? `${below} below` : "", above ? `${above} above` : ""].filter(Boolean);
-      lines.push({
-        kind: "note",
-        text: `… ${parts.join(", ")} (interactive elements off screen): scroll to see them`,
-      });
-    }
-    const [url, title] = [page.url(), await page.title().catch(() => "")];
-    return { url, title, lines, summary: renderSummary(lines) };
-  }
-
-  async #observeFrame(frame: Frame): Promise<FrameObservation | undefined> {
-    try {
-      if (frame !== this.#page.mainFrame()) {
-        const owner = await frame.frameElement();
-        const box = await owner?.boundingBox();
-        await owner?.dispose();
-        if (!box || box.width === 0 || box.height === 0) return undefined;
-      }
-      return await isolatedRealm(frame).evaluate(observeFrame, { margin: 0.25, maxText: 150 });
-    } catch {
-      // A frame that detaches or navigates while observed has nothing to show this time.
-      return undefined;
-    }
+  observe(): Promise<BrowserState> {
+    return this.#observer.observe(this.#page);
   }
 
   /** The element behind an ID from an observation; throws when it never existed or is gone. */
-  async element(id: number): Promise<ElementHandle<Element>> {
-    const ref = this.#ids.lookup(id);
-    if (!ref) {
-      throw new RangeError(`Element [${id}] does not exist: use an ID from the current page`);
-    }
-    let handle;
-    try {
-      handle = await isolatedRealm(ref.frame).evaluateHandle(elementByLocalId, ref.token, ref.lid);
-    } catch {
-      handle = undefined; // its frame is gone or navigated
-    }
-    const el = handle?.asElement();
-    if (!el) {
-      await handle?.dispose();
-      throw new RangeError(`Element [${id}] is gone: the page changed, observe again`);
-    }
-    return el as ElementHandle<Element>;
+  element(id: number): Promise<ElementHandle<Element>> {
+    return this.#observer.element(id);
   }
 
   /** Clicks an element with real mouse events; falls back to a script click when none can land. */
@@ -303,44 +200,12 @@ export class BrowserSession implements AsyncDisposable {
 
   /** Dialogs (alert, confirm) that appeared since the last call, in order. */
   takeDialogs(): string[] {
-    const out = this.#dialogs;
-    this.#dialogs = [];
-    return out;
+    return this.#activity.takeDialogs();
   }
 
-  /**
-   * Waits until the page settles: loaded, no fresh network request for a quiet window, and no DOM
-   * change for a quiet window; at most the cap. Returns the time it took in ms.
-   */
-  async settle(signal?: AbortSignal): Promise<number> {
-    const start = performance.now();
-    const deadline = start + this.#settleCapMs;
-    while (performance.now() < deadline && !signal?.aborted) {
-      const left = deadline - performance.now();
-      let domQuiet = false;
-      try {
-        domQuiet = await isolatedRealm(this.#page.mainFrame()).evaluate(
-          waitForDomQuiet,
-          QUIET_MS,
-          left,
-        );
-      } catch {
-        // The document was replaced while we waited (navigation): wait for the next one.
-        await delay(25);
-        continue;
-      }
-      if (domQuiet && this.#networkQuiet()) break;
-      if (!this.#networkQuiet()) await delay(Math.min(QUIET_MS / 3, Math.max(0, left)));
-    }
-    return Math.round(performance.now() - start);
-  }
-
-  #networkQuiet(): boolean {
-    const now = performance.now();
-    for (const started of this.#inflight.values()) {
-      if (now - started < LONG_REQUEST_MS) return false;
-    }
-    return now - this.#lastNetwork >= QUIET_MS;
+  /** Waits until the page settles after an action (see {@link PageActivity.settle}); returns ms. */
+  settle(signal?: AbortSignal): Promise<number> {
+    return this.#activity.settle(this.#settleCapMs, signal);
   }
 
   /** Closes the page and the browser it launched (or detaches from one it did not), then cleans up. */
@@ -363,10 +228,6 @@ export class BrowserSession implements AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,0 +1,24 @@
+#!/usr/bin/env sh
+# Runs the checks and the whole test suite, installing Deno and Chromium first when missing.
+# Ends with one line "N passed, N failed".
+set -u
+cd "$(dirname "$0")/.."
+. scripts/setup.sh
+log="$(mktemp)"
+status=0
+deno task check 2>&1 | tee "$log" || status=1
+if [ "$status" -ne 0 ]; then
+  echo "check failed: run deno task check and fix what it says"
+fi
+deno task test 2>&1 | tee -a "$log" || status=1
+summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^(ok|FAILED) \| [0-9]+ passed' | tail -n 1)"
+passed="$(printf '%s' "$summary" | sed -nE 's/.*\| ([0-9]+) passed.*/\1/p')"
+failed="$(printf '%s' "$summary" | sed -nE 's/.*\| ([0-9]+) failed.*/\1/p')"
+rm -f "$log"
+if [ -z "$passed" ]; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+if [ "$status" -ne 0 ] && [ "${failed:-0}" = "0" ]; then failed=1; fi
+echo "${passed} passed, ${failed:-0} failed"
+exit "$status"
