@@ -18,7 +18,9 @@ export interface ModelRequest {
 export type Reply =
   | { tool: string; args?: Record<string, unknown>; reasoning?: string; extraCalls?: number }
   | { text: string }
-  | { status: number; body?: unknown; headers?: Record<string, string> };
+  | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** Answers nothing for `waitMs` (or until the server stops), then `then` (default: a 503). */
+  | { waitMs: number; then?: Reply };
 
 /** One script entry: a fixed reply or a function of the request. */
 export type Step = Reply | ((req: ModelRequest) => Reply);
@@ -36,6 +38,7 @@ export function startScriptedModel(script: Step[]): {
   requests: ModelRequest[];
 } & AsyncDisposable {
   const requests: ModelRequest[] = [];
+  const stopped = Promise.withResolvers<void>();
   let next = 0;
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const url = new URL(req.url);
@@ -62,6 +65,13 @@ export function startScriptedModel(script: Step[]): {
         tool: "done",
         args: { result: `scripted model: ${(error as Error).message}`, success: false },
       };
+    }
+    while ("waitMs" in reply) {
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, (reply as { waitMs: number }).waitMs);
+        stopped.promise.then(() => clearTimeout(timer)).then(resolve);
+      });
+      reply = reply.then ?? { status: 503 };
     }
     if ("status" in reply) {
       return Response.json(
@@ -105,6 +115,7 @@ export function startScriptedModel(script: Step[]): {
     baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
     requests,
     async [Symbol.asyncDispose]() {
+      stopped.resolve();
       await server.shutdown();
     },
   };
