@@ -9,7 +9,10 @@ const TYPES: Record<string, string> = {
 };
 
 /** Extra routes a test adds to the static fixtures: return undefined to fall through. */
-export type Route = (req: Request, url: URL) => Response | Promise<Response> | undefined;
+export type Route = (
+  req: Request,
+  url: URL,
+) => Response | undefined | Promise<Response | undefined>;
 
 /**
  * Serves `tests/fixtures/` (or `root`) on 127.0.0.1 with a free port.
