@@ -35,6 +35,13 @@ export interface RunOptions {
   /** Called when a step starts thinking, and after each step with its record. */
   onThinking?: (step: number) => void;
   onStep?: (record: StepRecord) => void;
+  /** Called with each observation before the model is asked (traces, screenshots). */
+  onObserved?: (step: number, state: BrowserState) => void;
+  /** Called with each model reply's token usage and latency (traces). */
+  onModelReply?: (
+    step: number,
+    reply: { usage: { promptTokens: number; completionTokens: number }; ms: number },
+  ) => void;
 }
 
 /** How a run ended. */
@@ -81,6 +88,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     for (let step = 1; step <= options.maxSteps; step++) {
       if (signal.aborted) return end("aborted", "Stopped by the user");
       const state = await browser.observe();
+      options.onObserved?.(step, state);
       options.onThinking?.(step);
       const reply = await model.next({
         system,
@@ -90,6 +98,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       });
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
+      options.onModelReply?.(step, reply);
       if (signal.aborted) return end("aborted", "Stopped by the user");
 
       const t0 = performance.now();
