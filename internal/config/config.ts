@@ -1,5 +1,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError } from "../entity/mod.ts";
+import { CLI_FLAGS, CLI_PARSE_OPTIONS, type CliOptions, cliOptions } from "./cli_options.ts";
+import { dataDir } from "./data_dir.ts";
 
 /** Everything a run needs to know, read once from flags and the environment. */
 export interface Config {
@@ -12,6 +14,10 @@ export interface Config {
   /** NO_COLOR is set: never colour output. */
   noColor: boolean;
   browser: { chromePath?: string; headless: boolean; cdpUrl?: string };
+  /** Where sessions and runs are kept (see {@link dataDir}). */
+  dataDir: string;
+  /** The command-line product: sessions, run folders, replay, batches, output style. */
+  cli: CliOptions;
 }
 
 /** The default model when OPENAI_MODEL is not set. */
@@ -48,6 +54,7 @@ export const FLAGS: readonly { flag: string; about: string; env?: string; fallba
     about: "attach to a running browser (ws://… or http://host:9222)",
     env: "BROWSER_AGENT_CDP_URL",
   },
+  ...CLI_FLAGS,
   { flag: "-h, --help", about: "show this help" },
   { flag: "-V, --version", about: "print the version" },
 ];
@@ -76,6 +83,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
         headless: { type: "boolean" },
         headed: { type: "boolean" },
         "cdp-url": { type: "string" },
+        ...CLI_PARSE_OPTIONS,
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -121,7 +129,14 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
       `Cannot use OPENAI_BASE_URL "${baseUrl}": it must start with http:// or https://`,
     );
   }
-  if (!help && !version && !apiKey && !baseUrl) {
+  const cli = cliOptions(v, env, task, positiveInt);
+  if (cli.session && cdpUrl) {
+    throw new ConfigError(
+      "Cannot use --session with --cdp-url: the attached browser has its own profile",
+    );
+  }
+  const needsModel = !cli.replay && !cli.forget;
+  if (!help && !version && needsModel && !apiKey && !baseUrl) {
     throw new ConfigError(
       "No model configured: set OPENAI_API_KEY (OpenAI), or OPENAI_BASE_URL for a local server such as http://localhost:11434/v1, in the environment or .env",
     );
@@ -134,6 +149,8 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
     maxSteps,
     noColor: Boolean(env.NO_COLOR),
     browser: { headless },
+    dataDir: dataDir(env),
+    cli,
   };
   if (task) config.task = task;
   if (baseUrl) config.model.baseUrl = baseUrl;

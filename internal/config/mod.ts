@@ -4,4 +4,6 @@
  * @module
  */
 export { type Config, DEFAULT_MODEL, FLAGS, loadConfig } from "./config.ts";
+export { type CliOptions } from "./cli_options.ts";
+export { dataDir } from "./data_dir.ts";
 export { EXIT, helpText } from "./help.ts";
