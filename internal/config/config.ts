@@ -67,8 +67,15 @@ export const FLAGS: readonly { flag: string; about: string; env?: string; fallba
  * ```ts
  * const config = loadConfig(["--max-steps", "10", "find the price"], { OPENAI_API_KEY: "sk-…" });
  * ```
+ *
+ * With `options.needsModel` false (the `mcp` command: its client brings the model), no model
+ * needs to be configured.
  */
-export function loadConfig(argv: string[], env: Record<string, string | undefined>): Config {
+export function loadConfig(
+  argv: string[],
+  env: Record<string, string | undefined>,
+  options: { needsModel?: boolean } = {},
+): Config {
   let parsed;
   try {
     parsed = parseArgs({
@@ -135,7 +142,7 @@ export function loadConfig(argv: string[], env: Record<string, string | undefine
       "Cannot use --session with --cdp-url: the attached browser has its own profile",
     );
   }
-  const needsModel = !cli.replay && !cli.forget;
+  const needsModel = options.needsModel !== false && !cli.replay && !cli.forget;
   if (!help && !version && needsModel && !apiKey && !baseUrl) {
     throw new ConfigError(
       "No model configured: set OPENAI_API_KEY (OpenAI), or OPENAI_BASE_URL for a local server such as http://localhost:11434/v1, in the environment or .env",
