@@ -11,6 +11,7 @@ import { BrowserSession } from "./internal/browser/mod.ts";
 import { type Config, EXIT, helpText, loadConfig } from "./internal/config/mod.ts";
 import { ConfigError, type StepRecord } from "./internal/entity/mod.ts";
 import { ModelClient } from "./internal/llm/mod.ts";
+import { serveMcp } from "./internal/mcp/mod.ts";
 import { coreTools, ToolRegistry } from "./internal/tools/mod.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
@@ -18,6 +19,7 @@ const VERSION = denoJson.version;
 
 async function main(argv: string[]): Promise<number> {
   loadDotEnv();
+  if (argv[0] === "mcp") return await mcpCommand(argv.slice(1));
   let config: Config;
   try {
     config = loadConfig(argv, Deno.env.toObject());
@@ -80,6 +82,37 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await browser.close();
   }
+}
+
+/** `browser-agent mcp [flags]`: serves the browser tools to one MCP client over stdio. */
+async function mcpCommand(argv: string[]): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig(argv, Deno.env.toObject(), { needsModel: false });
+  } catch (error) {
+    return fail(error, EXIT.usage);
+  }
+  if (config.help || config.version) {
+    console.log(config.help ? helpText(VERSION) : `browser-agent ${VERSION}`);
+    return EXIT.ok;
+  }
+  if (config.task) {
+    return fail(
+      new ConfigError(`"mcp" takes no task (got "${config.task}"): see --help`),
+      EXIT.usage,
+    );
+  }
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  Deno.addSignalListener("SIGINT", onSignal);
+  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", onSignal);
+  await serveMcp({
+    startBrowser: () => BrowserSession.start(config.browser),
+    version: VERSION,
+    log,
+    signal: stop.signal,
+  });
+  return EXIT.ok;
 }
 
 /** Prints the outcome: the answer on stdout, the reason on stderr; returns the exit code. */

@@ -5,6 +5,16 @@ import { findChrome } from "./find_chrome.ts";
 import { scrollPage, selectFieldContents } from "./in_page_actions.ts";
 import { parseKeys } from "./keys.ts";
 import { PageActivity } from "./page_activity.ts";
+import {
+  focusedElement,
+  goHistory,
+  type HistoryAction,
+  scrollPageTo,
+  takeScreenshot,
+  waitFor,
+  type WaitOptions,
+} from "./page_controls.ts";
+import type { FocusedInfo } from "./in_page_controls.ts";
 import { PageObserver } from "./observer.ts";
 import { isolatedRealm } from "./realm.ts";
 
@@ -196,6 +206,54 @@ export class BrowserSession implements AsyncDisposable {
       const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
       throw new BrowserError(`Cannot open "${url}": ${why}`, { cause });
     }
+  }
+
+  /** Goes back or forward in the tab's history, or reloads (see {@link goHistory}). */
+  history(action: HistoryAction): Promise<void> {
+    return goHistory(this.#page, action);
+  }
+
+  /** Waits for a selector, network quiet or a pause (see {@link waitFor}); says what it waited for. */
+  waitFor(options: WaitOptions): Promise<string> {
+    return waitFor(this.#page, options);
+  }
+
+  /** Scrolls the page to its top or bottom, or by pixels (see {@link scrollPageTo}). */
+  scrollTo(
+    request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
+  ): Promise<{ x: number; y: number; below: number }> {
+    return scrollPageTo(this.#page, request);
+  }
+
+  /** Scrolls an element into the middle of the view. */
+  async scrollIntoView(id: number, smooth = false): Promise<void> {
+    const el = await this.element(id);
+    try {
+      const behavior: "smooth" | "instant" = smooth ? "smooth" : "instant";
+      await el.evaluate((node, b) => node.scrollIntoView({ block: "center", behavior: b }), behavior);
+    } finally {
+      await el.dispose();
+    }
+  }
+
+  /** Moves the keyboard focus to an element. */
+  async focus(id: number): Promise<void> {
+    const el = await this.element(id);
+    try {
+      await el.focus();
+    } finally {
+      await el.dispose();
+    }
+  }
+
+  /** The focused element, looking into frames and shadow roots; undefined when none has focus. */
+  focused(): Promise<FocusedInfo | undefined> {
+    return focusedElement(this.#page);
+  }
+
+  /** A JPEG screenshot of the viewport, or of the whole page. */
+  screenshot(options: { fullPage: boolean }): Promise<{ mimeType: string; base64: string }> {
+    return takeScreenshot(this.#page, options);
   }
 
   /** Dialogs (alert, confirm) that appeared since the last call, in order. */

@@ -49,6 +49,10 @@ export interface ToolResult {
   text: string;
   /** Set by tools that end the run. */
   stop?: Stop;
+  /** Machine-readable details for clients that want them (the MCP server sends them along). */
+  data?: Record<string, unknown>;
+  /** A picture the tool took, e.g. a screenshot. */
+  image?: { mimeType: string; base64: string };
 }
 
 /** One element of an observation, as rendered in the DOM summary. */

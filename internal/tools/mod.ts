@@ -15,6 +15,9 @@ export {
   scroll,
   type,
 } from "./core_tools.ts";
+export { mcpTools } from "./mcp_tools.ts";
 export { ToolRegistry } from "./registry.ts";
 export type { Tool, ToolContext } from "./tool.ts";
+/** The browser the tools drive, for packages that may not import `browser` themselves. */
+export type { BrowserSession } from "../browser/mod.ts";
 export { validateArgs } from "./validate.ts";

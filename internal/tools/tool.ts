@@ -20,5 +20,7 @@ export interface Tool {
   parameters: JsonSchema & { type: "object" };
   /** True for tools that only look (safe to call any time). */
   readOnly?: boolean;
+  /** True for tools that may do what cannot be undone (buy, send, delete) through a click or key. */
+  destructive?: boolean;
   handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
 }

@@ -1,0 +1,155 @@
+import type { Page } from "puppeteer-core";
+import { BrowserError } from "../entity/mod.ts";
+import { focusedElementInfo, type FocusedInfo, scrollWindow } from "./in_page_controls.ts";
+import { isolatedRealm } from "./realm.ts";
+
+/** A move in the tab's history. */
+export type HistoryAction = "back" | "forward" | "reload";
+
+/**
+ * Goes back or forward in the tab's history, or reloads; throws a RangeError when there is no
+ * page to go to, and a BrowserError with the browser's reason when loading fails.
+ */
+export async function goHistory(page: Page, action: HistoryAction): Promise<void> {
+  if (action !== "reload") {
+    const cdp = await page.createCDPSession();
+    try {
+      const { currentIndex, entries } = await cdp.send("Page.getNavigationHistory");
+      const target = currentIndex + (action === "back" ? -1 : 1);
+      if (target < 0 || target >= entries.length) {
+        throw new RangeError(
+          `Cannot go ${action}: this tab has no ${action === "back" ? "earlier" : "later"} page`,
+        );
+      }
+    } finally {
+      await cdp.detach().catch(() => {/* the page is closing */});
+    }
+  }
+  const options = { waitUntil: "domcontentloaded", timeout: 30_000 } as const;
+  try {
+    if (action === "back") await page.goBack(options);
+    else if (action === "forward") await page.goForward(options);
+    else await page.reload(options);
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    throw new BrowserError(`Cannot ${action === "reload" ? "reload" : `go ${action}`}: ${why}`, {
+      cause,
+    });
+  }
+}
+
+/** What {@link waitFor} waits for; several are waited for in this order. */
+export interface WaitOptions {
+  /** A CSS selector to reach `state` (default `visible`). */
+  selector?: string;
+  state?: "visible" | "hidden" | "attached" | "detached";
+  /** No network request for half a second. */
+  networkIdle?: boolean;
+  /** A plain pause, in ms. */
+  ms?: number;
+  /** Longest wait for the selector or the network, in ms. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Waits for a selector's state, then network quiet, then a pause; returns what it waited for.
+ * Throws a RangeError that says what did not happen in time.
+ */
+export async function waitFor(page: Page, options: WaitOptions): Promise<string> {
+  const done: string[] = [];
+  const timeout = options.timeoutMs;
+  if (options.selector) {
+    const state = options.state ?? "visible";
+    try {
+      await page.waitForSelector(options.selector, {
+        visible: state === "visible",
+        hidden: state === "hidden" || state === "detached",
+        timeout,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (cause) {
+      if (options.signal?.aborted) throw cause;
+      const why = cause instanceof Error ? cause.message.split("\n")[0]! : String(cause);
+      throw new RangeError(
+        /timeout|exceeded/i.test(why)
+          ? `"${options.selector}" was not ${state} after ${timeout} ms`
+          : `Cannot wait for "${options.selector}": ${why}`,
+      );
+    }
+    done.push(`"${options.selector}" is ${state}`);
+  }
+  if (options.networkIdle) {
+    try {
+      await page.waitForNetworkIdle({ idleTime: 500, timeout, concurrency: 0 });
+    } catch (cause) {
+      throw new RangeError(
+        `The network was still busy after ${timeout} ms (pages that poll never go idle): wait by ms instead`,
+        { cause },
+      );
+    }
+    done.push("the network is idle");
+  }
+  if (options.ms && options.ms > 0) {
+    await pause(options.ms, options.signal);
+    done.push(`waited ${options.ms} ms`);
+  }
+  return done.join(", ");
+}
+
+/** Scrolls the page to its top or bottom, or by pixels; returns the new position. */
+export function scrollPageTo(
+  page: Page,
+  request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
+): Promise<{ x: number; y: number; below: number }> {
+  const req = { x: request.x ?? 0, y: request.y ?? 0, smooth: request.smooth ?? false };
+  return isolatedRealm(page.mainFrame()).evaluate(
+    scrollWindow,
+    request.to ? { ...req, to: request.to } : req,
+  );
+}
+
+/** The focused element of the page, looking into frames; undefined when nothing has focus. */
+export async function focusedElement(page: Page): Promise<FocusedInfo | undefined> {
+  const found = await Promise.all(
+    page.frames().map((frame) =>
+      isolatedRealm(frame).evaluate(focusedElementInfo).catch(() => undefined)
+    ),
+  );
+  return found.find((info) => info && !info.inFrame);
+}
+
+/** A screenshot of the viewport (or the whole page) as base64 JPEG. */
+export async function takeScreenshot(
+  page: Page,
+  options: { fullPage: boolean },
+): Promise<{ mimeType: string; base64: string }> {
+  try {
+    const base64 = await page.screenshot({
+      type: "jpeg",
+      quality: 75,
+      encoding: "base64",
+      fullPage: options.fullPage,
+      captureBeyondViewport: options.fullPage,
+    });
+    return { mimeType: "image/jpeg", base64 };
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    throw new BrowserError(`Cannot take a screenshot: ${why}`, { cause });
+  }
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,0 +1,121 @@
+import process from "node:process";
+import { Server } from "@modelcontextprotocol/sdk/server";
+// The SDK's "./*" export points types at "*.js.d.ts": name the declaration files directly.
+// @ts-types="@modelcontextprotocol/sdk/server/stdio"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { type BrowserSession, mcpTools, ToolRegistry } from "../tools/mod.ts";
+import { toCallToolResult, toMcpTool } from "./tool_results.ts";
+
+/** What {@link serveMcp} needs from `main.ts`. */
+export interface McpOptions {
+  /** Starts (or attaches to) the browser; called on the first tool call, and again if it failed. */
+  startBrowser: () => Promise<BrowserSession>;
+  /** The program's version, told to clients. */
+  version: string;
+  /** Writes one line to stderr: stdout carries only protocol messages. */
+  log: (line: string) => void;
+  /** Stops serving (Ctrl+C, SIGTERM). */
+  signal?: AbortSignal;
+}
+
+const INSTRUCTIONS =
+  "Act by number: browser_list_interactives, then browser_overlay_act(index). List again after navigation or page changes.";
+
+/**
+ * Serves the `browser_*` tools over stdio to one MCP client, with one browser, one call at a
+ * time. Returns when the client disconnects (stdin ends) or `signal` aborts; the browser is
+ * closed before it returns.
+ *
+ * @example
+ * ```ts
+ * await serveMcp({ startBrowser: () => BrowserSession.start({ headless: true }), version: "0.1.0", log: console.error });
+ * ```
+ */
+export async function serveMcp(options: McpOptions): Promise<void> {
+  const registry = new ToolRegistry(mcpTools);
+  const stopping = new AbortController();
+  let browser: Promise<BrowserSession> | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  const call = async (
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> => {
+    const started = performance.now();
+    if (!registry.tools.some((tool) => tool.name === name)) {
+      const names = registry.tools.map((t) => t.name).join(", ");
+      return toCallToolResult({ ok: false, text: `Unknown tool "${name}": use one of ${names}` });
+    }
+    let session: BrowserSession;
+    try {
+      session = await (browser ??= options.startBrowser());
+    } catch (error) {
+      browser = undefined;
+      const why = error instanceof Error ? error.message : String(error);
+      options.log(`mcp: cannot start the browser: ${why}`);
+      return toCallToolResult({ ok: false, text: `Cannot start the browser: ${why}` });
+    }
+    const ctx = { browser: session, signal: AbortSignal.any([signal, stopping.signal]) };
+    const result = await registry.dispatch({ name, args }, ctx).catch((error: unknown) => ({
+      ok: false,
+      text: ctx.signal.aborted
+        ? "Cancelled"
+        : error instanceof Error
+        ? error.message
+        : String(error),
+    }));
+    const ms = Math.round(performance.now() - started);
+    const status = result.ok ? "ok" : `error: ${result.text.replace(/\s+/g, " ").slice(0, 160)}`;
+    options.log(`mcp: ${name} · ${status} (${ms} ms)`);
+    return toCallToolResult(result);
+  };
+
+  const server = new Server(
+    { name: "browser-agent", version: options.version },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: registry.tools.map(toMcpTool),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    // One call at a time: the next one starts when the previous one has finished.
+    const run = queue.then(() =>
+      call(request.params.name, request.params.arguments ?? {}, extra.signal)
+    );
+    queue = run.catch(() => {/* its caller got the error */});
+    return run;
+  });
+
+  const closed = new Promise<void>((resolve) => (server.onclose = resolve));
+  server.onerror = (error) => options.log(`mcp: ${error.message}`);
+  const stop = () => {
+    if (stopping.signal.aborted) return;
+    stopping.abort(new DOMException("The MCP server is stopping", "AbortError"));
+    server.close().catch((error) => options.log(`mcp: cannot close cleanly: ${error}`));
+  };
+  process.stdin.once("end", stop);
+  process.stdin.once("close", stop);
+  options.signal?.addEventListener("abort", stop, { once: true });
+
+  await server.connect(new StdioServerTransport());
+  options.log(
+    `mcp: browser-agent ${options.version} serving ${registry.tools.length} tools on stdio`,
+  );
+  try {
+    await closed;
+    await queue;
+  } finally {
+    process.stdin.off("end", stop);
+    process.stdin.off("close", stop);
+    options.signal?.removeEventListener("abort", stop);
+    const session = await browser?.catch(() => undefined);
+    await session?.close();
+  }
+}

@@ -1,0 +1,244 @@
+import type { ToolResult } from "../entity/mod.ts";
+import { navigate, press, scroll } from "./core_tools.ts";
+import { numberingTools } from "./mcp_numbering.ts";
+import type { Tool, ToolContext } from "./tool.ts";
+
+/**
+ * The `browser_*` tools the MCP server offers (names and arguments from the blind-user assistant
+ * contract): thin adapters over the same browser session and core tools the agent uses.
+ *
+ * @module
+ */
+
+const ID = { type: "integer", description: "The element's [id]" } as const;
+const NONE = { type: "object", properties: {} } as const;
+
+/** browser_navigate(url). */
+export const browserNavigate: Tool = {
+  name: "browser_navigate",
+  description: "Open a URL in the current tab.",
+  parameters: navigate.parameters,
+  async handler(args, ctx) {
+    return withPage(await navigate.handler(args, ctx), ctx);
+  },
+};
+
+/** browser_wait(selector?, state?, network_idle?, ms?): waits for a real signal. */
+export const browserWait: Tool = {
+  name: "browser_wait",
+  description:
+    "Wait for a CSS selector's state, network idle, or ms. With no argument: until the page settles.",
+  readOnly: true,
+  parameters: {
+    type: "object",
+    properties: {
+      selector: { type: "string" },
+      state: { type: "string", enum: ["visible", "hidden", "attached", "detached"] },
+      network_idle: { type: "boolean" },
+      ms: { type: "integer", minimum: 0, maximum: 30_000 },
+    },
+  },
+  async handler(args, ctx) {
+    const selector = args.selector as string | undefined;
+    const state = args.state as "visible" | "hidden" | "attached" | "detached" | undefined;
+    const ms = args.ms as number | undefined;
+    const networkIdle = args.network_idle === true;
+    if (!selector && !networkIdle && !ms) {
+      const settled = await ctx.browser.settle(ctx.signal);
+      return { ok: true, text: `The page settled in ${settled} ms.`, data: { ms: settled } };
+    }
+    const waited = await ctx.browser.waitFor({
+      timeoutMs: 10_000,
+      signal: ctx.signal,
+      ...(selector ? { selector } : {}),
+      ...(state ? { state } : {}),
+      ...(networkIdle ? { networkIdle } : {}),
+      ...(ms ? { ms } : {}),
+    });
+    return { ok: true, text: `Done: ${waited}.` };
+  },
+};
+
+function historyTool(action: "back" | "forward" | "reload", description: string): Tool {
+  return {
+    name: `browser_${action}`,
+    description,
+    parameters: NONE,
+    async handler(_args, ctx) {
+      await ctx.browser.history(action);
+      await ctx.browser.settle(ctx.signal);
+      const did = action === "reload" ? "Reloaded" : `Went ${action}`;
+      return withPage({ ok: true, text: `${did}.` }, ctx);
+    },
+  };
+}
+
+/** browser_back(), browser_forward(), browser_reload(). */
+export const browserBack = historyTool("back", "Go back in the tab's history.");
+export const browserForward = historyTool("forward", "Go forward in the tab's history.");
+export const browserReload = historyTool("reload", "Reload the page.");
+
+const MAX_TABS = 200;
+
+function focusTool(direction: "next" | "prev"): Tool {
+  return {
+    name: `browser_focus_${direction}`,
+    description: `Move the keyboard focus to the ${
+      direction === "next" ? "next" : "previous"
+    } element (Tab), optionally of a role such as link or textbox.`,
+    parameters: { type: "object", properties: { role: { type: "string" } } },
+    async handler(args, ctx) {
+      const role = (args.role as string | undefined)?.trim().toLowerCase();
+      const key = direction === "next" ? "Tab" : "Shift+Tab";
+      let first: string | undefined;
+      for (let i = 0; i < MAX_TABS && !ctx.signal.aborted; i++) {
+        await ctx.browser.press(key);
+        const info = await ctx.browser.focused();
+        if (!info) continue;
+        if (!role || info.role === role) {
+          const state = await ctx.browser.observe();
+          const el = state.lines.find((l) =>
+            l.kind === "element" && l.element.states.includes("FOCUSED")
+          );
+          const id = el?.kind === "element" ? el.element.id : undefined;
+          const what = `${id !== undefined ? `[${id}] ` : ""}${info.role} "${info.label}"`;
+          return {
+            ok: true,
+            text: `Focused ${what}.`,
+            data: { ...(id !== undefined ? { id } : {}), role: info.role, label: info.label },
+          };
+        }
+        const seen = `${info.role}|${info.label}`;
+        if (seen === first) break; // went all the way round
+        first ??= seen;
+      }
+      return { ok: false, text: `No focusable ${role ?? "element"} found with ${key}` };
+    },
+  };
+}
+
+/** browser_focus_next(role?), browser_focus_prev(role?). */
+export const browserFocusNext = focusTool("next");
+export const browserFocusPrev = focusTool("prev");
+
+/** browser_press(key, id?): a key on the focused element, or on [id] after focusing it. */
+export const browserPress: Tool = {
+  name: "browser_press",
+  description:
+    "Press a key (Enter, Escape, Tab, ArrowDown, k, Control+A) on the focused element or [id].",
+  destructive: true,
+  parameters: {
+    type: "object",
+    properties: { key: press.parameters.properties!.key!, id: ID },
+    required: ["key"],
+  },
+  async handler(args, ctx) {
+    const id = args.id as number | undefined;
+    if (id !== undefined) await ctx.browser.focus(id);
+    const result = await press.handler({ key: args.key }, ctx);
+    return id === undefined ? result : { ...result, text: `Focused [${id}]. ${result.text}` };
+  },
+};
+
+/** browser_scroll(to? | by_x? | by_y? | element_id?, behavior?). */
+export const browserScroll: Tool = {
+  name: "browser_scroll",
+  description: "Scroll: to top/bottom/up/down (a screen), by pixels, or an element into view.",
+  parameters: {
+    type: "object",
+    properties: {
+      to: { type: "string", enum: ["up", "down", "top", "bottom"] },
+      by_x: { type: "integer" },
+      by_y: { type: "integer" },
+      element_id: ID,
+      behavior: { type: "string", enum: ["auto", "smooth"] },
+    },
+  },
+  async handler(args, ctx) {
+    const to = args.to as "up" | "down" | "top" | "bottom" | undefined;
+    const smooth = args.behavior === "smooth";
+    const id = args.element_id as number | undefined;
+    if (id !== undefined) {
+      await ctx.browser.scrollIntoView(id, smooth);
+      return { ok: true, text: `Scrolled [${id}] into view.` };
+    }
+    const x = args.by_x as number | undefined;
+    const y = args.by_y as number | undefined;
+    if ((to === undefined && x === undefined && y === undefined) || to === "up" || to === "down") {
+      return scroll.handler({ direction: to ?? "down" }, ctx);
+    }
+    const pos = await ctx.browser.scrollTo({
+      smooth,
+      ...(to ? { to } : {}),
+      ...(x !== undefined ? { x } : {}),
+      ...(y !== undefined ? { y } : {}),
+    });
+    return {
+      ok: true,
+      text: `Scrolled to x=${pos.x} y=${pos.y}; ${pos.below} px more below.`,
+      data: pos,
+    };
+  },
+};
+
+/** browser_extract(mode='summary'): the page as the agent reads it. */
+export const browserExtract: Tool = {
+  name: "browser_extract",
+  description: "Read the page: title, URL, headings, text and numbered elements on screen.",
+  readOnly: true,
+  parameters: {
+    type: "object",
+    properties: { mode: { type: "string", enum: ["summary"] } },
+  },
+  async handler(_args, ctx) {
+    const state = await ctx.browser.observe();
+    return {
+      ok: true,
+      text: `"${state.title}" ${state.url}\n${state.summary}`,
+      data: { url: state.url, title: state.title },
+    };
+  },
+};
+
+/** browser_screenshot(full_page=false): an image of the page. */
+export const browserScreenshot: Tool = {
+  name: "browser_screenshot",
+  description: "Take a screenshot of the viewport (or the full page).",
+  readOnly: true,
+  parameters: { type: "object", properties: { full_page: { type: "boolean" } } },
+  async handler(args, ctx) {
+    const fullPage = args.full_page === true;
+    const image = await ctx.browser.screenshot({ fullPage });
+    return {
+      ok: true,
+      text: `Screenshot of ${
+        fullPage ? "the full page" : "the viewport"
+      } of ${ctx.browser.page.url()}.`,
+      image,
+    };
+  },
+};
+
+/** Adds the page's URL and title to a result's data. */
+async function withPage(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
+  if (!result.ok) return result;
+  const page = ctx.browser.page;
+  const title = await page.title().catch(() => "");
+  return { ...result, data: { ...result.data, url: page.url(), title } };
+}
+
+/** Every `browser_*` tool, in the order clients see them. */
+export const mcpTools: readonly Tool[] = [
+  browserNavigate,
+  browserWait,
+  browserBack,
+  browserForward,
+  browserReload,
+  ...numberingTools,
+  browserFocusNext,
+  browserFocusPrev,
+  browserPress,
+  browserScroll,
+  browserExtract,
+  browserScreenshot,
+];

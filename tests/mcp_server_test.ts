@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { startMcp } from "./support/mcp_client.ts";
+
+Deno.test("mcp lists the browser tools with hints, in a small token budget", async () => {
+  await using mcp = await startMcp();
+  const { tools } = await mcp.client.listTools();
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  for (
+    const name of [
+      "browser_navigate",
+      "browser_wait",
+      "browser_back",
+      "browser_forward",
+      "browser_reload",
+      "browser_list_interactives",
+      "browser_overlay_act",
+      "browser_act_by_index",
+      "browser_press",
+      "browser_scroll",
+      "browser_extract",
+      "browser_screenshot",
+    ]
+  ) {
+    assert.ok(byName.has(name), `${name} is listed`);
+  }
+  assert.equal(byName.get("browser_screenshot")!.annotations?.readOnlyHint, true);
+  assert.equal(byName.get("browser_list_interactives")!.annotations?.readOnlyHint, true);
+  assert.equal(byName.get("browser_overlay_act")!.annotations?.destructiveHint, true);
+  assert.equal(byName.get("browser_navigate")!.annotations?.destructiveHint, false);
+  const tokens = Math.ceil(JSON.stringify(tools).length / 4);
+  console.log(`tools/list: ${tools.length} tools, ~${tokens} tokens (chars/4)`);
+  assert.ok(tokens < 3000, `tools/list is ~${tokens} tokens`);
+});
+
+Deno.test("mcp navigates, lists, types, selects and clicks by index", async () => {
+  await using site = startFixtureServer();
+  await using mcp = await startMcp();
+
+  const bad = await mcp.call("browser_navigate", { url: "ftp://example.com/file" });
+  assert.equal(bad.status, "error");
+  assert.equal(bad.isError, true);
+  assert.match(bad.error!, /only http and https/);
+
+  const opened = await mcp.call("browser_navigate", { url: site.url("/mcp/form.html") });
+  assert.equal(opened.status, "ok", opened.error);
+  assert.equal(opened.data!.title, "Order form");
+
+  const list = await mcp.call("browser_list_interactives");
+  assert.equal(list.status, "ok", list.error);
+  const items = list.data!.items as { index: number; id: number; label: string; tag: string }[];
+  const index = (label: string) => {
+    const item = items.find((i) => i.label.includes(label));
+    assert.ok(item, `"${label}" is listed in:\n${list.text}`);
+    return item.index;
+  };
+  assert.match(list.text, /^1 \[\d+\] </m);
+
+  const typed = await mcp.call("browser_overlay_act", {
+    index: index("Your name"),
+    action: "type",
+    text: "Ada",
+  });
+  assert.equal(typed.status, "ok", typed.error);
+  const sent = await mcp.call("browser_overlay_act", {
+    index: index("Send order"),
+    action: "click",
+  });
+  assert.equal(sent.status, "ok", sent.error);
+  const page = await mcp.call("browser_extract", { mode: "summary" });
+  assert.match(page.text, /Sent: Ada \/ none/);
+  assert.match(mcp.stderr(), /mcp: browser_overlay_act · ok/);
+});
+
+Deno.test("mcp refuses an index from an old list, never acting on another element", async () => {
+  await using site = startFixtureServer();
+  await using mcp = await startMcp();
+  await mcp.call("browser_navigate", { url: site.url("/mcp/form.html") });
+  const none = await mcp.call("browser_list_interactives", { limit: 3 });
+  const items = none.data!.items as { index: number; label: string }[];
+  assert.equal(items.length, 3);
+
+  const wrongSlice = await mcp.call("browser_overlay_act", {
+    index: 1,
+    action: "click",
+    offset: 2,
+  });
+  assert.equal(wrongSlice.status, "error");
+  assert.match(wrongSlice.error!, /limit=3 offset=0.*list again/);
+  const outOfRange = await mcp.call("browser_overlay_act", { index: 4, action: "click" });
+  assert.match(outOfRange.error!, /No index 4: the last list has indices 1–3/);
+
+  // "Show news" adds links above the form: every index of the old list now means something else.
+  const full = await mcp.call("browser_list_interactives");
+  const show = (full.data!.items as { index: number; label: string }[]).find((i) =>
+    i.label === "Show news"
+  )!;
+  const shown = await mcp.call("browser_overlay_act", { index: show.index, action: "click" });
+  assert.equal(shown.status, "ok", shown.error);
+  const stale = await mcp.call("browser_overlay_act", { index: 1, action: "click" });
+  assert.equal(stale.status, "error");
+  assert.match(stale.error!, /Index 1 is stale.*browser_list_interactives again/);
+
+  // After navigation the old list is refused too.
+  const again = await mcp.call("browser_list_interactives");
+  const next = (again.data!.items as { index: number; label: string }[]).find((i) =>
+    i.label === "Next page"
+  )!;
+  await mcp.call("browser_overlay_act", { index: next.index, action: "click" });
+  const after = await mcp.call("browser_overlay_act", { index: 1, action: "click" });
+  assert.equal(after.status, "error");
+  assert.match(after.error!, /stale: the page changed to .*next\.html/);
+  const back = await mcp.call("browser_back");
+  assert.equal(back.status, "ok", back.error);
+  assert.equal(back.data!.title, "Order form");
+});
+
+Deno.test("mcp returns a screenshot as an image", async () => {
+  await using site = startFixtureServer();
+  await using mcp = await startMcp();
+  await mcp.call("browser_navigate", { url: site.url("/mcp/form.html") });
+  const shot = await mcp.call("browser_screenshot", {});
+  assert.equal(shot.status, "ok", shot.error);
+  assert.equal(shot.images.length, 1);
+  assert.equal(shot.images[0]!.mimeType, "image/jpeg");
+  const bytes = Uint8Array.from(atob(shot.images[0]!.data), (c) => c.charCodeAt(0));
+  assert.deepEqual([...bytes.slice(0, 3)], [0xff, 0xd8, 0xff], "a JPEG");
+});
