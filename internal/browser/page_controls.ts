@@ -72,7 +72,7 @@ export async function waitFor(page: Page, options: WaitOptions): Promise<string>
       if (options.signal?.aborted) throw cause;
       const why = cause instanceof Error ? cause.message.split("\n")[0]! : String(cause);
       throw new RangeError(
-        /timeout|exceeded/i.test(why)
+        isTimeout(cause)
           ? `"${options.selector}" was not ${state} after ${timeout} ms`
           : `Cannot wait for "${options.selector}": ${why}`,
       );
@@ -137,6 +137,13 @@ export async function takeScreenshot(
     const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
     throw new BrowserError(`Cannot take a screenshot: ${why}`, { cause });
   }
+}
+
+function isTimeout(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e.name === "TimeoutError" || /timeout|exceeded/i.test(e.message)) return true;
+  }
+  return false;
 }
 
 function pause(ms: number, signal?: AbortSignal): Promise<void> {

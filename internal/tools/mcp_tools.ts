@@ -27,7 +27,7 @@ export const browserNavigate: Tool = {
 export const browserWait: Tool = {
   name: "browser_wait",
   description:
-    "Wait for a CSS selector's state, network idle, or ms. With no argument: until the page settles.",
+    "Wait for a CSS selector's state or network idle (up to ms, default 10000); ms alone: a pause; no argument: until the page settles.",
   readOnly: true,
   parameters: {
     type: "object",
@@ -43,19 +43,20 @@ export const browserWait: Tool = {
     const state = args.state as "visible" | "hidden" | "attached" | "detached" | undefined;
     const ms = args.ms as number | undefined;
     const networkIdle = args.network_idle === true;
-    if (!selector && !networkIdle && !ms) {
+    if (!selector && !networkIdle && ms === undefined) {
       const settled = await ctx.browser.settle(ctx.signal);
       return { ok: true, text: `The page settled in ${settled} ms.`, data: { ms: settled } };
     }
+    const condition = Boolean(selector) || networkIdle;
     const waited = await ctx.browser.waitFor({
-      timeoutMs: 10_000,
+      timeoutMs: condition && ms ? ms : 10_000, // 0 would mean "forever" to puppeteer
       signal: ctx.signal,
       ...(selector ? { selector } : {}),
       ...(state ? { state } : {}),
       ...(networkIdle ? { networkIdle } : {}),
-      ...(ms ? { ms } : {}),
+      ...(!condition && ms ? { ms } : {}),
     });
-    return { ok: true, text: `Done: ${waited}.` };
+    return { ok: true, text: waited ? `Done: ${waited}.` : "Done." };
   },
 };
 
