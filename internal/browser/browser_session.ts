@@ -1,10 +1,16 @@
 import puppeteer from "puppeteer-core";
-import type { Browser, ElementHandle, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, ElementHandle, Frame, Page } from "puppeteer-core";
 import { BrowserError, type BrowserState, ConfigError } from "../entity/mod.ts";
 import { findChrome } from "./find_chrome.ts";
-import { scrollPage, selectFieldContents } from "./in_page_actions.ts";
-import { parseKeys } from "./keys.ts";
-import { PageActivity } from "./page_activity.ts";
+import { type ActionEnv, runAction } from "./action_runner.ts";
+import { BannerCloser } from "./banners.ts";
+import { clickElement } from "./click_action.ts";
+import { Downloads } from "./downloads.ts";
+import { press, selectOption, typeInto, uploadFile } from "./element_actions.ts";
+import { revealElement, scrollBy, type ScrollResult } from "./in_page_actions.ts";
+import { type TabInfo, Tabs } from "./tabs.ts";
+import { DomainGuard } from "./domain_guard.ts";
+import { type DialogPolicy, PageActivity } from "./page_activity.ts";
 import {
   focusedElement,
   goHistory,
@@ -15,7 +21,7 @@ import {
   type WaitOptions,
 } from "./page_controls.ts";
 import type { FocusedInfo } from "./in_page_controls.ts";
-import { PageObserver } from "./observer.ts";
+import { type ObserveOptions, PageObserver } from "./observer.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** How to get a browser: launch a local one, or attach to one that runs already. */
@@ -28,6 +34,16 @@ export interface BrowserOptions {
   viewport?: { width: number; height: number };
   /** Longest wait for a page to settle after an action, in ms. */
   settleCapMs?: number;
+  /** Observation scope, token budget, overlay and screenshot (see {@link ObserveOptions}). */
+  observe?: Partial<ObserveOptions>;
+  /** A profile directory to use and keep (persistent sessions); else a temporary one, deleted on close. */
+  profileDir?: string;
+  /** Where downloads are saved (created on the first one); default `downloads` in the working directory. */
+  downloadsDir?: string;
+  /** Close cookie and consent banners automatically (default true). */
+  closeBanners?: boolean;
+  /** Receives one line per thing done without the model (a banner closed). */
+  log?: (line: string) => void;
 }
 
 const CHROME_ARGS = [
@@ -54,10 +70,20 @@ export class BrowserSession implements AsyncDisposable {
   readonly #owned: boolean;
   readonly #profileDir: string | undefined;
   readonly #settleCapMs: number;
-  readonly #observer = new PageObserver();
-  #page!: Page;
-  #activity!: PageActivity;
+  #observer = new PageObserver();
+  #tabs!: Tabs;
+  readonly #activities = new WeakMap<Page, PageActivity>();
+  #downloads: Downloads | undefined;
+  #banners!: BannerCloser;
+  #setup!: BrowserOptions;
+  /**
+   * What `confirm`, `prompt` and `beforeunload` dialogs get (alerts are always accepted): the
+   * default dismisses them; the safety policy sets `"accept"` for confirmed actions, or a function.
+   */
+  dialogPolicy: DialogPolicy = "dismiss";
   #closed = false;
+  #domains: DomainGuard | undefined;
+  #context: BrowserContext | undefined;
 
   private constructor(
     browser: Browser,
@@ -92,11 +118,13 @@ export class BrowserSession implements AsyncDisposable {
         );
       }
       const session = new BrowserSession(browser, false, undefined, cap);
-      await session.#adopt(await browser.newPage());
+      session.#observer = new PageObserver(options.observe);
+      await session.#adopt(await browser.newPage(), options);
       return session;
     }
     const executablePath = findChrome(options.chromePath);
-    const profileDir = await Deno.makeTempDir({ prefix: "browser-agent-profile-" });
+    const kept = options.profileDir;
+    const profileDir = kept ?? await Deno.makeTempDir({ prefix: "browser-agent-profile-" });
     const args = [...CHROME_ARGS, `--window-size=${viewport.width},${viewport.height}`];
     if (Deno.build.os === "linux" && Deno.uid() === 0) args.push("--no-sandbox");
     let browser: Browser;
@@ -114,98 +142,273 @@ export class BrowserSession implements AsyncDisposable {
         timeout: 30_000,
       });
     } catch (cause) {
-      await Deno.remove(profileDir, { recursive: true }).catch(() => {/* best effort */});
+      if (!kept) {
+        await Deno.remove(profileDir, { recursive: true }).catch(() => {/* best effort */});
+      }
       const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
       throw new BrowserError(`Cannot start "${executablePath}": ${why}`, { cause });
     }
-    const session = new BrowserSession(browser, true, profileDir, cap);
+    const session = new BrowserSession(browser, true, kept ? undefined : profileDir, cap);
+    session.#observer = new PageObserver(options.observe);
     const pages = await browser.pages();
-    await session.#adopt(pages[0] ?? await browser.newPage());
+    await session.#adopt(pages[0] ?? await browser.newPage(), options);
+    return session;
+  }
+
+  /**
+   * A new session on an isolated context of this browser (its own cookies and storage), for
+   * batches; closing it closes only the context.
+   */
+  async isolated(): Promise<BrowserSession> {
+    const context = await this.#browser.createBrowserContext();
+    const session = new BrowserSession(this.#browser, false, undefined, this.#settleCapMs);
+    session.#observer = new PageObserver(this.#observer.options);
+    session.#context = context;
+    await session.#adopt(await context.newPage(), this.#setup);
     return session;
   }
 
   /** The page the agent works on. */
   get page(): Page {
-    return this.#page;
+    return this.#tabs.current;
   }
 
-  async #adopt(page: Page): Promise<void> {
-    this.#page = page;
-    this.#activity = new PageActivity(page);
+  get #page(): Page {
+    return this.#tabs.current;
+  }
+
+  get #activity(): PageActivity {
+    return this.#activityOf(this.#tabs.current);
+  }
+
+  #activityOf(page: Page): PageActivity {
+    let activity = this.#activities.get(page);
+    if (!activity) {
+      activity = new PageActivity(page, () => this.dialogPolicy);
+      this.#activities.set(page, activity);
+    }
+    return activity;
+  }
+
+  async #adopt(page: Page, options: BrowserOptions): Promise<void> {
+    this.#setup = options;
+    this.#banners = new BannerCloser({
+      enabled: options.closeBanners ?? true,
+      ...(options.log ? { log: options.log } : {}),
+    });
+    this.#tabs = new Tabs(this.#browser, page, (p) => {
+      this.#activityOf(p);
+      if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
+    });
+    await this.#domains?.attach(page);
+    this.#downloads = await Downloads.start(this.#browser, options.downloadsDir ?? "downloads", {
+      contextId: this.#context?.id,
+      owns: (frameId) =>
+        this.#tabs.pages.some((p) => p.frames().some((f) => frameIdOf(f) === frameId)),
+    });
+    this.#downloads.onBegin = (url) => this.#activity.forget(url);
     await page.bringToFront().catch(() => {/* headless pages need no focus */});
   }
 
-  /** Observes the page: URL, title and the numbered DOM summary. */
-  observe(): Promise<BrowserState> {
-    return this.#observer.observe(this.#page);
+  /** Observes the page: URL, title and the numbered DOM summary (options override the session's). */
+  async observe(options?: Partial<ObserveOptions>): Promise<BrowserState> {
+    await this.#banners.afterLoad(this.#page);
+    const state = await this.#observer.observe(this.#page, options);
+    if (this.#tabs.pages.length > 1) state.tabs = await this.#tabs.list();
+    return state;
   }
 
-  /** The element behind an ID from an observation; throws when it never existed or is gone. */
-  element(id: number): Promise<ElementHandle<Element>> {
-    return this.#observer.element(id);
+  /** The tabs: index, title, URL, and which one is current. */
+  tabs(): Promise<TabInfo[]> {
+    return this.#tabs.list();
   }
 
-  /** Clicks an element with real mouse events; falls back to a script click when none can land. */
-  async click(id: number): Promise<string> {
-    const el = await this.element(id);
-    try {
-      try {
-        await el.click();
-        return "clicked";
-      } catch {
-        // Not clickable by mouse (zero size, not rendered): the script click still fires handlers.
-        await el.evaluate((node) => (node as HTMLElement).click());
-        return "clicked by script (the mouse could not reach it)";
-      }
-    } finally {
+  /** Finds elements and text anywhere in the page; the elements get IDs the other tools accept. */
+  find(text: string, role?: string): Promise<{ text: string; count: number }> {
+    return this.#observer.find(this.#page, text, role);
+  }
+
+  /** The page's main text, in pages that fit the token budget; with a query, what mentions it. */
+  read(options: { query?: string; page?: number } = {}): Promise<{ text: string; pages: number }> {
+    return this.#observer.read(this.#page, options);
+  }
+
+  /**
+   * The element behind an ID from an observation; throws when it never existed, is gone, or is
+   * in another tab.
+   */
+  async element(id: number): Promise<ElementHandle<Element>> {
+    const el = await this.#observer.element(id);
+    if (el.frame.page() !== this.#page) {
       await el.dispose();
-    }
-  }
-
-  /** Focuses a field, replaces its contents with `text`, and optionally presses Enter. */
-  async type(id: number, text: string, pressEnter: boolean): Promise<void> {
-    const el = await this.element(id);
-    try {
-      await el.scrollIntoView().catch(() => {/* focus still works off screen */});
-      const hadText = await el.evaluate(selectFieldContents);
-      const editable = await el.evaluate((n) =>
-        n instanceof HTMLInputElement || n instanceof HTMLTextAreaElement ||
-        (n instanceof HTMLElement && n.isContentEditable)
+      const tab = this.#tabs.pages.indexOf(el.frame.page());
+      throw new RangeError(
+        `Element [${id}] is in another tab${
+          tab >= 0 ? ` (${tab})` : ""
+        }: switch_tab to it, or use an ID from the current page`,
       );
-      if (!editable) await el.click();
-      if (hadText) await this.#page.keyboard.press("Backspace");
-      if (text) await this.#page.keyboard.sendCharacter(text);
-      if (pressEnter) await this.#page.keyboard.press("Enter");
+    }
+    return el;
+  }
+
+  /** What every action runs with. */
+  get #env(): ActionEnv {
+    return {
+      tabs: this.#tabs,
+      activity: (page) => this.#activityOf(page),
+      downloads: this.#downloads,
+      banners: this.#banners,
+      settleCapMs: this.#settleCapMs,
+    };
+  }
+
+  /** Runs an action on element `[id]` (see {@link runAction}), disposing of its handle after. */
+  async #onElement(
+    id: number,
+    signal: AbortSignal | undefined,
+    act: (page: Page, el: ElementHandle<Element>) => Promise<string>,
+    scroll = false,
+  ): Promise<string> {
+    const el = await this.element(id);
+    try {
+      return await runAction(this.#env, { target: { el, id }, signal, scroll }, (p) => act(p, el));
     } finally {
-      await el.dispose();
+      await el.dispose().catch(() => {/* its document is gone */});
     }
   }
 
-  /** Presses a key or a combination such as `Control+A` on the focused element. */
-  async press(spec: string): Promise<void> {
-    const keys = parseKeys(spec);
-    const kb = this.#page.keyboard;
-    for (const key of keys.slice(0, -1)) await kb.down(key);
-    await kb.press(keys[keys.length - 1]!);
-    for (const key of keys.slice(0, -1).reverse()) await kb.up(key);
+  /**
+   * Clicks `[id]` with real mouse events, clearing a banner that covers it; a script click only
+   * when no mouse click can land (see {@link clickElement}). Returns what it did and what changed.
+   */
+  click(id: number, signal?: AbortSignal): Promise<string> {
+    return this.#onElement(id, signal, (page, el) => clickElement(page, el, id, this.#banners));
   }
 
-  /** Scrolls the page a screen up or down; tells how far it moved and what is left. */
-  scroll(direction: "up" | "down"): Promise<{ moved: number; left: number }> {
-    return isolatedRealm(this.#page.mainFrame()).evaluate(
-      scrollPage,
-      direction === "down" ? 0.8 : -0.8,
+  /** Types into `[id]`, replacing its text unless `clear` is false (see {@link typeInto}). */
+  type(
+    id: number,
+    text: string,
+    pressEnter = false,
+    options: { clear?: boolean; signal?: AbortSignal } = {},
+  ): Promise<string> {
+    const how = { clear: options.clear ?? true, pressEnter };
+    return this.#onElement(
+      id,
+      options.signal,
+      (page, el) => typeInto(page, el, id, text, how, this.#banners),
     );
   }
 
-  /** Loads a URL in the page; throws with the browser's reason when it cannot. */
-  async navigate(url: string): Promise<void> {
-    try {
-      await this.#page.goto(url, { waitUntil: "domcontentloaded", timeout: 30_000 });
-    } catch (cause) {
-      const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-      throw new BrowserError(`Cannot open "${url}": ${why}`, { cause });
+  /** Chooses an option of a native or custom select by its text or value (see {@link selectOption}). */
+  select(id: number, option: string, signal?: AbortSignal): Promise<string> {
+    return this.#onElement(
+      id,
+      signal,
+      (page, el) => selectOption(page, el, id, option, this.#banners),
+    );
+  }
+
+  /** Puts a local file into a file input, or the file chooser `[id]` opens (see {@link uploadFile}). */
+  upload(id: number, path: string, signal?: AbortSignal): Promise<string> {
+    return this.#onElement(id, signal, (page, el) => uploadFile(page, el, id, path, this.#banners));
+  }
+
+  /** Presses a key or a combination such as `Control+A` on the focused element. */
+  press(spec: string, signal?: AbortSignal): Promise<string> {
+    return runAction(this.#env, { signal }, async (page) => {
+      await press(page, spec);
+      return `Pressed ${spec}`;
+    });
+  }
+
+  /**
+   * Scrolls a screen `up` or `down`: the page, or with `id` the scroll container around `[id]`.
+   * With `id` and no direction, scrolls `[id]` into view. Throws when there is nothing to scroll.
+   */
+  async scroll(
+    direction: "up" | "down" | undefined,
+    id?: number,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const screens = direction === "up" ? -0.8 : 0.8;
+    if (id === undefined) {
+      return await runAction(this.#env, { signal, scroll: true }, async (page) => {
+        const r = await isolatedRealm(page.mainFrame()).evaluate(scrollBy, null, screens);
+        return scrolled(r, direction ?? "down");
+      });
     }
+    return await this.#onElement(id, signal, async (_page, el) => {
+      if (!direction) {
+        const inView = await el.evaluate(revealElement);
+        return inView
+          ? `Scrolled [${id}] into view`
+          : `Scrolled towards [${id}]: it is still off screen`;
+      }
+      return scrolled(await el.evaluate(scrollBy, screens), direction);
+    }, true);
+  }
+
+  /**
+   * Keeps the top-level page on these domains and their subdomains (`--allowed-domains`):
+   * `navigate` elsewhere throws, other navigations elsewhere are cancelled (see {@link takeBlocked}).
+   */
+  async allowDomains(domains: readonly string[]): Promise<void> {
+    this.#domains = new DomainGuard(domains);
+    await this.#domains.attach(this.#page);
+  }
+
+  /** Top-level navigations cancelled by {@link allowDomains} since the last call, as sentences. */
+  takeBlocked(): string[] {
+    return this.#domains?.take() ?? [];
+  }
+
+  /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
+  navigate(url: string, signal?: AbortSignal): Promise<string> {
+    this.#domains?.check(url);
+    return runAction(this.#env, { signal }, async (page) => {
+      let status = 0;
+      try {
+        const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: 30_000 });
+        status = response?.status() ?? 0;
+      } catch (cause) {
+        const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+        throw new BrowserError(`Cannot open "${url}": ${why}`, { cause });
+      }
+      return `Opened ${url}${
+        status >= 400 ? ` (HTTP ${status}: the server answered with an error)` : ""
+      }`;
+    });
+  }
+
+  /** Goes back one page in the current tab; throws when there is no earlier page. */
+  goBack(signal?: AbortSignal): Promise<string> {
+    return runAction(this.#env, { signal }, async (page) => {
+      await goHistory(page, "back");
+      return "Went back";
+    });
+  }
+
+  /** Makes tab `index` the current one. */
+  async switchTab(index: number, signal?: AbortSignal): Promise<string> {
+    const page = this.#tabs.select(index);
+    await page.bringToFront().catch(() => {/* headless tabs need no focus */});
+    const ms = await this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal });
+    const closed = await this.#banners.afterLoad(page);
+    const title = await page.title().catch(() => "");
+    const extra = closed.length > 0 ? ` ${closed.join("; ")}.` : "";
+    return `Switched to tab ${index}: ${page.url()}${
+      title ? ` "${title}"` : ""
+    }.${extra} (settled in ${ms} ms)`;
+  }
+
+  /** Closes tab `index`; when it was the current one, its neighbour becomes current. */
+  async closeTab(index: number): Promise<string> {
+    const current = await this.#tabs.close(index);
+    await current.bringToFront().catch(() => {/* headless tabs need no focus */});
+    const now = this.#tabs.pages.indexOf(current);
+    const title = await current.title().catch(() => "");
+    return `Closed tab ${index}. Now on tab ${now}: ${current.url()}${title ? ` "${title}"` : ""}.`;
   }
 
   /** Goes back or forward in the tab's history, or reloads (see {@link goHistory}). */
@@ -230,7 +433,10 @@ export class BrowserSession implements AsyncDisposable {
     const el = await this.element(id);
     try {
       const behavior: "smooth" | "instant" = smooth ? "smooth" : "instant";
-      await el.evaluate((node, b) => node.scrollIntoView({ block: "center", behavior: b }), behavior);
+      await el.evaluate(
+        (node, b) => node.scrollIntoView({ block: "center", behavior: b }),
+        behavior,
+      );
     } finally {
       await el.dispose();
     }
@@ -263,13 +469,18 @@ export class BrowserSession implements AsyncDisposable {
 
   /** Waits until the page settles after an action (see {@link PageActivity.settle}); returns ms. */
   settle(signal?: AbortSignal): Promise<number> {
-    return this.#activity.settle(this.#settleCapMs, signal);
+    return this.#activity.settle({ capMs: this.#settleCapMs, signal });
   }
 
   /** Closes the page and the browser it launched (or detaches from one it did not), then cleans up. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#downloads?.[Symbol.asyncDispose]();
+    if (this.#context) {
+      await withDeadline(this.#context.close(), 5000).catch(() => {/* the browser went away */});
+      return;
+    }
     if (this.#owned) {
       const proc = this.#browser.process();
       await withDeadline(this.#browser.close(), 5000).catch(() => {/* killed below */});
@@ -294,4 +505,20 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function scrolled(r: ScrollResult, direction: "up" | "down"): string {
+  const end = direction === "down" ? "bottom" : "top";
+  if (r.moved === 0) {
+    throw new RangeError(`Cannot scroll ${direction}: ${r.what} is already at the ${end}`);
+  }
+  const left = r.left <= 0
+    ? `reached the ${end}`
+    : `${r.left} px more ${direction === "down" ? "below" : "above"}`;
+  return `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${left}`;
+}
+
+/** puppeteer's frame ID (the CDP one); public in practice, internal in its types. */
+function frameIdOf(frame: Frame): string {
+  return (frame as unknown as { _id: string })._id;
 }

@@ -1,71 +1,157 @@
-import type { HTTPRequest, Page } from "puppeteer-core";
+import type { Dialog, HTTPRequest, Page } from "puppeteer-core";
 import { waitForDomQuiet } from "./in_page_actions.ts";
 import { isolatedRealm } from "./realm.ts";
 
-const QUIET_MS = 150;
+/** How long the network and the DOM must stay quiet to call the page settled, in ms. */
+const QUIET_MS = 100;
 /** Requests in flight longer than this (long polling, streams) do not hold settling up. */
-const LONG_REQUEST_MS = 1500;
+const LONG_REQUEST_MS = 2000;
+/** The same URL fetched this often within {@link POLL_WINDOW_MS} is polling: it is ignored. */
+const POLL_REPEATS = 3;
+const POLL_WINDOW_MS = 4000;
+/** Longest wait for a dialog policy callback before the dialog is dismissed. */
+const POLICY_TIMEOUT_MS = 3000;
+/** Resource types that never mean "the page is still loading what the action asked for". */
+const IGNORED_TYPES = new Set(["websocket", "eventsource", "ping", "media", "manifest", "other"]);
+const ANALYTICS =
+  /google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com\/tr|connect\.facebook\.net|mc\.yandex\.ru|hotjar\.|segment\.(io|com)|mixpanel\.com|clarity\.ms|sentry\.io|newrelic\.com|nr-data\.net|datadoghq|amplitude\.com|\/collect\?|\/beacon\b/i;
+
+/** A dialog as the policy sees it. */
+export interface DialogInfo {
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  /** The default text of a `prompt`. */
+  defaultValue: string;
+}
 
 /**
- * Watches a page's network and dialogs, and waits for it to settle after an action by real
+ * What to do with `confirm`, `prompt` and `beforeunload` dialogs (alerts are always accepted):
+ * a fixed answer, or a function of the dialog (answered `dismiss` if it takes over 3 s).
+ */
+export type DialogPolicy =
+  | "accept"
+  | "dismiss"
+  | ((dialog: DialogInfo) => "accept" | "dismiss" | Promise<"accept" | "dismiss">);
+
+/** Options of {@link PageActivity.settle}. */
+export interface SettleOptions {
+  capMs: number;
+  signal?: AbortSignal | undefined;
+  /** Also wait while a loading indicator ("Loading…", `aria-busy`) shows. */
+  untilNotBusy?: boolean;
+}
+
+/**
+ * Watches one tab's network and dialogs, and waits for it to settle after an action by real
  * signals instead of fixed sleeps.
  */
 export class PageActivity {
   readonly #page: Page;
+  readonly #policy: () => DialogPolicy;
   readonly #inflight = new Map<HTTPRequest, number>();
+  /** Recent request starts per URL, for polling detection. */
+  readonly #recent = new Map<string, number[]>();
   #lastNetwork = 0;
   #dialogs: string[] = [];
 
-  constructor(page: Page) {
+  constructor(page: Page, policy: () => DialogPolicy = () => "dismiss") {
     this.#page = page;
+    this.#policy = policy;
     page.on("request", (req) => {
-      this.#inflight.set(req, performance.now());
-      this.#lastNetwork = performance.now();
+      if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
+      const now = performance.now();
+      const key = req.url();
+      const times = (this.#recent.get(key) ?? []).filter((t) => now - t < POLL_WINDOW_MS);
+      times.push(now);
+      this.#recent.set(key, times);
+      if (this.#recent.size > 500) this.#recent.clear(); // bounded memory on busy pages
+      if (times.length >= POLL_REPEATS) return; // polling: never "done", so never waited for
+      this.#inflight.set(req, now);
+      this.#lastNetwork = now;
     });
     const finished = (req: HTTPRequest) => {
-      this.#inflight.delete(req);
-      this.#lastNetwork = performance.now();
+      if (this.#inflight.delete(req)) this.#lastNetwork = performance.now();
     };
     page.on("requestfinished", finished);
     page.on("requestfailed", finished);
     page.on("dialog", (dialog) => {
-      this.#dialogs.push(`${dialog.type()} "${dialog.message()}"`);
-      // Without a policy for confirm/prompt yet, they are dismissed so nothing hangs.
-      const answer = dialog.type() === "alert" ? dialog.accept() : dialog.dismiss();
-      answer.catch(() => {/* the page went away first */});
+      this.#answer(dialog).catch(() => {/* the page went away first */});
     });
   }
 
-  /** Dialogs (alert, confirm) that appeared since the last call, in order. */
+  /** Forgets in-flight requests to `url`: a download never "finishes" as a request. */
+  forget(url: string): void {
+    for (const req of this.#inflight.keys()) if (req.url() === url) this.#inflight.delete(req);
+  }
+
+  /** Dialogs that appeared since the last call, each with how it was answered, in order. */
   takeDialogs(): string[] {
     const out = this.#dialogs;
     this.#dialogs = [];
     return out;
   }
 
+  async #answer(dialog: Dialog): Promise<void> {
+    const type = dialog.type() as DialogInfo["type"];
+    const message = dialog.message();
+    const shown = message ? ` ${JSON.stringify(cut(message, 200))}` : "";
+    if (type === "alert") {
+      this.#dialogs.push(`an alert said${shown || " nothing"} (accepted)`);
+      await dialog.accept();
+      return;
+    }
+    let answer: "accept" | "dismiss" = "dismiss";
+    const policy = this.#policy();
+    try {
+      answer = typeof policy === "function"
+        ? await withTimeout(
+          Promise.resolve(policy({ type, message, defaultValue: dialog.defaultValue() })),
+          POLICY_TIMEOUT_MS,
+        )
+        : policy;
+    } catch {
+      answer = "dismiss"; // a failing or slow policy must never leave the page hanging
+    }
+    const what = type === "beforeunload" ? "a leave-page dialog" : `a ${type} dialog`;
+    this.#dialogs.push(
+      answer === "accept"
+        ? `${what} asked${shown} (accepted)`
+        : `${what} asked${shown} (dismissed: the action was not confirmed)`,
+    );
+    if (answer === "accept") await dialog.accept(type === "prompt" ? dialog.defaultValue() : "");
+    else await dialog.dismiss();
+  }
+
   /**
-   * Waits until the page settles: loaded, no fresh network request for a quiet window, and no
-   * DOM change for a quiet window; at most `capMs`. Returns the time it took in ms.
+   * Waits until the page settles: loaded, no fresh network request for a quiet window, no DOM
+   * change for a quiet window and, when asked, no loading indicator; at most `capMs`. Long
+   * requests, polling, websockets and analytics beacons do not count. Returns the time in ms.
    */
-  async settle(capMs: number, signal?: AbortSignal): Promise<number> {
+  async settle(options: SettleOptions): Promise<number> {
     const start = performance.now();
-    const deadline = start + capMs;
-    while (performance.now() < deadline && !signal?.aborted) {
+    const deadline = start + options.capMs;
+    const signal = options.signal;
+    while (!signal?.aborted) {
       const left = deadline - performance.now();
-      let domQuiet = false;
+      if (left <= 0) break;
+      if (!this.#networkQuiet()) {
+        await delay(Math.min(QUIET_MS / 4, left));
+        continue;
+      }
+      let domQuiet: boolean;
       try {
         domQuiet = await isolatedRealm(this.#page.mainFrame()).evaluate(
           waitForDomQuiet,
           QUIET_MS,
           left,
+          options.untilNotBusy ?? false,
         );
       } catch {
         // The document was replaced while we waited (navigation): wait for the next one.
-        await delay(25);
+        await delay(Math.min(25, left));
         continue;
       }
-      if (domQuiet && this.#networkQuiet()) break;
-      if (!this.#networkQuiet()) await delay(Math.min(QUIET_MS / 3, Math.max(0, left)));
+      if (!domQuiet || this.#networkQuiet()) break;
     }
     return Math.round(performance.now() - start);
   }
@@ -79,6 +165,18 @@ export class PageActivity {
   }
 }
 
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function cut(s: string, n: number): string {
+  return s.length > n ? s.slice(0, n - 1) + "…" : s;
 }

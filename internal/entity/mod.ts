@@ -69,6 +69,8 @@ export interface ObservedElement {
   label: string;
   /** Current value of a field (passwords are masked). */
   value?: string;
+  /** New since the previous observation (added to the page or revealed): rendered `*[id]`. */
+  fresh?: boolean;
 }
 
 /** A line of the DOM summary: an element with an ID, or text a person reads. */
@@ -85,6 +87,20 @@ export interface BrowserState {
   lines: SummaryLine[];
   /** The rendered DOM summary, as sent to the model. */
   summary: string;
+  /** The labelled viewport screenshot (`--vision`), for models that accept images. */
+  image?: { mimeType: string; base64: string };
+  /** The open tabs, when there is more than one. */
+  tabs?: TabInfo[];
+}
+
+/** One browser tab, as the model sees it. */
+export interface TabInfo {
+  /** 0-based position, as `switch_tab` and `close_tab` take it. */
+  index: number;
+  title: string;
+  url: string;
+  /** The tab the agent works on. */
+  active: boolean;
 }
 
 /** One past step, as kept in HISTORY. */
@@ -95,6 +111,8 @@ export interface StepRecord {
   /** Short description of the target, e.g. `[12] <button> "Search"`. */
   target?: string;
   ms: number;
+  /** Tokens of this step's model request. */
+  usage?: { promptTokens: number; completionTokens: number };
 }
 
 /** Sent when the model server cannot be used: bad key, unknown model, unreachable. */

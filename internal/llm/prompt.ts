@@ -58,14 +58,21 @@ export function historyLine(record: StepRecord): string {
   return `${record.step}. ${reason}${record.call.name}(${args}) → ${mark}${record.result.text}`;
 }
 
-/** The step's user message: TASK, HISTORY and CURRENT PAGE. */
+/**
+ * The step's user message: TASK, HISTORY and CURRENT PAGE. `omittedSteps` older steps, left out
+ * to keep the request small, are announced in one line before the history.
+ */
 export function userMessage(
   task: string,
   history: readonly StepRecord[],
   page: BrowserState,
+  omittedSteps = 0,
 ): string {
-  const lines = history.length > 0
-    ? history.map(historyLine).join("\n")
+  const omitted = omittedSteps > 0
+    ? [`(steps 1–${omittedSteps} left out to keep the request small)`]
+    : [];
+  const lines = history.length > 0 || omitted.length > 0
+    ? [...omitted, ...history.map(historyLine)].join("\n")
     : "(nothing yet: this is the first step)";
   return `# TASK
 ${task}
@@ -76,6 +83,15 @@ ${lines}
 # CURRENT PAGE
 URL: ${page.url}
 Title: ${page.title}
-
+${tabLines(page)}
 ${page.summary}`;
+}
+
+/** `Tabs:` and one line per tab (`* [1] "Title" url` marks the current one), when there are several. */
+function tabLines(page: BrowserState): string {
+  if (!page.tabs || page.tabs.length < 2) return "";
+  const tabs = page.tabs.map((t) =>
+    `${t.active ? "*" : " "} tab ${t.index}: ${JSON.stringify(t.title)} ${t.url}`
+  );
+  return `Tabs (switch_tab to change; * = current):\n${tabs.join("\n")}\n`;
 }

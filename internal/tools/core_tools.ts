@@ -1,64 +1,48 @@
-import type { ToolResult } from "../entity/mod.ts";
-import type { Tool, ToolContext } from "./tool.ts";
+import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
+import type { Tool } from "./tool.ts";
 
 const ID = {
   type: "integer",
   description: "The element's number from the page, e.g. 12 for [12]",
 } as const;
 
-/** Settles the page after an action and says what changed that the model must know. */
-async function afterAction(ctx: ToolContext, did: string, urlBefore: string): Promise<ToolResult> {
-  const settleMs = await ctx.browser.settle(ctx.signal);
-  const page = ctx.browser.page;
-  const parts = [did];
-  const url = page.url();
-  if (url !== urlBefore) {
-    const title = await page.title().catch(() => "");
-    parts.push(`Now at ${url}${title ? ` "${title}"` : ""}.`);
-  }
-  for (const dialog of ctx.browser.takeDialogs()) parts.push(`A dialog appeared: ${dialog}.`);
-  parts.push(`(settled in ${settleMs} ms)`);
-  return { ok: true, text: parts.join(" ") };
-}
-
 /** click(id): a real mouse click on a numbered element. */
 export const click: Tool = {
   name: "click",
-  description: "Click an element: buttons, links, checkboxes, menu items, tabs.",
+  description:
+    "Click an element: buttons, links, checkboxes, menu items, tabs. The result says what changed.",
   parameters: { type: "object", properties: { id: ID }, required: ["id"] },
   async handler(args, ctx) {
-    const id = args.id as number;
-    const before = ctx.browser.page.url();
-    const how = await ctx.browser.click(id);
-    return afterAction(ctx, `${how[0]!.toUpperCase()}${how.slice(1)} [${id}].`, before);
+    return { ok: true, text: await ctx.browser.click(args.id as number, ctx.signal) };
   },
 };
 
-/** type(id, text, press_enter?): replaces a field's text. */
+/** type(id, text, press_enter?, clear?): types into a field. */
 export const type: Tool = {
   name: "type",
   description:
-    "Type text into a field (its old text is replaced). Set press_enter to submit a search or form.",
+    "Type text into a field, text area or editor (its old text is replaced unless clear=false). Set press_enter to submit a search or form.",
   parameters: {
     type: "object",
     properties: {
       id: ID,
-      text: { type: "string", description: "The text to type" },
+      text: { type: "string", description: "The text to type; new lines are kept" },
       press_enter: { type: "boolean", description: "Press Enter afterwards (default false)" },
+      clear: {
+        type: "boolean",
+        description: "Replace the field's text (default true); false adds to its end",
+      },
     },
     required: ["id", "text"],
   },
   async handler(args, ctx) {
-    const id = args.id as number;
-    const text = args.text as string;
-    const enter = args.press_enter === true;
-    const before = ctx.browser.page.url();
-    await ctx.browser.type(id, text, enter);
-    return afterAction(
-      ctx,
-      `Typed ${JSON.stringify(text)} into [${id}]${enter ? " and pressed Enter" : ""}.`,
-      before,
+    const text = await ctx.browser.type(
+      args.id as number,
+      args.text as string,
+      args.press_enter === true,
+      { clear: args.clear !== false, signal: ctx.signal },
     );
+    return { ok: true, text };
   },
 };
 
@@ -75,38 +59,29 @@ export const press: Tool = {
     required: ["key"],
   },
   async handler(args, ctx) {
-    const key = args.key as string;
-    const before = ctx.browser.page.url();
-    await ctx.browser.press(key);
-    return afterAction(ctx, `Pressed ${key}.`, before);
+    return { ok: true, text: await ctx.browser.press(args.key as string, ctx.signal) };
   },
 };
 
-/** scroll(direction): a screen up or down. */
+/** scroll(direction?, id?): a screen up or down, or an element into view. */
 export const scroll: Tool = {
   name: "scroll",
-  description: "Scroll the page one screen up or down to see more elements.",
+  description:
+    "Scroll one screen up or down to see more. With id: scroll inside the list or panel that holds that element, or (without direction) bring the element into view.",
   parameters: {
     type: "object",
-    properties: { direction: { type: "string", enum: ["up", "down"], description: "up or down" } },
-    required: ["direction"],
+    properties: {
+      direction: { type: "string", enum: ["up", "down"], description: "up or down" },
+      id: { ...ID, description: "An element to scroll to, or whose scrollable area to scroll" },
+    },
   },
   async handler(args, ctx) {
-    const direction = args.direction as "up" | "down";
-    const { moved, left } = await ctx.browser.scroll(direction);
-    await ctx.browser.settle(ctx.signal);
-    if (moved === 0) {
-      return {
-        ok: false,
-        text: `Cannot scroll ${direction}: already at the ${
-          direction === "down" ? "bottom" : "top"
-        } of the page`,
-      };
+    const direction = args.direction as "up" | "down" | undefined;
+    const id = args.id as number | undefined;
+    if (direction === undefined && id === undefined) {
+      return { ok: false, text: "Cannot scroll: give a direction (up or down), an id, or both" };
     }
-    const end = left <= 0
-      ? ` Reached the ${direction === "down" ? "bottom" : "top"}.`
-      : ` ${Math.round(left)} px more ${direction === "down" ? "below" : "above"}.`;
-    return { ok: true, text: `Scrolled ${direction} ${Math.abs(Math.round(moved))} px.${end}` };
+    return { ok: true, text: await ctx.browser.scroll(direction, id, ctx.signal) };
   },
 };
 
@@ -121,9 +96,7 @@ export const navigate: Tool = {
   },
   async handler(args, ctx) {
     const url = normalizeUrl(args.url as string);
-    const before = ctx.browser.page.url();
-    await ctx.browser.navigate(url);
-    return afterAction(ctx, `Opened ${url}.`, before);
+    return { ok: true, text: await ctx.browser.navigate(url, ctx.signal) };
   },
 };
 
@@ -179,7 +152,20 @@ export const askUser: Tool = {
 };
 
 /** The core tools, in the order the model sees them. */
-export const coreTools: readonly Tool[] = [click, type, press, scroll, navigate, done, askUser];
+export const coreTools: readonly Tool[] = [
+  click,
+  type,
+  selectTool,
+  press,
+  scroll,
+  navigate,
+  goBack,
+  switchTab,
+  closeTab,
+  upload,
+  done,
+  askUser,
+];
 
 /**
  * Adds `https://` to a bare host; rejects what is not a web address.

@@ -15,6 +15,7 @@ export {
   scroll,
   type,
 } from "./core_tools.ts";
+export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 export { mcpTools } from "./mcp_tools.ts";
 export { ToolRegistry } from "./registry.ts";
 export type { Tool, ToolContext } from "./tool.ts";

@@ -1,0 +1,216 @@
+import { resolve } from "node:path";
+import type { ElementHandle, Page } from "puppeteer-core";
+import type { BannerCloser } from "./banners.ts";
+import { clickElement } from "./click_action.ts";
+import {
+  chooseNativeOption,
+  controlKind,
+  fileInputFor,
+  findCustomOption,
+  lastSeenOptions,
+  prepareField,
+  setFieldValue,
+} from "./in_page_actions.ts";
+import { parseKeys } from "./keys.ts";
+
+/** Texts up to this long are typed key by key (autocompletes listen to keys); longer ones are inserted. */
+const KEY_BY_KEY_MAX = 60;
+
+/** Options of {@link typeInto}. */
+export interface TypeOptions {
+  /** Replace the field's text (default) or add to its end. */
+  clear: boolean;
+  pressEnter: boolean;
+}
+
+/**
+ * Types into an input, a textarea (new lines included), a contenteditable editor, or sets a
+ * date/time/colour field's value as its picker would. Returns what it did.
+ *
+ * @example
+ * ```ts
+ * await typeInto(page, el, 3, "hello", { clear: true, pressEnter: false }, banners);
+ * ```
+ */
+export async function typeInto(
+  page: Page,
+  el: ElementHandle<Element>,
+  id: number,
+  text: string,
+  options: TypeOptions,
+  banners: BannerCloser,
+): Promise<string> {
+  await el.evaluate((n) => n.scrollIntoView({ block: "center", behavior: "instant" }));
+  let { kind, hadText } = await el.evaluate(prepareField, options.clear);
+  const did = `Typed ${JSON.stringify(cut(text, 80))} into [${id}]`;
+  if (kind === "other") {
+    // A wrapper around the real field: click it, then type where the focus went.
+    await clickElement(page, el, id, banners);
+    kind = "keyboard";
+    hadText = false;
+  }
+  if (kind === "value") {
+    const now = await el.evaluate(setFieldValue, text);
+    if (now !== text) {
+      throw new RangeError(
+        `Cannot set [${id}] to ${JSON.stringify(text)}: the field refused it` +
+          ` (dates are written 2024-05-31, times 13:45, colours #ff0000)`,
+      );
+    }
+    return options.pressEnter ? (await press(page, "Enter"), `${did} and pressed Enter`) : did;
+  }
+  const kb = page.keyboard;
+  if (options.clear && hadText) await kb.press("Backspace");
+  const lines = text.split(/\r?\n/);
+  for (const [i, line] of lines.entries()) {
+    if (i > 0) {
+      // A new line in a textarea or editor; Shift+Enter would not submit a chat box either.
+      if (kind === "editable") await kb.press("Enter");
+      else await kb.sendCharacter("\n");
+    }
+    if (!line) continue;
+    if (text.length <= KEY_BY_KEY_MAX) await kb.type(line);
+    else await kb.sendCharacter(line);
+  }
+  if (options.pressEnter) await kb.press("Enter");
+  return options.pressEnter ? `${did} and pressed Enter` : did;
+}
+
+/**
+ * Chooses an option: in a native `<select>` by visible text or value; in a custom listbox or
+ * combobox by opening it with a click and clicking the option. Lists the options when none
+ * matches.
+ */
+export async function selectOption(
+  page: Page,
+  el: ElementHandle<Element>,
+  id: number,
+  option: string,
+  banners: BannerCloser,
+): Promise<string> {
+  if ((await el.evaluate(controlKind)) === "select") {
+    const r = await el.evaluate(chooseNativeOption, option);
+    if (!r.ok) throw new RangeError(noOption(id, option, r.options));
+    return `Selected ${JSON.stringify(r.text)} in [${id}]`;
+  }
+  let pick = await optionHandle(el, option);
+  let opened = "";
+  if (!pick) {
+    opened = await clickElement(page, el, id, banners);
+    pick = await waitForOption(el, option);
+  }
+  if (!pick) {
+    const seen = await el.evaluate(lastSeenOptions);
+    throw new RangeError(
+      opened
+        ? noOption(id, option, seen)
+        : `No option ${JSON.stringify(option)} in [${id}]: it did not open`,
+    );
+  }
+  try {
+    const label = await pick.evaluate((n) => (n as HTMLElement).innerText.trim().slice(0, 60));
+    const how = await clickElement(page, pick, id, banners);
+    const script = how.includes("by script") ? " (by script: a mouse click could not land)" : "";
+    return `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${JSON.stringify(label)}${script}`;
+  } finally {
+    await pick.dispose();
+  }
+}
+
+async function optionHandle(
+  el: ElementHandle<Element>,
+  option: string,
+): Promise<ElementHandle<Element> | undefined> {
+  const handle = await el.evaluateHandle(findCustomOption, option);
+  const found = handle.asElement();
+  if (found) return found as ElementHandle<Element>;
+  await handle.dispose();
+  return undefined;
+}
+
+/** Options of custom dropdowns often render a frame or two after the click (or after a fetch). */
+async function waitForOption(
+  el: ElementHandle<Element>,
+  option: string,
+): Promise<ElementHandle<Element> | undefined> {
+  const deadline = performance.now() + 1500;
+  for (let wait = 16; performance.now() < deadline; wait = Math.min(wait * 2, 200)) {
+    const pick = await optionHandle(el, option).catch(() => undefined);
+    if (pick) return pick;
+    await new Promise((r) => setTimeout(r, wait));
+  }
+  return undefined;
+}
+
+function noOption(id: number, option: string, options: string[]): string {
+  const list = options.length > 0
+    ? `options are ${options.slice(0, 20).map((o) => JSON.stringify(o)).join(", ")}${
+      options.length > 20 ? ", …" : ""
+    }`
+    : "it shows no options";
+  return `No option ${JSON.stringify(option)} in [${id}]: ${list}`;
+}
+
+/**
+ * Puts a file into a file input: the input itself, the one a label or drop zone stands for,
+ * or the file chooser a button opens. A missing file is a clear error.
+ */
+export async function uploadFile(
+  page: Page,
+  el: ElementHandle<Element>,
+  id: number,
+  path: string,
+  banners: BannerCloser,
+): Promise<string> {
+  const file = resolve(path);
+  try {
+    const info = await Deno.stat(file);
+    if (!info.isFile) throw new RangeError(`Cannot upload "${path}": it is not a file`);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) {
+      throw new RangeError(`Cannot upload "${path}": no such file`);
+    }
+    throw error;
+  }
+  const name = file.split(/[\\/]/).pop();
+  if ((await el.evaluate(controlKind)) === "file") {
+    await (el as ElementHandle<HTMLInputElement>).uploadFile(file);
+    return `Put ${JSON.stringify(name)} into [${id}]`;
+  }
+  const input = await el.evaluateHandle(fileInputFor);
+  const inputEl = input.asElement() as ElementHandle<HTMLInputElement> | null;
+  if (inputEl) {
+    try {
+      await inputEl.uploadFile(file);
+      return `Put ${JSON.stringify(name)} into the file input of [${id}]`;
+    } finally {
+      await inputEl.dispose();
+    }
+  }
+  await input.dispose();
+  const chooser = page.waitForFileChooser({ timeout: 3000 });
+  chooser.catch(() => {/* reported below */});
+  await clickElement(page, el, id, banners);
+  try {
+    await (await chooser).accept([file]);
+  } catch {
+    throw new RangeError(
+      `Clicking [${id}] opened no file chooser: give the ID of a file input or its upload button`,
+    );
+  }
+  return `Clicked [${id}] and chose ${JSON.stringify(name)} in the file chooser`;
+}
+
+/** Presses a key or a combination such as `Control+A` on the focused element. */
+export async function press(page: Page, spec: string): Promise<void> {
+  const keys = parseKeys(spec);
+  const kb = page.keyboard;
+  for (const key of keys.slice(0, -1)) await kb.down(key);
+  await kb.press(keys[keys.length - 1]!);
+  for (const key of keys.slice(0, -1).reverse()) await kb.up(key);
+}
+
+function cut(s: string, n: number): string {
+  const t = s.replace(/\s+/g, " ");
+  return t.length > n ? t.slice(0, n - 1) + "…" : t;
+}

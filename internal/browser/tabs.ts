@@ -1,0 +1,123 @@
+import type { Browser, Page, Target } from "puppeteer-core";
+import type { TabInfo } from "../entity/mod.ts";
+
+export type { TabInfo };
+
+/**
+ * The tabs of a run: the first page, and every tab a page of ours opens (`target=_blank`,
+ * `window.open`, also without an opener while an action runs). Tracks which one is current.
+ *
+ * @example
+ * ```ts
+ * const tabs = new Tabs(browser, page, (p) => watch(p));
+ * tabs.startAction();
+ * await el.click();
+ * const opened = await tabs.endAction(); // pages opened by the click
+ * ```
+ */
+export class Tabs {
+  readonly #pages: Page[] = [];
+  readonly #onAdd: (page: Page) => void;
+  readonly #pending = new Set<Promise<void>>();
+  #current: Page;
+  #opened: Page[] = [];
+  #acting = false;
+  #closedItself = false;
+
+  constructor(browser: Browser, first: Page, onAdd: (page: Page) => void) {
+    this.#onAdd = onAdd;
+    this.#current = first;
+    this.#add(first);
+    browser.on("targetcreated", (target: Target) => {
+      if (target.type() !== "page" || target.browserContext() !== first.browserContext()) return;
+      const opener = target.opener();
+      const ours = opener !== undefined && this.#pages.some((p) => p.target() === opener);
+      if (!ours && !this.#acting) return; // the user's own tabs in an attached browser
+      const adding = target.page().then((page) => {
+        if (page && !this.#pages.includes(page)) {
+          this.#add(page);
+          this.#opened.push(page);
+        }
+      }).catch(() => {/* the tab closed before it could be used */}).finally(() => {
+        this.#pending.delete(adding);
+      });
+      this.#pending.add(adding);
+    });
+  }
+
+  #add(page: Page): void {
+    this.#pages.push(page);
+    this.#onAdd(page);
+    page.once("close", () => {
+      const i = this.#pages.indexOf(page);
+      if (i >= 0) this.#pages.splice(i, 1);
+      if (page === this.#current && this.#pages.length > 0) {
+        this.#current = this.#pages[Math.min(i, this.#pages.length - 1)]!;
+        this.#closedItself = true;
+      }
+    });
+  }
+
+  /** The tab the agent works on. */
+  get current(): Page {
+    return this.#current;
+  }
+
+  /** All tabs, in the order they were opened. */
+  get pages(): readonly Page[] {
+    return this.#pages;
+  }
+
+  /** Marks the start of an action: tabs opened from now on are its doing. */
+  startAction(): void {
+    this.#acting = true;
+    this.#opened = [];
+    this.#closedItself = false;
+  }
+
+  /** Ends the action; returns the tabs it opened and whether the current tab closed itself. */
+  async endAction(): Promise<{ opened: Page[]; closedItself: boolean }> {
+    await Promise.all(this.#pending);
+    this.#acting = false;
+    const out = { opened: this.#opened, closedItself: this.#closedItself };
+    this.#opened = [];
+    this.#closedItself = false;
+    return out;
+  }
+
+  /** Makes tab `index` the current one; throws a RangeError naming the valid indexes. */
+  select(index: number): Page {
+    const page = this.#pages[index];
+    if (!page) throw new RangeError(`No tab ${index}: ${this.#range()}`);
+    this.#current = page;
+    return page;
+  }
+
+  /** Closes tab `index`; the current tab moves to its neighbour when it was the one closed. */
+  async close(index: number): Promise<Page> {
+    const page = this.#pages[index];
+    if (!page) throw new RangeError(`No tab ${index}: ${this.#range()}`);
+    if (this.#pages.length === 1) {
+      throw new RangeError("Cannot close the only tab: navigate elsewhere instead");
+    }
+    this.#pages.splice(index, 1);
+    if (page === this.#current) this.#current = this.#pages[Math.max(0, index - 1)]!;
+    await page.close({ runBeforeUnload: false });
+    return this.#current;
+  }
+
+  /** Index, title and URL of every tab. */
+  list(): Promise<TabInfo[]> {
+    return Promise.all(this.#pages.map(async (page, index) => ({
+      index,
+      title: await page.title().catch(() => ""),
+      url: page.url(),
+      active: page === this.#current,
+    })));
+  }
+
+  #range(): string {
+    const n = this.#pages.length;
+    return n === 1 ? "there is only tab 0" : `tabs are numbered 0 to ${n - 1}`;
+  }
+}

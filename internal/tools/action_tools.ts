@@ -1,0 +1,79 @@
+import type { Tool } from "./tool.ts";
+
+const ID = {
+  type: "integer",
+  description: "The element's number from the page, e.g. 12 for [12]",
+} as const;
+const INDEX = {
+  type: "integer",
+  minimum: 0,
+  description: "The tab's index from the tab list, e.g. 1",
+} as const;
+
+/** select(id, option): chooses an option of a native or custom dropdown. */
+export const selectTool: Tool = {
+  name: "select",
+  description:
+    "Choose an option in a dropdown (a <select>, a listbox or a combobox) by its visible text or value.",
+  parameters: {
+    type: "object",
+    properties: {
+      id: ID,
+      option: { type: "string", description: "The option's visible text (or value)" },
+    },
+    required: ["id", "option"],
+  },
+  async handler(args, ctx) {
+    const text = await ctx.browser.select(args.id as number, args.option as string, ctx.signal);
+    return { ok: true, text };
+  },
+};
+
+/** go_back(): the previous page of the current tab. */
+export const goBack: Tool = {
+  name: "go_back",
+  description: "Go back to the previous page in the current tab.",
+  parameters: { type: "object", properties: {} },
+  async handler(_args, ctx) {
+    return { ok: true, text: await ctx.browser.goBack(ctx.signal) };
+  },
+};
+
+/** switch_tab(index): works on another tab from now on. */
+export const switchTab: Tool = {
+  name: "switch_tab",
+  description: "Switch to another open tab, by its index in the tab list.",
+  parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
+  async handler(args, ctx) {
+    return { ok: true, text: await ctx.browser.switchTab(args.index as number, ctx.signal) };
+  },
+};
+
+/** close_tab(index): closes a tab. */
+export const closeTab: Tool = {
+  name: "close_tab",
+  description: "Close a tab by its index in the tab list (not the only one).",
+  parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
+  async handler(args, ctx) {
+    return { ok: true, text: await ctx.browser.closeTab(args.index as number) };
+  },
+};
+
+/** upload(id, path): puts a local file into a file input. */
+export const upload: Tool = {
+  name: "upload",
+  description:
+    "Upload a local file: give the file input, or the button that opens the file chooser, and the file's path.",
+  parameters: {
+    type: "object",
+    properties: {
+      id: ID,
+      path: { type: "string", description: "Path of the local file, e.g. ./cv.pdf" },
+    },
+    required: ["id", "path"],
+  },
+  async handler(args, ctx) {
+    const text = await ctx.browser.upload(args.id as number, args.path as string, ctx.signal);
+    return { ok: true, text };
+  },
+};
