@@ -68,9 +68,11 @@ export class BannerCloser {
   /**
    * Tries once to clear what covers the point (`x`, `y` in `frame`): a consent banner anywhere,
    * else the overlay's own close button. Used before retrying a click; bounded to one step.
+   * Does nothing when banner closing is off.
    */
-  clearCover(page: Page, frame: Frame, at: { x: number; y: number }): Promise<string[]> {
-    return this.#pass(page, { frame, at }, STEP_BUDGET_MS);
+  async clearCover(page: Page, frame: Frame, at: { x: number; y: number }): Promise<string[]> {
+    if (!this.#enabled) return [];
+    return await this.#pass(page, { frame, at }, STEP_BUDGET_MS);
   }
 
   async #pass(

@@ -113,6 +113,7 @@ function targetChanges(
   b: NonNullable<EffectSnapshot["target"]>,
 ): string[] {
   if (!b.connected) return a.connected ? [`[${id}] left the page`] : [];
+  if (a.visible && !b.visible) return [`[${id}] is now hidden`];
   const out: string[] = [];
   const now = (what: string, changed: boolean) =>
     out.push(`[${id}] ${changed ? "is now" : "is still"} ${what}`);

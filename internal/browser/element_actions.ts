@@ -111,7 +111,9 @@ export async function selectOption(
     const label = await pick.evaluate((n) => (n as HTMLElement).innerText.trim().slice(0, 60));
     const how = await clickElement(page, pick, id, banners);
     const script = how.includes("by script") ? " (by script: a mouse click could not land)" : "";
-    return `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${JSON.stringify(label)}${script}`;
+    return `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${
+      JSON.stringify(label)
+    }${script}`;
   } finally {
     await pick.dispose();
   }

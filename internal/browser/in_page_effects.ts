@@ -9,6 +9,8 @@
 /** The state of the acted-on element, as a person would see it. */
 export interface TargetState {
   connected: boolean;
+  /** Drawn on screen (not `display: none`, `visibility: hidden` or zero-sized). */
+  visible: boolean;
   /** A field's value (passwords masked), or a contenteditable's text. */
   value?: string;
   checked?: boolean;
@@ -147,7 +149,11 @@ export function measureEffects(
   }
 
   function stateOf(el: Element): TargetState {
-    const s: TargetState = { connected: el.isConnected };
+    const r = el.getBoundingClientRect();
+    const s: TargetState = {
+      connected: el.isConnected,
+      visible: el.checkVisibility({ visibilityProperty: true }) && r.width > 0 && r.height > 0,
+    };
     if (el instanceof HTMLInputElement) {
       if (el.type === "checkbox" || el.type === "radio") s.checked = el.checked;
       else if (el.type === "password") s.value = "•".repeat(Math.min(el.value.length, 8));

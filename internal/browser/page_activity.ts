@@ -131,7 +131,7 @@ export class PageActivity {
     const start = performance.now();
     const deadline = start + options.capMs;
     const signal = options.signal;
-    while (!signal?.aborted) {
+    while (!signal?.aborted && !this.#page.isClosed()) {
       const left = deadline - performance.now();
       if (left <= 0) break;
       if (!this.#networkQuiet()) {

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+
+function idIn(summary: string, pattern: RegExp): number {
+  for (const line of summary.split("\n")) {
+    const m = /^\*?\[(\d+)\]/.exec(line);
+    if (m && pattern.test(line)) return Number(m[1]);
+  }
+  throw new Error(`no element matching ${pattern} in:\n${summary}`);
+}
+
+Deno.test("a consent banner in a cross-origin frame is closed after navigation, rejecting non-essential", async () => {
+  await using site = startFixtureServer();
+  const log: string[] = [];
+  await using browser = await BrowserSession.start({ headless: true, log: (l) => log.push(l) });
+  const result = await browser.navigate(site.url("/actions/consent_frame.html"));
+  assert.match(
+    result,
+    /closed a cookie banner in a frame from localhost:\d+: clicked "Reject all" \(rejected non-essential cookies\)/,
+  );
+  assert.equal(log.length, 1);
+  assert.match(log[0]!, /^closed a cookie banner in a frame from localhost/);
+  const summary = (await browser.observe()).summary;
+  assert.match(summary, /Consent: non-essential rejected/);
+  assert.doesNotMatch(summary, /Accept all/);
+});
+
+Deno.test("a German banner in a shadow root is closed with its 'necessary only' button", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  const result = await browser.navigate(site.url("/actions/consent_shadow.html"));
+  assert.match(result, /closed a cookie banner: clicked "Nur notwendige Cookies"/);
+  assert.match((await browser.observe()).summary, /Zustimmung: nur notwendige/);
+});
+
+Deno.test("a Russian banner that only offers accept is accepted; with banners off it stays", async () => {
+  await using site = startFixtureServer();
+  {
+    await using browser = await BrowserSession.start({ headless: true });
+    const result = await browser.navigate(site.url("/actions/consent_ru.html"));
+    assert.match(
+      result,
+      /closed a cookie banner: clicked "Принять" \(accepted: it offered no reject\)/,
+    );
+    assert.match((await browser.observe()).summary, /Согласие: принято/);
+  }
+  {
+    await using browser = await BrowserSession.start({ headless: true, closeBanners: false });
+    const result = await browser.navigate(site.url("/actions/consent_ru.html"));
+    assert.doesNotMatch(result, /banner/);
+    const summary = (await browser.observe()).summary;
+    assert.match(summary, /Мы используем файлы cookie/);
+    // The banner covers the button: the click says so instead of pretending it landed.
+    const buy = await browser.click(idIn(summary, /Купить/));
+    assert.match(buy, /by script, because a mouse click could not land: <div id="notice">/);
+  }
+});
+
+Deno.test("pages without a banner are observed as they are", async () => {
+  await using site = startFixtureServer();
+  const log: string[] = [];
+  await using browser = await BrowserSession.start({ headless: true, log: (l) => log.push(l) });
+  const result = await browser.navigate(site.url("/actions/dialogs.html"));
+  assert.doesNotMatch(result, /closed/);
+  assert.match((await browser.observe()).summary, /Delete/);
+  assert.deepEqual(log, []);
+});
