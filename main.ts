@@ -1,27 +1,44 @@
 /**
  * browser-agent: states a goal in plain language, drives a real Chromium to reach it through an
- * OpenAI-compatible model, and prints what it found. Wires config, browser, model and I/O.
+ * OpenAI-compatible model, and prints what it found. Wires config, browser, model and I/O; the
+ * commands live in `cli/`.
  *
  * @module
  */
 import process from "node:process";
 import { createInterface } from "node:readline/promises";
-import { type RunResult, runTask } from "./internal/agent/mod.ts";
-import { BrowserSession } from "./internal/browser/mod.ts";
-import { type Config, EXIT, helpText, loadConfig } from "./internal/config/mod.ts";
-import { ConfigError, type StepRecord } from "./internal/entity/mod.ts";
+import { type RunOptions, SecretVault } from "./internal/agent/mod.ts";
+import { BrowserSession, SessionProfiles } from "./internal/browser/mod.ts";
+import { type Config, dataDir, EXIT, helpText, loadConfig } from "./internal/config/mod.ts";
+import { ConfigError } from "./internal/entity/mod.ts";
 import { ModelClient } from "./internal/llm/mod.ts";
 import { serveMcp } from "./internal/mcp/mod.ts";
 import { coreTools, ToolRegistry } from "./internal/tools/mod.ts";
+import { batchCommand } from "./cli/batch_command.ts";
+import { interactiveCommand } from "./cli/interactive_command.ts";
+import { replayCommand } from "./cli/replay_command.ts";
+import {
+  type CliContext,
+  confirmWith,
+  defaultRunDir,
+  progressFor,
+  report,
+  runOne,
+} from "./cli/run_one.ts";
+import { forgetCommand, sessionsCommand } from "./cli/sessions_command.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 const VERSION = denoJson.version;
+const encoder = new TextEncoder();
 
 async function main(argv: string[]): Promise<number> {
   loadDotEnv();
   if (argv[0] === "mcp") return await mcpCommand(argv.slice(1));
   let config: Config;
   try {
+    if (argv[0] === "sessions") {
+      return await sessionsCommand(argv.slice(1), dataDir(Deno.env.toObject()), stdout);
+    }
     config = loadConfig(argv, Deno.env.toObject());
   } catch (error) {
     return fail(error, EXIT.usage);
@@ -34,16 +51,119 @@ async function main(argv: string[]): Promise<number> {
     console.log(`browser-agent ${VERSION}`);
     return EXIT.ok;
   }
-  const stdinIsTerminal = Deno.stdin.isTerminal();
-  const task = config.task ??
-    (stdinIsTerminal ? "" : (await new Response(Deno.stdin.readable).text()).trim());
-  if (!task) {
-    return fail(
-      new ConfigError('No task given: pass it as an argument, with --task "…", or on stdin'),
-      EXIT.usage,
-    );
+  try {
+    if (config.cli.forget) return await forgetCommand(config.dataDir, config.cli.session!, stderr);
+    const ctx = context(config);
+    if (config.cli.tasks) return await withSignals((signal) => batchCommand(ctx, signal));
+    const stdinIsTerminal = Deno.stdin.isTerminal();
+    if (!config.task && !config.cli.replay && stdinIsTerminal) {
+      return await interactiveCommand(ctx, Deno.stdin.readable);
+    }
+    const task = config.task ??
+      (config.cli.replay || stdinIsTerminal
+        ? ""
+        : (await new Response(Deno.stdin.readable).text()).trim());
+    if (!task && !config.cli.replay) {
+      throw new ConfigError('No task given: pass it as an argument, with --task "…", or on stdin');
+    }
+    return await withSignals(async (signal) => {
+      const lock = config.cli.session
+        ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
+        : undefined;
+      try {
+        const browser = await ctx.startBrowser(lock?.dir);
+        try {
+          if (config.cli.replay) return await replayCommand(ctx, browser, signal);
+          const progress = progressFor(ctx);
+          const outcome = await runOne(ctx, {
+            task,
+            browser,
+            signal,
+            dir: config.cli.out ?? defaultRunDir(config, task),
+            progress,
+            ...(stdinIsTerminal ? { askUser, confirm: confirmWith(askUser) } : {}),
+          });
+          return report(ctx, outcome, progress);
+        } finally {
+          await browser.close();
+        }
+      } finally {
+        await lock?.release();
+      }
+    });
+  } catch (error) {
+    return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
   }
+}
 
+/** Options of every agent run that come from flags (budgets, safety, secrets). */
+function runFlags(config: Config): CliContext["runFlags"] {
+  return {
+    maxSteps: config.maxSteps,
+    maxMs: config.run.maxMs,
+    maxRequestTokens: config.run.maxRequestTokens,
+    ...(config.run.maxTokens ? { maxTokens: config.run.maxTokens } : {}),
+    secrets: config.run.secrets,
+    confirmAll: config.run.yes,
+  } satisfies Partial<RunOptions>;
+}
+
+/** How to start a browser from flags, and what to set up on each one. */
+async function startBrowser(config: Config, profileDir?: string): Promise<BrowserSession> {
+  const browser = await BrowserSession.start({
+    ...config.browser,
+    ...(profileDir ? { profileDir } : {}),
+    log: (line) => log(line),
+  });
+  try {
+    await prepareBrowser(config, browser);
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+  return browser;
+}
+
+/** Per-page setup from flags; runs on every browser and every batch context. */
+async function prepareBrowser(config: Config, browser: BrowserSession): Promise<void> {
+  if (config.run.allowedDomains) await browser.allowDomains(config.run.allowedDomains);
+}
+
+function context(config: Config): CliContext {
+  const model = new ModelClient({
+    apiKey: config.model.apiKey,
+    model: config.model.name,
+    ...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
+    timeoutMs: config.run.modelTimeoutMs,
+    onRetry: (r) =>
+      log(
+        `model server ${
+          r.status ? `answered ${r.status}` : "unreachable"
+        }: retry ${r.attempt} of ${r.maxRetries}${
+          r.retryAfterMs !== undefined ? ` after ${r.retryAfterMs / 1000} s (Retry-After)` : ""
+        }`,
+      ),
+  });
+  const vault = new SecretVault(config.run.secrets);
+  return {
+    config,
+    version: VERSION,
+    runFlags: runFlags(config),
+    startBrowser: (profileDir) => startBrowser(config, profileDir),
+    prepareBrowser: (browser) => prepareBrowser(config, browser),
+    model,
+    registry: new ToolRegistry(coreTools),
+    mask: (text) => vault.mask(text),
+    stdout,
+    stderr,
+  };
+}
+
+/**
+ * Runs with Ctrl+C (and SIGTERM) wired to an abort signal: the first stops the run and closes
+ * the browser; a second exits at once.
+ */
+async function withSignals(run: (signal: AbortSignal) => Promise<number>): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
@@ -52,35 +172,12 @@ async function main(argv: string[]): Promise<number> {
     log("stopping: closing the browser (Ctrl+C again to force)");
     controller.abort(new DOMException("Stopped by the user", "AbortError"));
   };
-  Deno.addSignalListener("SIGINT", onSignal);
-  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", onSignal);
-
-  let browser: BrowserSession;
+  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  for (const s of signals) Deno.addSignalListener(s, onSignal);
   try {
-    browser = await BrowserSession.start(config.browser);
-  } catch (error) {
-    return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
-  }
-  try {
-    const model = new ModelClient({
-      apiKey: config.model.apiKey,
-      model: config.model.name,
-      ...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
-    });
-    const color = Deno.stderr.isTerminal() && !config.noColor;
-    const result = await runTask({
-      task,
-      browser,
-      model,
-      registry: new ToolRegistry(coreTools),
-      maxSteps: config.maxSteps,
-      signal: controller.signal,
-      onStep: (record) => log(progressLine(record, color)),
-      ...(stdinIsTerminal ? { askUser } : {}),
-    });
-    return report(result);
+    return await run(controller.signal);
   } finally {
-    await browser.close();
+    for (const s of signals) Deno.removeSignalListener(s, onSignal);
   }
 }
 
@@ -115,56 +212,6 @@ async function mcpCommand(argv: string[]): Promise<number> {
   return EXIT.ok;
 }
 
-/** Prints the outcome: the answer on stdout, the reason on stderr; returns the exit code. */
-function report(result: RunResult): number {
-  const summary =
-    `${result.reason} · ${result.steps} steps · ${(result.ms / 1000).toFixed(1)} s · ` +
-    `${result.usage.promptTokens + result.usage.completionTokens} tokens`;
-  switch (result.reason) {
-    case "goal_satisfied":
-      console.log(result.message);
-      log(summary);
-      return EXIT.ok;
-    case "goal_failed":
-      console.log(result.message);
-      log(summary);
-      return EXIT.failed;
-    case "needs_user":
-      console.log(result.message);
-      log(
-        `${summary} · the agent needs an answer: run it in a terminal, or put the answer in the task`,
-      );
-      return EXIT.needsUser;
-    case "budget_exhausted":
-      log(`${result.message} (${summary})`);
-      return EXIT.failed;
-    case "aborted":
-      log(`stopped by the user (${summary})`);
-      return EXIT.interrupted;
-    case "error":
-      log(`error: ${result.message}`);
-      return result.configError ? EXIT.usage : EXIT.error;
-  }
-}
-
-/** `step 3 · click [12] "Search" · ok (240 ms)`: short, plain, one line for a screen reader. */
-function progressLine(record: StepRecord, color: boolean): string {
-  const { call, result } = record;
-  let what = call.name;
-  if (record.target) what += ` ${record.target}`;
-  else if (call.name === "navigate" && typeof call.args.url === "string") {
-    what += ` ${call.args.url}`;
-  } else if (call.name === "press" && typeof call.args.key === "string") {
-    what += ` ${call.args.key}`;
-  } else if (call.name === "scroll" && typeof call.args.direction === "string") {
-    what += ` ${call.args.direction}`;
-  }
-  const status = result.ok
-    ? paint("ok", 32, color)
-    : paint(`error: ${oneLine(result.text)}`, 31, color);
-  return `step ${record.step} · ${what} · ${status} (${record.ms} ms)`;
-}
-
 async function askUser(question: string): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
@@ -194,13 +241,17 @@ function log(line: string): void {
   console.error(line);
 }
 
-function paint(text: string, code: number, color: boolean): string {
-  return color ? `\x1b[${code}m${text}\x1b[0m` : text;
+function stdout(text: string): void {
+  writeAll(Deno.stdout, text);
 }
 
-function oneLine(text: string): string {
-  const t = text.replace(/\s+/g, " ");
-  return t.length > 160 ? t.slice(0, 159) + "…" : t;
+function stderr(text: string): void {
+  writeAll(Deno.stderr, text);
+}
+
+function writeAll(stream: { writeSync(p: Uint8Array): number }, text: string): void {
+  let bytes = encoder.encode(text);
+  while (bytes.length > 0) bytes = bytes.subarray(stream.writeSync(bytes));
 }
 
 if (import.meta.main) {

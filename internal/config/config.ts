@@ -2,6 +2,13 @@ import { parseArgs } from "node:util";
 import { ConfigError } from "../entity/mod.ts";
 import { CLI_FLAGS, CLI_PARSE_OPTIONS, type CliOptions, cliOptions } from "./cli_options.ts";
 import { dataDir } from "./data_dir.ts";
+import { RUN_FLAGS, RUN_PARSE_OPTIONS, type RunConfig, runOptions } from "./run_options.ts";
+import {
+  ACTION_FLAGS,
+  ACTION_PARSE_OPTIONS,
+  type ActionConfig,
+  actionOptions,
+} from "./action_options.ts";
 
 /** Everything a run needs to know, read once from flags and the environment. */
 export interface Config {
@@ -13,11 +20,13 @@ export interface Config {
   maxSteps: number;
   /** NO_COLOR is set: never colour output. */
   noColor: boolean;
-  browser: { chromePath?: string; headless: boolean; cdpUrl?: string };
+  browser: { chromePath?: string; headless: boolean; cdpUrl?: string } & ActionConfig;
   /** Where sessions and runs are kept (see {@link dataDir}). */
   dataDir: string;
   /** The command-line product: sessions, run folders, replay, batches, output style. */
   cli: CliOptions;
+  /** Budgets and safety: time, tokens, --yes, --allowed-domains, secrets. */
+  run: RunConfig;
 }
 
 /** The default model when OPENAI_MODEL is not set. */
@@ -54,6 +63,8 @@ export const FLAGS: readonly { flag: string; about: string; env?: string; fallba
     about: "attach to a running browser (ws://… or http://host:9222)",
     env: "BROWSER_AGENT_CDP_URL",
   },
+  ...ACTION_FLAGS,
+  ...RUN_FLAGS,
   ...CLI_FLAGS,
   { flag: "-h, --help", about: "show this help" },
   { flag: "-V, --version", about: "print the version" },
@@ -90,6 +101,8 @@ export function loadConfig(
         headless: { type: "boolean" },
         headed: { type: "boolean" },
         "cdp-url": { type: "string" },
+        ...ACTION_PARSE_OPTIONS,
+        ...RUN_PARSE_OPTIONS,
         ...CLI_PARSE_OPTIONS,
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
@@ -136,7 +149,8 @@ export function loadConfig(
       `Cannot use OPENAI_BASE_URL "${baseUrl}": it must start with http:// or https://`,
     );
   }
-  const cli = cliOptions(v, env, task, positiveInt);
+  // `--secret` may repeat (a string[]); the CLI options read only single values.
+  const cli = cliOptions(v as Record<string, string | boolean | undefined>, env, task, positiveInt);
   if (cli.session && cdpUrl) {
     throw new ConfigError(
       "Cannot use --session with --cdp-url: the attached browser has its own profile",
@@ -155,9 +169,10 @@ export function loadConfig(
     model: { apiKey, name: nonEmpty(v.model ?? env.OPENAI_MODEL) ?? DEFAULT_MODEL },
     maxSteps,
     noColor: Boolean(env.NO_COLOR),
-    browser: { headless },
+    browser: { headless, ...actionOptions(v, env) },
     dataDir: dataDir(env),
     cli,
+    run: runOptions(v, env),
   };
   if (task) config.task = task;
   if (baseUrl) config.model.baseUrl = baseUrl;
