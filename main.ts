@@ -199,17 +199,23 @@ async function mcpCommand(argv: string[]): Promise<number> {
       EXIT.usage,
     );
   }
-  const stop = new AbortController();
-  const onSignal = () => stop.abort();
-  Deno.addSignalListener("SIGINT", onSignal);
-  if (Deno.build.os !== "windows") Deno.addSignalListener("SIGTERM", onSignal);
-  await serveMcp({
-    startBrowser: () => BrowserSession.start(config.browser),
-    version: VERSION,
-    log,
-    signal: stop.signal,
-  });
-  return EXIT.ok;
+  try {
+    // The same browser as the agent's: --session profile, downloads, banners, allowed domains.
+    const lock = config.cli.session
+      ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
+      : undefined;
+    try {
+      return await withSignals(async (signal) => {
+        const startMcpBrowser = () => startBrowser(config, lock?.dir);
+        await serveMcp({ startBrowser: startMcpBrowser, version: VERSION, log, signal });
+        return EXIT.ok;
+      });
+    } finally {
+      await lock?.release();
+    }
+  } catch (error) {
+    return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
+  }
 }
 
 async function askUser(question: string): Promise<string> {

@@ -20,6 +20,14 @@ Deno.test("mcp lists the browser tools with hints, in a small token budget", asy
       "browser_scroll",
       "browser_extract",
       "browser_screenshot",
+      "browser_focus_next",
+      "browser_focus_prev",
+      "browser_open_in_new_tab",
+      "browser_switch_tab",
+      "browser_click_and_wait_download",
+      "browser_download_wait",
+      "browser_upload",
+      "browser_close_banners",
     ]
   ) {
     assert.ok(byName.has(name), `${name} is listed`);
@@ -62,13 +70,19 @@ Deno.test("mcp navigates, lists, types, selects and clicks by index", async () =
     text: "Ada",
   });
   assert.equal(typed.status, "ok", typed.error);
+  const chosen = await mcp.call("browser_overlay_act", {
+    index: index("Country"),
+    action: "select",
+    text: "Portugal",
+  });
+  assert.equal(chosen.status, "ok", chosen.error);
   const sent = await mcp.call("browser_overlay_act", {
     index: index("Send order"),
     action: "click",
   });
   assert.equal(sent.status, "ok", sent.error);
   const page = await mcp.call("browser_extract", { mode: "summary" });
-  assert.match(page.text, /Sent: Ada \/ none/);
+  assert.match(page.text, /Sent: Ada \/ pt/);
   assert.match(mcp.stderr(), /mcp: browser_overlay_act · ok/);
 });
 

@@ -66,6 +66,23 @@ export class BannerCloser {
   }
 
   /**
+   * Closes banners now, when asked to (the MCP tool): up to the passes of one domain, whatever
+   * its budget so far, even when automatic closing is off. Returns one phrase per banner closed.
+   */
+  async closeNow(page: Page): Promise<string[]> {
+    const out: string[] = [];
+    const started = performance.now();
+    for (let pass = 0; pass < MAX_PASSES; pass++) {
+      const left = DOMAIN_BUDGET_MS - (performance.now() - started);
+      if (left <= 0) break;
+      const closed = await this.#pass(page, null, left);
+      out.push(...closed);
+      if (closed.length === 0) break;
+    }
+    return out;
+  }
+
+  /**
    * Tries once to clear what covers the point (`x`, `y` in `frame`): a consent banner anywhere,
    * else the overlay's own close button. Used before retrying a click; bounded to one step.
    * Does nothing when banner closing is off.

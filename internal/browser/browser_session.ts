@@ -18,6 +18,7 @@ import {
   scrollPageTo,
   takeScreenshot,
   waitFor,
+  waitForDownloads,
   type WaitOptions,
 } from "./page_controls.ts";
 import type { FocusedInfo } from "./in_page_controls.ts";
@@ -411,9 +412,60 @@ export class BrowserSession implements AsyncDisposable {
     return `Closed tab ${index}. Now on tab ${now}: ${current.url()}${title ? ` "${title}"` : ""}.`;
   }
 
-  /** Goes back or forward in the tab's history, or reloads (see {@link goHistory}). */
-  history(action: HistoryAction): Promise<void> {
-    return goHistory(this.#page, action);
+  /** Goes back or forward in the tab's history, or reloads (see {@link goHistory}); says what changed. */
+  history(action: HistoryAction, signal?: AbortSignal): Promise<string> {
+    return runAction(this.#env, { signal }, async (page) => {
+      await goHistory(page, action);
+      return action === "reload" ? "Reloaded" : `Went ${action}`;
+    });
+  }
+
+  /** Opens the link `[id]` in a new tab, which becomes the current one; says what changed. */
+  async openInNewTab(id: number, signal?: AbortSignal): Promise<string> {
+    const el = await this.element(id);
+    let href: string;
+    try {
+      href = await el.evaluate((n) => (n as HTMLAnchorElement).href ?? "");
+    } finally {
+      await el.dispose();
+    }
+    if (!href || !/^(https?|file):/.test(href)) {
+      throw new RangeError(`Element [${id}] is not a link: open links only`);
+    }
+    this.#domains?.check(href);
+    return runAction(this.#env, { signal }, async (page) => {
+      const tab = await page.browserContext().newPage();
+      await tab.goto(href, { waitUntil: "domcontentloaded", timeout: 30_000 }).catch((cause) => {
+        const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+        throw new BrowserError(`Cannot open "${href}" in a new tab: ${why}`, { cause });
+      });
+      return `Opened [${id}] ${href} in a new tab`;
+    });
+  }
+
+  /** A mark in the list of downloads, for {@link waitForDownloads}. */
+  downloadMark(): number {
+    return this.#downloads?.mark() ?? 0;
+  }
+
+  /** True when a download began since `mark`. */
+  downloadBegan(mark: number): boolean {
+    return this.#downloads?.beganSince(mark) ?? false;
+  }
+
+  /**
+   * Waits up to `timeoutMs` for a download to begin after `mark`, then for those since `mark` to
+   * finish; one phrase per download (saved path and size), none when nothing began in time.
+   */
+  waitForDownloads(mark: number, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
+    return this.#downloads
+      ? waitForDownloads(this.#downloads, mark, timeoutMs, signal)
+      : Promise.resolve([]);
+  }
+
+  /** Closes cookie and consent banners now, whatever the automatic budget; what it closed. */
+  closeBanners(): Promise<string[]> {
+    return this.#banners.closeNow(this.#page);
   }
 
   /** Waits for a selector, network quiet or a pause (see {@link waitFor}); says what it waited for. */

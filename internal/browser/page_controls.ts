@@ -1,5 +1,6 @@
 import type { Page } from "puppeteer-core";
 import { BrowserError } from "../entity/mod.ts";
+import type { Downloads } from "./downloads.ts";
 import { focusedElementInfo, type FocusedInfo, scrollWindow } from "./in_page_controls.ts";
 import { isolatedRealm } from "./realm.ts";
 
@@ -137,6 +138,24 @@ export async function takeScreenshot(
     const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
     throw new BrowserError(`Cannot take a screenshot: ${why}`, { cause });
   }
+}
+
+/**
+ * Waits up to `timeoutMs` for a download to begin after `mark`, then for every download since
+ * `mark` to finish (see {@link Downloads.finishSince}); empty when none began in time.
+ */
+export async function waitForDownloads(
+  downloads: Downloads,
+  mark: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string[]> {
+  const deadline = performance.now() + timeoutMs;
+  // Downloads has one begin listener, used by the session: look every 50 ms, up to the deadline.
+  while (!downloads.beganSince(mark) && performance.now() < deadline) {
+    await pause(Math.min(50, deadline - performance.now()), signal);
+  }
+  return downloads.beganSince(mark) ? await downloads.finishSince(mark, signal) : [];
 }
 
 function isTimeout(error: unknown): boolean {

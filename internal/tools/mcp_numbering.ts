@@ -1,6 +1,7 @@
 import type { BrowserSession } from "../browser/mod.ts";
 import { renderElement } from "../browser/mod.ts";
 import type { ObservedElement, ToolResult } from "../entity/mod.ts";
+import { selectTool } from "./action_tools.ts";
 import { click, type as typeText } from "./core_tools.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 
@@ -186,7 +187,7 @@ async function actOn(
   if (action === "click") result = await click.handler({ id }, ctx);
   else if (text === undefined) return fail(`Action "${action}" needs text`);
   else if (action === "type") result = await typeText.handler({ id, text }, ctx);
-  else return fail('Action "select" is not available yet: click the list, then click the option');
+  else result = await selectTool.handler({ id, option: text }, ctx);
   return { ...result, text: prefix + result.text, data: { id, action, ...result.data } };
 }
 

@@ -1,6 +1,8 @@
 import type { ToolResult } from "../entity/mod.ts";
+import { goBack } from "./action_tools.ts";
 import { navigate, press, scroll } from "./core_tools.ts";
 import { numberingTools } from "./mcp_numbering.ts";
+import { tabAndFileTools } from "./mcp_tab_tools.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 
 /**
@@ -60,22 +62,28 @@ export const browserWait: Tool = {
   },
 };
 
-function historyTool(action: "back" | "forward" | "reload", description: string): Tool {
+/** browser_back(): the agent's go_back. */
+export const browserBack: Tool = {
+  name: "browser_back",
+  description: "Go back in the tab's history.",
+  parameters: NONE,
+  async handler(args, ctx) {
+    return withPage(await goBack.handler(args, ctx), ctx);
+  },
+};
+
+function historyTool(action: "forward" | "reload", description: string): Tool {
   return {
     name: `browser_${action}`,
     description,
     parameters: NONE,
     async handler(_args, ctx) {
-      await ctx.browser.history(action);
-      await ctx.browser.settle(ctx.signal);
-      const did = action === "reload" ? "Reloaded" : `Went ${action}`;
-      return withPage({ ok: true, text: `${did}.` }, ctx);
+      return withPage({ ok: true, text: await ctx.browser.history(action, ctx.signal) }, ctx);
     },
   };
 }
 
-/** browser_back(), browser_forward(), browser_reload(). */
-export const browserBack = historyTool("back", "Go back in the tab's history.");
+/** browser_forward(), browser_reload(). */
 export const browserForward = historyTool("forward", "Go forward in the tab's history.");
 export const browserReload = historyTool("reload", "Reload the page.");
 
@@ -240,6 +248,7 @@ export const mcpTools: readonly Tool[] = [
   browserFocusPrev,
   browserPress,
   browserScroll,
+  ...tabAndFileTools,
   browserExtract,
   browserScreenshot,
 ];

@@ -1,0 +1,163 @@
+import type { ToolResult } from "../entity/mod.ts";
+import { switchTab, upload } from "./action_tools.ts";
+import { click } from "./core_tools.ts";
+import type { Tool } from "./tool.ts";
+
+/**
+ * The MCP tools for tabs, downloads, uploads and banners: adapters over the same browser
+ * session and agent tools.
+ *
+ * @module
+ */
+
+const ID = { type: "integer", description: "The element's [id]" } as const;
+const TIMEOUT = {
+  type: "integer",
+  minimum: 100,
+  maximum: 300_000,
+  description: "Longest wait for a download to start, ms (default 10000)",
+} as const;
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** browser_open_in_new_tab(id): opens a link in a new tab, which becomes current. */
+export const browserOpenInNewTab: Tool = {
+  name: "browser_open_in_new_tab",
+  description: "Open the link [id] in a new tab and switch to it.",
+  parameters: { type: "object", properties: { id: ID }, required: ["id"] },
+  async handler(args, ctx) {
+    const text = await ctx.browser.openInNewTab(args.id as number, ctx.signal);
+    return { ok: true, text, data: { tabs: await ctx.browser.tabs() } };
+  },
+};
+
+/** browser_switch_tab(index?, title_contains?): switches tabs, or lists them. */
+export const browserSwitchTab: Tool = {
+  name: "browser_switch_tab",
+  description:
+    "Switch to a tab by index (0-based) or by part of its title or URL. With neither: list the tabs.",
+  parameters: {
+    type: "object",
+    properties: { index: { type: "integer", minimum: 0 }, title_contains: { type: "string" } },
+  },
+  async handler(args, ctx) {
+    const tabs = await ctx.browser.tabs();
+    const wanted = (args.title_contains as string | undefined)?.trim().toLowerCase();
+    let index = args.index as number | undefined;
+    if (index === undefined && wanted) {
+      index = tabs.find((t) => `${t.title} ${t.url}`.toLowerCase().includes(wanted))?.index;
+      if (index === undefined) {
+        return {
+          ok: false,
+          text: `No tab's title or URL contains "${args.title_contains}": ${listTabs(tabs)}`,
+        };
+      }
+    }
+    if (index === undefined) return { ok: true, text: listTabs(tabs), data: { tabs } };
+    const result = await switchTab.handler({ index }, ctx);
+    return { ...result, data: { tabs: await ctx.browser.tabs() } };
+  },
+};
+
+/** browser_click_and_wait_download(id, timeout_ms?): clicks, then waits for the file. */
+export const browserClickAndWaitDownload: Tool = {
+  name: "browser_click_and_wait_download",
+  description: "Click [id] and wait for the download it starts; returns the saved path.",
+  destructive: true,
+  parameters: {
+    type: "object",
+    properties: { id: ID, timeout_ms: TIMEOUT },
+    required: ["id"],
+  },
+  async handler(args, ctx) {
+    const timeout = (args.timeout_ms as number | undefined) ?? DEFAULT_TIMEOUT_MS;
+    const mark = ctx.browser.downloadMark();
+    const clicked = await click.handler({ id: args.id }, ctx);
+    // A download that began during the click was waited for and reported by the click itself.
+    if (/\bdownload/i.test(clicked.text)) return withSaved(clicked);
+    const saved = await ctx.browser.waitForDownloads(mark, timeout, ctx.signal);
+    if (saved.length === 0) {
+      return { ok: false, text: `${clicked.text} No download started within ${timeout} ms.` };
+    }
+    return withSaved({ ok: true, text: `${clicked.text} Then ${saved.join("; ")}.` });
+  },
+};
+
+/** browser_download_wait(timeout_ms?): waits for a download that starts on its own. */
+export const browserDownloadWait: Tool = {
+  name: "browser_download_wait",
+  description: "Wait for a download to start and finish (e.g. after a countdown page).",
+  readOnly: true,
+  parameters: { type: "object", properties: { timeout_ms: TIMEOUT } },
+  async handler(args, ctx) {
+    const timeout = (args.timeout_ms as number | undefined) ?? DEFAULT_TIMEOUT_MS;
+    const saved = await ctx.browser.waitForDownloads(
+      ctx.browser.downloadMark(),
+      timeout,
+      ctx.signal,
+    );
+    if (saved.length === 0) return { ok: false, text: `No download started within ${timeout} ms` };
+    return withSaved({ ok: true, text: `${capital(saved.join("; "))}.` });
+  },
+};
+
+/** browser_upload(id, files): puts a local file into a file input. */
+export const browserUpload: Tool = {
+  name: "browser_upload",
+  description: "Upload a local file into the file input [id] (or the button that opens a chooser).",
+  destructive: true,
+  parameters: {
+    type: "object",
+    properties: { id: ID, files: { type: "array", items: { type: "string" } } },
+    required: ["id", "files"],
+  },
+  handler(args, ctx) {
+    const files = typeof args.files === "string" ? [args.files] : args.files;
+    if (!Array.isArray(files) || files.length !== 1 || typeof files[0] !== "string") {
+      return Promise.resolve({
+        ok: false,
+        text: 'Argument "files" must list exactly one local path, e.g. ["./cv.pdf"]',
+      });
+    }
+    return upload.handler({ id: args.id, path: files[0] }, ctx);
+  },
+};
+
+/** browser_close_banners(): closes cookie and consent banners now. */
+export const browserCloseBanners: Tool = {
+  name: "browser_close_banners",
+  description: "Close cookie/consent banners and overlays (also done automatically after loads).",
+  parameters: { type: "object", properties: {} },
+  async handler(_args, ctx) {
+    const closed = await ctx.browser.closeBanners();
+    return {
+      ok: true,
+      text: closed.length > 0 ? `${capital(closed.join("; "))}.` : "No banner found.",
+      data: { closed: closed.length },
+    };
+  },
+};
+
+function listTabs(tabs: { index: number; title: string; url: string; active: boolean }[]): string {
+  return tabs.map((t) => `${t.active ? "*" : ""}${t.index} "${t.title}" ${t.url}`).join("; ");
+}
+
+/** Adds the saved paths (`… to /path/file.csv`) to a result's data. */
+function withSaved(result: ToolResult): ToolResult {
+  const paths = [...result.text.matchAll(/downloaded "[^"]*" \([^)]*\) to (.+?)(?:;|\.(?: |$))/gi)]
+    .map((m) => m[1]!);
+  return { ...result, data: { ...result.data, paths } };
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** The tab, download, upload and banner tools. */
+export const tabAndFileTools: readonly Tool[] = [
+  browserOpenInNewTab,
+  browserSwitchTab,
+  browserClickAndWaitDownload,
+  browserDownloadWait,
+  browserUpload,
+  browserCloseBanners,
+];
