@@ -56,13 +56,13 @@ Deno.test("mcp navigates, lists, types, selects and clicks by index", async () =
 
   const list = await mcp.call("browser_list_interactives");
   assert.equal(list.status, "ok", list.error);
-  const items = list.data!.items as { index: number; id: number; label: string; tag: string }[];
+  const items = list.data!.items as { id: number; label: string }[];
   const index = (label: string) => {
     const item = items.find((i) => i.label.includes(label));
     assert.ok(item, `"${label}" is listed in:\n${list.text}`);
-    return item.index;
+    return item.id;
   };
-  assert.match(list.text, /^1 \[\d+\] </m);
+  assert.match(list.text, /^Elements 1–\d+ of \d+:\n\[\d+\] </m);
 
   const typed = await mcp.call("browser_overlay_act", {
     index: index("Your name"),
@@ -90,43 +90,64 @@ Deno.test("mcp refuses an index from an old list, never acting on another elemen
   await using site = startFixtureServer();
   await using mcp = await startMcp();
   await mcp.call("browser_navigate", { url: site.url("/mcp/form.html") });
-  const none = await mcp.call("browser_list_interactives", { limit: 3 });
-  const items = none.data!.items as { index: number; label: string }[];
-  assert.equal(items.length, 3);
+  const list = async (args: Record<string, unknown> = {}) => {
+    const answer = await mcp.call("browser_list_interactives", args);
+    const items = answer.data!.items as { id: number; label: string }[];
+    return (label: string) => items.find((i) => i.label.includes(label))?.id;
+  };
 
+  const firstThree = await list({ limit: 3 });
   const wrongSlice = await mcp.call("browser_overlay_act", {
-    index: 1,
+    index: firstThree("Your name")!,
     action: "click",
     offset: 2,
   });
   assert.equal(wrongSlice.status, "error");
   assert.match(wrongSlice.error!, /limit=3 offset=0.*list again/);
-  const outOfRange = await mcp.call("browser_overlay_act", { index: 4, action: "click" });
-  assert.match(outOfRange.error!, /No index 4: the last list has indices 1–3/);
+  assert.equal(firstThree("Next page"), undefined);
+  const outside = await mcp.call("browser_overlay_act", { index: 999, action: "click" });
+  assert.match(outside.error!, /\[999\] is not in the last list/);
 
-  // "Show news" adds links above the form: every index of the old list now means something else.
-  const full = await mcp.call("browser_list_interactives");
-  const show = (full.data!.items as { index: number; label: string }[]).find((i) =>
-    i.label === "Show news"
-  )!;
-  const shown = await mcp.call("browser_overlay_act", { index: show.index, action: "click" });
-  assert.equal(shown.status, "ok", shown.error);
-  const stale = await mcp.call("browser_overlay_act", { index: 1, action: "click" });
+  // A small change (links added above the form) keeps every number on its element.
+  let id = await list();
+  await mcp.call("browser_overlay_act", { index: id("Show news")!, action: "click" });
+  const typed = await mcp.call("browser_overlay_act", {
+    index: id("Your name")!,
+    action: "type",
+    text: "Ada",
+  });
+  assert.equal(typed.status, "ok", typed.error);
+
+  // The form is rebuilt with the same markup: its old numbers are refused, never reused.
+  id = await list();
+  const oldName = id("Your name")!;
+  await mcp.call("browser_overlay_act", { index: id("Rebuild form")!, action: "click" });
+  const stale = await mcp.call("browser_overlay_act", {
+    index: oldName,
+    action: "type",
+    text: "Bob",
+  });
   assert.equal(stale.status, "error");
-  assert.match(stale.error!, /Index 1 is stale.*browser_list_interactives again/);
+  assert.match(
+    stale.error!,
+    new RegExp(
+      `Index ${oldName} is stale: \\[${oldName}\\] is no longer on the page.*list_interactives again`,
+    ),
+  );
+  const fresh = await list();
+  assert.notEqual(fresh("Your name"), oldName);
+  assert.doesNotMatch((await mcp.call("browser_extract")).text, /Bob/);
 
   // After navigation the old list is refused too.
-  const again = await mcp.call("browser_list_interactives");
-  const next = (again.data!.items as { index: number; label: string }[]).find((i) =>
-    i.label === "Next page"
-  )!;
-  await mcp.call("browser_overlay_act", { index: next.index, action: "click" });
-  const after = await mcp.call("browser_overlay_act", { index: 1, action: "click" });
+  id = await list();
+  const back = id("Your name")!;
+  await mcp.call("browser_overlay_act", { index: id("Next page")!, action: "click" });
+  const after = await mcp.call("browser_overlay_act", { index: back, action: "click" });
   assert.equal(after.status, "error");
   assert.match(after.error!, /stale: the page changed to .*next\.html/);
-  const back = await mcp.call("browser_back");
-  assert.equal(back.status, "ok", back.error);
-  assert.equal(back.data!.title, "Order form");
+  const went = await mcp.call("browser_back");
+  assert.equal(went.status, "ok", went.error);
+  assert.equal(went.data!.title, "Order form");
 });
 
 Deno.test("mcp returns a screenshot as an image", async () => {

@@ -5,9 +5,21 @@ import { selectTool } from "./action_tools.ts";
 import { click, type as typeText } from "./core_tools.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 
-const DEFAULT_LIMIT = 50;
+/**
+ * The MCP tools that number elements and act by number. An element's index is its stable
+ * number (`[12]`), the one the overlay draws: it never moves to another element. Indices are
+ * accepted from the last list only, and refused after navigation or a large change of the page.
+ *
+ * @module
+ */
 
-/** The last list a client saw: its indices are only valid for this page and this slice. */
+const DEFAULT_LIMIT = 50;
+/** A list is stale when fewer than this share of its elements are still in the page. */
+const KEPT_SHARE = 0.5;
+/** Large enough that a listing is never cut by the observation's token budget. */
+const NO_BUDGET = 1_000_000;
+
+/** The last list a client saw; one per browser (one client, one browser). */
 interface Listing {
   url: string;
   limit: number;
@@ -15,32 +27,41 @@ interface Listing {
   ids: number[];
 }
 
-/** One list per browser: a client's indices refer to the last list it asked for. */
-const lastListing = new WeakMap<BrowserSession, Listing>();
+/** Per-browser state of the numbering tools. */
+interface Numbering {
+  last?: Listing;
+  /** The overlay is shown: observations made here keep it drawn. */
+  overlay: boolean;
+}
+
+const numbering = new WeakMap<BrowserSession, Numbering>();
+
+function stateOf(browser: BrowserSession): Numbering {
+  let state = numbering.get(browser);
+  if (!state) numbering.set(browser, state = { overlay: false });
+  return state;
+}
 
 interface ElementPage {
   url: string;
   title: string;
-  total: number;
-  elements: ObservedElement[];
+  all: ObservedElement[];
   notes: string[];
 }
 
-async function listElements(ctx: ToolContext, limit: number, offset: number): Promise<ElementPage> {
-  const state = await ctx.browser.observe();
+async function listElements(ctx: ToolContext, scope: "viewport" | "page"): Promise<ElementPage> {
+  const state = await ctx.browser.observe({
+    scope,
+    tokenBudget: NO_BUDGET,
+    overlay: stateOf(ctx.browser).overlay,
+  });
   const all: ObservedElement[] = [];
   const notes: string[] = [];
   for (const line of state.lines) {
     if (line.kind === "element") all.push(line.element);
     else if (line.kind === "note" && !line.text.startsWith("---")) notes.push(line.text);
   }
-  return {
-    url: state.url,
-    title: state.title,
-    total: all.length,
-    elements: all.slice(offset, offset + limit),
-    notes,
-  };
+  return { url: state.url, title: state.title, all, notes };
 }
 
 const LIMIT = {
@@ -57,48 +78,40 @@ const OFFSET = {
 const ACTION = { type: "string", enum: ["click", "type", "select"] } as const;
 const TEXT = { type: "string", description: "Text to type, or the option to select" } as const;
 
-/** browser_list_interactives(scope?, limit?, offset?): numbers the elements on screen. */
+/** browser_list_interactives(scope?, limit?, offset?): numbers the elements. */
 export const browserListInteractives: Tool = {
   name: "browser_list_interactives",
   description:
-    "Number the interactive elements on screen. Each line: index [id] element. Use the index with browser_overlay_act.",
+    "Number the interactive elements on screen (scope=page: whole page). Act with browser_overlay_act(index=number).",
   readOnly: true,
   parameters: {
     type: "object",
     properties: {
-      scope: { type: "string", enum: ["viewport"], description: "viewport (default)" },
+      scope: { type: "string", enum: ["viewport", "page"] },
       limit: LIMIT,
       offset: OFFSET,
     },
   },
   async handler(args, ctx) {
+    const scope = (args.scope as "viewport" | "page" | undefined) ?? "viewport";
     const limit = (args.limit as number | undefined) ?? DEFAULT_LIMIT;
     const offset = (args.offset as number | undefined) ?? 0;
-    const page = await listElements(ctx, limit, offset);
-    lastListing.set(ctx.browser, {
-      url: page.url,
-      limit,
-      offset,
-      ids: page.elements.map((el) => el.id),
-    });
+    const page = await listElements(ctx, scope);
+    const shown = page.all.slice(offset, offset + limit);
+    stateOf(ctx.browser).last = { url: page.url, limit, offset, ids: shown.map((el) => el.id) };
+    const total = page.all.length;
+    const range = shown.length > 0
+      ? `Elements ${offset + 1}–${offset + shown.length} of ${total}${
+        offset + shown.length < total ? ` (offset=${offset + shown.length} for more)` : ""
+      }:`
+      : total > 0
+      ? `No elements past offset ${offset} (${total} in all).`
+      : `No interactive elements ${scope === "page" ? "in the page" : "on screen"}.`;
     const head = `${page.title ? `"${page.title}" ` : ""}${page.url}`;
-    const range = page.elements.length > 0
-      ? `Elements ${offset + 1}–${offset + page.elements.length} of ${page.total}:`
-      : page.total > 0
-      ? `No elements past offset ${offset} (${page.total} in all).`
-      : "No interactive elements on screen.";
-    const lines = page.elements.map((el, i) => `${i + 1} ${renderElement(el)}`);
     return {
       ok: true,
-      text: [head, range, ...lines, ...page.notes].join("\n"),
-      data: {
-        url: page.url,
-        title: page.title,
-        total: page.total,
-        offset,
-        limit,
-        items: page.elements.map((el, i) => ({ index: i + 1, ...el })),
-      },
+      text: [head, range, ...shown.map(renderElement), ...page.notes].join("\n"),
+      data: { url: page.url, title: page.title, total, offset, limit, items: shown },
     };
   },
 };
@@ -107,12 +120,12 @@ export const browserListInteractives: Tool = {
 export const browserOverlayAct: Tool = {
   name: "browser_overlay_act",
   description:
-    "Act on an element by its index in the last browser_list_interactives result (same limit/offset).",
+    "Click, type into or select in the element numbered index in the last browser_list_interactives result.",
   destructive: true,
   parameters: {
     type: "object",
     properties: {
-      index: { type: "integer", minimum: 1, description: "Index from the last list" },
+      index: { type: "integer", description: "The element's number, e.g. 12 for [12]" },
       action: ACTION,
       text: TEXT,
       limit: LIMIT,
@@ -122,7 +135,7 @@ export const browserOverlayAct: Tool = {
   },
   async handler(args, ctx) {
     const index = args.index as number;
-    const last = lastListing.get(ctx.browser);
+    const last = stateOf(ctx.browser).last;
     if (!last) return fail("No list yet: call browser_list_interactives first");
     const limit = (args.limit as number | undefined) ?? last.limit;
     const offset = (args.offset as number | undefined) ?? last.offset;
@@ -131,55 +144,55 @@ export const browserOverlayAct: Tool = {
         `The last list used limit=${last.limit} offset=${last.offset}, not limit=${limit} offset=${offset}: list again with the limit and offset you want`,
       );
     }
-    const id = last.ids[index - 1];
-    if (id === undefined) {
+    if (!last.ids.includes(index)) {
       return fail(
-        last.ids.length > 0
-          ? `No index ${index}: the last list has indices 1–${last.ids.length}`
-          : `No index ${index}: the last list was empty`,
+        `[${index}] is not in the last list: use a number from it, or list again (scope=page lists the whole page)`,
       );
     }
-    const now = await listElements(ctx, last.limit, last.offset);
+    const now = await listElements(ctx, "page");
     if (now.url !== last.url) {
       return fail(
         `Index ${index} is stale: the page changed to ${now.url} since the last list; call browser_list_interactives again`,
       );
     }
-    if (now.elements[index - 1]?.id !== id) {
+    const present = new Set(now.all.map((el) => el.id));
+    const kept = last.ids.filter((id) => present.has(id)).length;
+    if (!present.has(index) || kept < last.ids.length * KEPT_SHARE) {
       return fail(
-        `Index ${index} is stale: the page changed since the last list; call browser_list_interactives again`,
+        `Index ${index} is stale: ${
+          present.has(index) ? "the page changed a lot" : `[${index}] is no longer on the page`
+        } since the last list; call browser_list_interactives again`,
       );
     }
-    return actOn(id, args, ctx, `Index ${index} is [${id}]. `);
+    return actOn(index, args, ctx);
   },
 };
 
-/** browser_act_by_index(id, action, text?): acts on an element by its stable [id], no list needed. */
+/** browser_act_by_index(id, action, text?): acts on any element by its number, no list check. */
 export const browserActByIndex: Tool = {
   name: "browser_act_by_index",
   description:
-    "Fallback: act on an element by its [id] (stable while it exists). Prefer browser_overlay_act.",
+    "Fallback: act on element [id] from any list or find result, without the last-list check.",
   destructive: true,
   parameters: {
     type: "object",
     properties: {
-      id: { type: "integer", description: "The element's [id]" },
+      id: { type: "integer", description: "The element's number" },
       action: ACTION,
       text: TEXT,
     },
     required: ["id", "action"],
   },
   handler(args, ctx) {
-    return actOn(args.id as number, args, ctx, "");
+    return actOn(args.id as number, args, ctx);
   },
 };
 
-/** Clicks, types into or selects an option of element `id`, through the core tools. */
+/** Clicks, types into or selects an option of element `id`, through the agent's tools. */
 async function actOn(
   id: number,
   args: Record<string, unknown>,
   ctx: ToolContext,
-  prefix: string,
 ): Promise<ToolResult> {
   const action = args.action as "click" | "type" | "select";
   const text = args.text as string | undefined;
@@ -188,16 +201,85 @@ async function actOn(
   else if (text === undefined) return fail(`Action "${action}" needs text`);
   else if (action === "type") result = await typeText.handler({ id, text }, ctx);
   else result = await selectTool.handler({ id, option: text }, ctx);
-  return { ...result, text: prefix + result.text, data: { id, action, ...result.data } };
+  return { ...result, data: { id, action, url: ctx.browser.page.url() } };
 }
+
+/** browser_overlay_show(): draws the numbers on the page. */
+export const browserOverlayShow: Tool = {
+  name: "browser_overlay_show",
+  description: "Draw high-contrast element numbers on the page (seen in screenshots).",
+  readOnly: true,
+  parameters: { type: "object", properties: {} },
+  async handler(_args, ctx) {
+    stateOf(ctx.browser).overlay = true;
+    const state = await ctx.browser.observe({ overlay: true });
+    const count = state.lines.filter((l) => l.kind === "element").length;
+    return { ok: true, text: `Numbered ${count} elements on screen.`, data: { count } };
+  },
+};
+
+/** browser_overlay_hide(): removes the numbers. */
+export const browserOverlayHide: Tool = {
+  name: "browser_overlay_hide",
+  description: "Remove the element numbers from the page.",
+  readOnly: true,
+  parameters: { type: "object", properties: {} },
+  async handler(_args, ctx) {
+    stateOf(ctx.browser).overlay = false;
+    await ctx.browser.observe({ overlay: false });
+    return { ok: true, text: "The numbers are hidden." };
+  },
+};
+
+/** browser_find(role?, text?, limit?, offset?): a landmark anywhere in the page. */
+export const browserFind: Tool = {
+  name: "browser_find",
+  description:
+    "Find elements or text anywhere in the page (off screen, frames, shadow DOM) by words (any language, partial) and/or role.",
+  readOnly: true,
+  parameters: {
+    type: "object",
+    properties: {
+      text: { type: "string" },
+      role: { type: "string", description: "e.g. button, link, textbox, combobox" },
+      limit: LIMIT,
+      offset: OFFSET,
+    },
+  },
+  async handler(args, ctx) {
+    const text = ((args.text as string | undefined) ?? "").trim();
+    const role = (args.role as string | undefined)?.trim() || undefined;
+    if (!text && !role) return fail("Give text, role, or both to find");
+    const found = await ctx.browser.find(text, role);
+    const [head = "", ...lines] = found.text.split("\n");
+    const limit = (args.limit as number | undefined) ?? DEFAULT_LIMIT;
+    const offset = (args.offset as number | undefined) ?? 0;
+    const shown = lines.slice(offset, offset + limit);
+    const ids = shown.flatMap((line) => {
+      const m = /^\*?\[(\d+)\]/.exec(line);
+      return m ? [Number(m[1])] : [];
+    });
+    const more = offset + shown.length < lines.length
+      ? `(offset=${offset + shown.length} for more)`
+      : "";
+    return {
+      ok: found.count > 0,
+      text: [head, ...shown, more].filter(Boolean).join("\n"),
+      data: { count: found.count, ids },
+    };
+  },
+};
 
 function fail(text: string): ToolResult {
   return { ok: false, text };
 }
 
-/** The tools that number elements and act by number. */
+/** The tools that number elements, find them, and act by number. */
 export const numberingTools: readonly Tool[] = [
   browserListInteractives,
+  browserOverlayShow,
+  browserOverlayHide,
+  browserFind,
   browserOverlayAct,
   browserActByIndex,
 ];
