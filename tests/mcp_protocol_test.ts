@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { baseEnv } from "./support/run_cli.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+Deno.test("mcp answers pipelined calls in order, writes only JSON-RPC to stdout, exits on EOF", async () => {
+  await using site = startFixtureServer();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless"],
+    clearEnv: true,
+    env: baseEnv(),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const stderr = new Response(child.stderr).text();
+  const call = (id: number, name: string, args: Record<string, unknown>) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name, arguments: args },
+  });
+  const messages = [
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "0" },
+      },
+    },
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    // Sent together: the list must see the page the navigation opened (one call at a time).
+    call(2, "browser_navigate", { url: site.url("/shop/") }),
+    call(3, "browser_list_interactives", {}),
+  ];
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join("")),
+  );
+
+  let stdout = "";
+  const decoder = new TextDecoder();
+  const reader = child.stdout.getReader();
+  while (!/"id":3\b/.test(stdout)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    stdout += decoder.decode(value, { stream: true });
+  }
+  await writer.close(); // the client goes away
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    stdout += decoder.decode(r.value, { stream: true });
+  }
+  const { code } = await child.status;
+  const log = await stderr;
+  assert.equal(code, 0, log);
+
+  const answers = stdout.split("\n").filter((l) => l.trim()).map((l) =>
+    JSON.parse(l) as {
+      jsonrpc: string;
+      id: number;
+      result: { structuredContent?: { status: string }; content?: { text: string }[] };
+    }
+  );
+  assert.deepEqual(answers.map((a) => [a.jsonrpc, a.id]), [["2.0", 1], ["2.0", 2], ["2.0", 3]]);
+  assert.equal(answers[1]!.result.structuredContent!.status, "ok");
+  assert.match(answers[2]!.result.content![0]!.text, /Trail Shop.*\n(.*\n)*.*Search products/);
+  assert.match(log, /mcp: browser_navigate · ok[^\n]*\nmcp: browser_list_interactives · ok/);
+});
