@@ -122,3 +122,41 @@ Deno.test("press sends keys and combinations to the focused element", async () =
   assert.match(tab, /Focus moved to <input type=email> "Email"/);
   assert.equal((await submitted(browser)).name, "");
 });
+
+Deno.test("scroll moves the page a screen, scrolls inside a list, brings an element into view, and says when the end is reached", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/actions/scroll.html"));
+  const mark = idIn((await browser.observe()).summary, /Mark all read/);
+
+  const inList = await browser.scroll("down", mark);
+  assert.match(
+    inList,
+    /^Scrolled the scrollable <div> "Messages" down \d+ px; \d+ px more below\./,
+  );
+  assert.match(await browser.scroll("up", mark), /reached the top/);
+  await assert.rejects(
+    () => browser.scroll("up", mark),
+    /Cannot scroll up: the scrollable <div> "Messages" is already at the top/,
+  );
+
+  const down = await browser.scroll("down");
+  assert.match(down, /^Scrolled the page down \d+ px; \d+ px more below\./);
+  let text = down;
+  for (let i = 0; i < 10 && !/reached the bottom/.test(text); i++) {
+    text = await browser.scroll("down");
+  }
+  assert.match(text, /reached the bottom/);
+  await assert.rejects(
+    () => browser.scroll("down"),
+    /Cannot scroll down: the page is already at the bottom/,
+  );
+  const bottom = idIn((await browser.observe()).summary, /Bottom button/);
+  for (let i = 0; i < 10 && !/reached the top/.test(text); i++) text = await browser.scroll("up");
+  assert.match(
+    await browser.scroll(undefined, bottom),
+    new RegExp(`^Scrolled \\[${bottom}\\] into view`),
+  );
+  const top = await browser.page.$eval("#bottom", (el) => el.getBoundingClientRect().top);
+  assert.ok(top >= 0 && top < 800, "the button is on screen");
+});
