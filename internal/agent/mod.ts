@@ -10,3 +10,17 @@ export {
   runTask,
   type TerminalReason,
 } from "./run_task.ts";
+export {
+  type BatchOutcome,
+  type BatchTask,
+  junitXml,
+  parseTasks,
+  resultsTable,
+  runPool,
+} from "./batch.ts";
+export { Progress, type ProgressOptions } from "./progress.ts";
+export { Repl, type ReplOptions } from "./repl.ts";
+export { type ReplayOptions, type ReplayResult, replayRun } from "./replay.ts";
+export { renderReport, writeReport } from "./report_html.ts";
+export { readTrace, type TraceLine, type TraceOptions, TraceWriter } from "./trace_writer.ts";
+export { SecretVault } from "./secrets.ts";

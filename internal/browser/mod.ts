@@ -8,3 +8,4 @@ export { type BrowserOptions, BrowserSession } from "./browser_session.ts";
 export { findChrome } from "./find_chrome.ts";
 export { renderElement, renderSummary } from "./dom_summary.ts";
 export { parseKeys } from "./keys.ts";
+export { type SessionInfo, type SessionLock, SessionProfiles } from "./profiles.ts";

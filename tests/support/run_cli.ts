@@ -15,6 +15,9 @@ export function baseEnv(): Record<string, string> {
     const value = Deno.env.get(name);
     if (value !== undefined) env[name] = value;
   }
+  // Run folders and sessions go to a scratch data dir, never the real home; tests that look at
+  // them pass their own XDG_DATA_HOME.
+  env.XDG_DATA_HOME = `${Deno.env.get("TMPDIR") ?? "/tmp"}/browser-agent-test-data`;
   return env;
 }
 

@@ -1,0 +1,103 @@
+/**
+ * No task and a terminal on stdin: an interactive prompt that runs one task after another in the
+ * same browser, with `/help`, `/session NAME`, `/sessions`, `/status`, `/quit`.
+ *
+ * @module
+ */
+import { Repl, type RunResult } from "../internal/agent/mod.ts";
+import { type BrowserSession, type SessionLock, SessionProfiles } from "../internal/browser/mod.ts";
+import { EXIT } from "../internal/config/mod.ts";
+import { formatSessions } from "./sessions_command.ts";
+import {
+  type CliContext,
+  confirmWith,
+  defaultRunDir,
+  progressFor,
+  report,
+  runOne,
+} from "./run_one.ts";
+
+/** Runs the prompt until /quit, Ctrl+D, or Ctrl+C at the prompt; returns the exit code. */
+export async function interactiveCommand(
+  ctx: CliContext,
+  input: ReadableStream<Uint8Array>,
+): Promise<number> {
+  const profiles = new SessionProfiles(ctx.config.dataDir);
+  let session = ctx.config.cli.session;
+  let lock: SessionLock | undefined = session ? await profiles.lock(session) : undefined;
+  let browser: BrowserSession;
+  try {
+    browser = await ctx.startBrowser(lock?.dir);
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
+  let runs = 0;
+  let tokens = 0;
+  let last: RunResult | undefined;
+
+  const repl: Repl = new Repl({
+    input,
+    write: ctx.stderr,
+    run: async (task, signal) => {
+      runs++;
+      const dir = ctx.config.cli.out
+        ? `${ctx.config.cli.out}/${String(runs).padStart(2, "0")}`
+        : defaultRunDir(ctx.config, task);
+      const progress = progressFor(ctx);
+      const outcome = await runOne(ctx, {
+        task,
+        browser,
+        signal,
+        dir,
+        progress,
+        askUser: (question) => repl.ask(question),
+        confirm: confirmWith((question) => repl.ask(question)),
+      });
+      report(ctx, outcome, progress);
+      last = outcome.result;
+      tokens += last.usage.promptTokens + last.usage.completionTokens;
+    },
+    status: async () => {
+      const url = browser.page.url();
+      const title = await browser.page.title().catch(() => "");
+      return [
+        `session: ${session ?? "none (a temporary profile, deleted on exit)"}`,
+        `page: ${url}${title ? ` "${title}"` : ""}`,
+        `tasks: ${runs}${last ? `, last ${last.reason} in ${last.steps} steps` : ""}`,
+        `tokens: ${tokens}`,
+        `model: ${ctx.model.model}`,
+      ].join("\n");
+    },
+    sessions: async () => formatSessions(await profiles.list(), profiles.root),
+    session: async (name) => {
+      if (ctx.config.browser.cdpUrl) {
+        return "Sessions need a launched browser: this one is attached with --cdp-url";
+      }
+      if (name === session) return `Already in session "${name}"`;
+      const next = await profiles.lock(name);
+      let started: BrowserSession;
+      try {
+        started = await ctx.startBrowser(next.dir);
+      } catch (error) {
+        await next.release();
+        throw error;
+      }
+      await browser.close();
+      await lock?.release();
+      [browser, lock, session] = [started, next, name];
+      return `Now in session "${name}" (the browser restarted)`;
+    },
+  });
+
+  const onSignal = () => repl.interrupt();
+  Deno.addSignalListener("SIGINT", onSignal);
+  try {
+    await repl.loop();
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    await browser.close();
+    await lock?.release();
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,56 @@
+/**
+ * `--replay RUN_FOLDER`: re-executes a recorded successful run without a model, for CI.
+ *
+ * @module
+ */
+import { replayRun } from "../internal/agent/mod.ts";
+import type { BrowserSession } from "../internal/browser/mod.ts";
+import { EXIT } from "../internal/config/mod.ts";
+import { ConfigError } from "../internal/entity/mod.ts";
+import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
+
+/** Replays the run; exit 0 when every step found its target and worked, 1 otherwise. */
+export async function replayCommand(
+  ctx: CliContext,
+  browser: BrowserSession,
+  signal: AbortSignal,
+): Promise<number> {
+  const dir = ctx.config.cli.replay!;
+  const progress = progressFor(ctx);
+  const outDir = ctx.config.cli.out ?? defaultRunDir(ctx.config, "replay");
+  let result;
+  try {
+    result = await replayRun({
+      dir,
+      browser,
+      registry: ctx.registry,
+      signal,
+      outDir,
+      onStep: (record) => progress.step(record),
+    });
+  } catch (error) {
+    if (error instanceof TypeError) throw new ConfigError(error.message);
+    throw error;
+  } finally {
+    progress.stop();
+  }
+  const code = signal.aborted ? EXIT.interrupted : result.ok ? EXIT.ok : EXIT.failed;
+  if (ctx.config.cli.json) {
+    ctx.stdout(
+      ctx.mask(JSON.stringify({
+        reason: result.ok ? "replay_passed" : signal.aborted ? "aborted" : "replay_failed",
+        message: result.message,
+        steps: result.steps,
+        ms: result.ms,
+        screenshot: result.screenshot ?? null,
+        run_dir: dir,
+      })) + "\n",
+    );
+  } else if (result.ok) {
+    ctx.stdout(ctx.mask(result.message) + "\n");
+    progress.info(`replay passed: ${result.steps} steps, ${(result.ms / 1000).toFixed(1)} s`);
+  } else {
+    progress.line(`replay failed: ${ctx.mask(result.message)}`);
+  }
+  return code;
+}

@@ -1,0 +1,215 @@
+/**
+ * One agent run as the command line does it: a run folder with trace, screenshots and report,
+ * progress on stderr, the outcome on stdout (text or `--json`), and its exit code.
+ *
+ * @module
+ */
+import {
+  Progress,
+  type RunOptions,
+  type RunResult,
+  runTask,
+  TraceWriter,
+} from "../internal/agent/mod.ts";
+import type { BrowserSession } from "../internal/browser/mod.ts";
+import { type Config, EXIT } from "../internal/config/mod.ts";
+import type { ToolRegistry } from "../internal/tools/mod.ts";
+
+/** What every command shares: config, flags for runs, the model, output. */
+export interface CliContext {
+  config: Config;
+  version: string;
+  /** RunOptions that come from flags (step limits, secrets, …), set in main.ts. */
+  runFlags: Partial<RunOptions> & { maxSteps: number };
+  /** Launches (or attaches to) a browser; with a profile directory that is kept. */
+  startBrowser(profileDir?: string): Promise<BrowserSession>;
+  /** Per-page setup from flags, for sessions made by other means (batch contexts). */
+  prepareBrowser(browser: BrowserSession): Promise<void>;
+  model: RunOptions["model"];
+  registry: ToolRegistry;
+  /** Masks secrets in text that leaves the agent (trace, report, output). */
+  mask: (text: string) => string;
+  /** Writes to stdout / stderr. */
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** A run's outcome and where it was recorded. */
+export interface RunOutcome {
+  result: RunResult;
+  dir: string;
+}
+
+/** The progress printer for the flags (`--quiet`, `--verbose`, `--plain`, NO_COLOR). */
+export function progressFor(ctx: CliContext, prefix?: string): Progress {
+  const terminal = Deno.stderr.isTerminal();
+  const { cli, noColor } = ctx.config;
+  return new Progress({
+    write: ctx.stderr,
+    terminal,
+    color: terminal && !noColor && !cli.plain,
+    quiet: cli.quiet,
+    verbose: cli.verbose,
+    plain: cli.plain,
+    ...(prefix ? { prefix } : {}),
+  });
+}
+
+/** `DATA/runs/2025-01-31T10-00-00-find-the-price-abcd`: a fresh run folder name. */
+export function defaultRunDir(config: Config, label: string): string {
+  const time = new Date().toISOString().slice(0, 19).replace(/:/g, "-");
+  const slug = label.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40);
+  const suffix = crypto.randomUUID().slice(0, 4);
+  return `${config.dataDir}/runs/${time}-${slug || "run"}-${suffix}`;
+}
+
+/**
+ * Runs one task in a browser with a trace in `dir`, printing progress; returns the result.
+ *
+ * @example
+ * ```ts
+ * const { result } = await runOne(ctx, { task, browser, signal, dir, progress });
+ * ```
+ */
+export async function runOne(ctx: CliContext, options: {
+  task: string;
+  browser: BrowserSession;
+  signal: AbortSignal;
+  dir: string;
+  progress: Progress;
+  maxSteps?: number;
+  askUser?: (question: string) => Promise<string>;
+  confirm?: (question: string) => Promise<boolean>;
+}): Promise<RunOutcome> {
+  const { browser, progress } = options;
+  const trace = await TraceWriter.create({
+    dir: options.dir,
+    task: options.task,
+    model: ctx.model.model,
+    agent: ctx.version,
+    screenshot: () => browser.page.screenshot({ type: "jpeg", quality: 60 }),
+    mask: ctx.mask,
+  });
+  const t = trace.hooks();
+  const p = progress.hooks();
+  let result: RunResult;
+  try {
+    result = await runTask({
+      registry: ctx.registry,
+      model: ctx.model,
+      ...ctx.runFlags,
+      ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+      task: options.task,
+      browser,
+      signal: options.signal,
+      ...(options.askUser ? { askUser: options.askUser } : {}),
+      ...(options.confirm ? { confirm: options.confirm } : {}),
+      onThinking: p.onThinking,
+      onObserved: async (step, state) => {
+        p.onObserved(step, state);
+        await t.onObserved(step, state);
+      },
+      onModelReply: (step, reply) => {
+        t.onModelReply(step, reply);
+        p.onModelReply(step, reply);
+      },
+      onStep: (record) => {
+        t.onStep(record);
+        p.onStep(record);
+      },
+      onNotice: (line: string) => progress.info(line),
+    });
+  } finally {
+    progress.stop();
+  }
+  await trace.finish(result);
+  return { result, dir: options.dir };
+}
+
+/** A yes/no question over a line-asking function: yes in a few languages, anything else is no. */
+export function confirmWith(
+  ask: (question: string) => Promise<string>,
+): (question: string) => Promise<boolean> {
+  return async (question) =>
+    /^(y|yes|д|да|j|ja|o|oui|s|sí|si|sim)$/i.test(await ask(`${question} [y/N]`));
+}
+
+/** The result as one JSON object, for `--json`. */
+export function resultJson(outcome: RunOutcome): Record<string, unknown> {
+  const { result, dir } = outcome;
+  return {
+    reason: result.reason,
+    answer: result.answer ?? (result.reason === "goal_satisfied" ? result.message : null),
+    message: result.message,
+    steps: result.steps,
+    tokens: {
+      prompt: result.usage.promptTokens,
+      completion: result.usage.completionTokens,
+      total: result.usage.promptTokens + result.usage.completionTokens,
+    },
+    cost: result.cost ?? null,
+    ms: result.ms,
+    run_dir: dir,
+  };
+}
+
+/** Prints the outcome (answer on stdout, summary on stderr, or `--json`); returns the exit code. */
+export function report(ctx: CliContext, outcome: RunOutcome, progress: Progress): number {
+  const { result } = outcome;
+  const code = exitCode(result);
+  if (ctx.config.cli.json) {
+    ctx.stdout(ctx.mask(JSON.stringify(resultJson(outcome))) + "\n");
+    if (result.reason === "error") progress.line(`error: ${ctx.mask(result.message)}`);
+    return code;
+  }
+  const sep = ctx.config.cli.plain ? ", " : " · ";
+  const cost = result.cost !== undefined ? `${sep}~$${result.cost.toFixed(4)}` : "";
+  const summary = [
+    result.reason,
+    `${result.steps} steps`,
+    `${(result.ms / 1000).toFixed(1)} s`,
+    `${result.usage.promptTokens + result.usage.completionTokens} tokens`,
+  ].join(sep) + cost;
+  const message = ctx.mask(result.message);
+  switch (result.reason) {
+    case "goal_satisfied":
+    case "goal_failed":
+      ctx.stdout(message + "\n");
+      progress.info(summary);
+      break;
+    case "needs_user":
+      ctx.stdout(message + "\n");
+      progress.info(
+        result.held
+          ? `${summary}${sep}held for confirmation: run it in a terminal, or with --yes`
+          : `${summary}${sep}the agent needs an answer: run it in a terminal, or put the answer in the task`,
+      );
+      break;
+    case "aborted":
+      progress.line(`stopped by the user (${summary})`);
+      break;
+    case "error":
+      progress.line(`error: ${message}`);
+      break;
+    default:
+      progress.line(`${message} (${summary})`);
+  }
+  progress.info(`report: ${outcome.dir}/report.html`);
+  return code;
+}
+
+/** The exit code of a run (see `EXIT`). */
+export function exitCode(result: RunResult): number {
+  switch (result.reason) {
+    case "goal_satisfied":
+      return EXIT.ok;
+    case "needs_user":
+      return EXIT.needsUser;
+    case "aborted":
+      return EXIT.interrupted;
+    case "error":
+      return result.configError ? EXIT.usage : EXIT.error;
+    default:
+      return EXIT.failed;
+  }
+}

@@ -1,0 +1,167 @@
+import type { TerminalReason } from "./run_task.ts";
+
+/** One line of a `--tasks` file. */
+export interface BatchTask {
+  name: string;
+  task: string;
+  start_url?: string;
+  max_steps?: number;
+}
+
+/** How one batch task ended. */
+export interface BatchOutcome {
+  name: string;
+  reason: TerminalReason;
+  /** The answer, or what went wrong. */
+  message: string;
+  steps: number;
+  ms: number;
+  tokens: number;
+  cost?: number;
+  /** The task's run folder. */
+  run_dir: string;
+  /** The last failed step's result, for failure messages. */
+  last_error?: string;
+}
+
+/**
+ * Parses a `--tasks` file: one JSON object per line, `{ "name", "task", "start_url"?,
+ * "max_steps"? }`; blank lines and lines starting with `#` or `//` are skipped. Throws a
+ * TypeError naming the file and line of the first problem.
+ *
+ * @example
+ * ```ts
+ * parseTasks('{"name":"price","task":"find the price","start_url":"http://…"}', "tasks.jsonl");
+ * ```
+ */
+export function parseTasks(text: string, file: string): BatchTask[] {
+  const tasks: BatchTask[] = [];
+  const names = new Set<string>();
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (!line || line.startsWith("#") || line.startsWith("//")) return;
+    const where = `${file}:${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new TypeError(`Cannot parse ${where}: ${(error as Error).message}`);
+    }
+    if (!value || typeof value !== "object" || Array.isArray(value)) {
+      throw new TypeError(`Cannot use ${where}: each line must be a JSON object`);
+    }
+    const v = value as Record<string, unknown>;
+    if (typeof v.task !== "string" || !v.task.trim()) {
+      throw new TypeError(`Cannot use ${where}: "task" must be a non-empty string`);
+    }
+    const name = typeof v.name === "string" && v.name.trim() ? v.name.trim() : `task-${i + 1}`;
+    if (names.has(name)) throw new TypeError(`Cannot use ${where}: name "${name}" is used twice`);
+    names.add(name);
+    const task: BatchTask = { name, task: v.task.trim() };
+    if (v.start_url !== undefined) {
+      if (typeof v.start_url !== "string" || !/^(https?|file|about|data):/.test(v.start_url)) {
+        throw new TypeError(`Cannot use ${where}: "start_url" must be an http(s) URL`);
+      }
+      task.start_url = v.start_url;
+    }
+    if (v.max_steps !== undefined) {
+      if (!Number.isInteger(v.max_steps) || (v.max_steps as number) < 1) {
+        throw new TypeError(
+          `Cannot use ${where}: "max_steps" must be a whole number of at least 1`,
+        );
+      }
+      task.max_steps = v.max_steps as number;
+    }
+    tasks.push(task);
+  });
+  if (tasks.length === 0) throw new TypeError(`Cannot use ${file}: it holds no tasks`);
+  return tasks;
+}
+
+/**
+ * Runs `fn` over the items with at most `concurrency` at once; results keep the items' order.
+ *
+ * @example
+ * ```ts
+ * const outcomes = await runPool(tasks, 2, (task) => runOne(task));
+ * ```
+ */
+export async function runPool<T, R>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
+  return results;
+}
+
+/** A plain text table of outcomes, one row per task, for people. */
+export function resultsTable(outcomes: readonly BatchOutcome[]): string {
+  const rows = [
+    ["task", "result", "steps", "time", "tokens", "answer or reason"],
+    ...outcomes.map((o) => [
+      o.name,
+      o.reason === "goal_satisfied" ? "passed" : `failed (${o.reason})`,
+      String(o.steps),
+      `${(o.ms / 1000).toFixed(1)} s`,
+      String(o.tokens),
+      oneLine(o.message, 60),
+    ]),
+  ];
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  const passed = outcomes.filter((o) => o.reason === "goal_satisfied").length;
+  return [
+    ...rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()),
+    `${passed} passed, ${outcomes.length - passed} failed`,
+  ].join("\n");
+}
+
+/**
+ * A JUnit XML report: one test case per task; a task that did not end with goal_satisfied is a
+ * failure whose message is its terminal reason and last error.
+ */
+export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-agent"): string {
+  const failures = outcomes.filter((o) => o.reason !== "goal_satisfied").length;
+  const total = outcomes.reduce((s, o) => s + o.ms, 0) / 1000;
+  const cases = outcomes.map((o) => {
+    const head = `  <testcase classname="${xml(suite)}" name="${xml(o.name)}" time="${
+      (o.ms / 1000).toFixed(3)
+    }">`;
+    const out = `    <system-out>${xml(`${o.message}\nrun folder: ${o.run_dir}`)}</system-out>`;
+    if (o.reason === "goal_satisfied") return `${head}\n${out}\n  </testcase>`;
+    const message = `${o.reason}: ${o.last_error ?? o.message}`;
+    return `${head}\n    <failure message="${xml(oneLine(message, 500))}" type="${xml(o.reason)}">${
+      xml(`${o.message}${o.last_error ? `\nlast error: ${o.last_error}` : ""}`)
+    }</failure>\n${out}\n  </testcase>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="${outcomes.length}" failures="${failures}" time="${total.toFixed(3)}">
+<testsuite name="${
+    xml(suite)
+  }" tests="${outcomes.length}" failures="${failures}" errors="0" time="${total.toFixed(3)}">
+${cases.join("\n")}
+</testsuite>
+</testsuites>
+`;
+}
+
+function xml(text: string): string {
+  // Characters XML 1.0 forbids (control characters) are dropped; the rest is escaped.
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "").replace(
+    /[&<>"']/g,
+    (c) => `&#${c.charCodeAt(0)};`,
+  );
+}
+
+function oneLine(text: string, max: number): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > max ? t.slice(0, max - 1) + "…" : t;
+}

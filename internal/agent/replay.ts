@@ -1,0 +1,143 @@
+import type { StepRecord } from "../entity/mod.ts";
+import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
+import { describeTarget, findTarget } from "./replay_target.ts";
+import { readTrace, type TraceStep } from "./trace_writer.ts";
+
+/** What {@link replayRun} needs. */
+export interface ReplayOptions {
+  /** The recorded run folder (its `trace.jsonl`). */
+  dir: string;
+  browser: ToolContext["browser"];
+  registry: ToolRegistry;
+  signal: AbortSignal;
+  /** Where to save the screenshot of a failed step (a folder); the recorded folder when absent. */
+  outDir?: string;
+  /** How long to look for a step's target before failing, in ms (pages may still be loading). */
+  findTimeoutMs?: number;
+  onStep?: (record: StepRecord) => void;
+}
+
+/** How a replay ended. */
+export interface ReplayResult {
+  ok: boolean;
+  /** The recorded answer when it passed; what failed otherwise. */
+  message: string;
+  /** Steps re-executed. */
+  steps: number;
+  /** The screenshot of the page where a step failed. */
+  screenshot?: string;
+  ms: number;
+}
+
+/**
+ * Re-executes a recorded successful run without a model: each step's target is found again by
+ * role, accessible name and position among similar elements (not by its old number); a target
+ * that cannot be found fails the replay with a clear message and a screenshot.
+ *
+ * @example
+ * ```ts
+ * const result = await replayRun({ dir: "runs/checkout", browser, registry, signal });
+ * if (!result.ok) console.error(result.message);
+ * ```
+ */
+export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
+  const started = performance.now();
+  const { browser, registry, signal } = options;
+  const lines = await readTrace(options.dir).catch((error) => {
+    throw new TypeError(
+      `Cannot replay "${options.dir}": no readable trace.jsonl there (${error.message})`,
+    );
+  });
+  const end = lines.find((l) => l.type === "end");
+  if (!end || end.reason !== "goal_satisfied") {
+    throw new TypeError(
+      `Cannot replay "${options.dir}": only a run that ended with goal_satisfied can be replayed (this one: ${
+        end?.reason ?? "unfinished"
+      })`,
+    );
+  }
+  const steps = lines.filter((l): l is TraceStep => l.type === "step" && l.result.ok);
+  let done = 0;
+  const elapsed = () => Math.round(performance.now() - started);
+  for (const recorded of steps) {
+    if (signal.aborted) {
+      return { ok: false, message: "Stopped by the user", steps: done, ms: elapsed() };
+    }
+    const { name, reasoning } = recorded.call;
+    if (name === "done") {
+      return { ok: true, message: end.message, steps: done, ms: elapsed() };
+    }
+    if (name === "ask_user") continue; // the answer only informed the model
+    const args = { ...recorded.call.args };
+    if (recorded.target) {
+      const id = await locate(options, recorded);
+      if (id === undefined) {
+        const state = await browser.observe().catch(() => undefined);
+        const screenshot = await saveScreenshot(options, recorded.step);
+        return {
+          ok: false,
+          message: `Step ${recorded.step} (${name}): cannot find ${
+            describeTarget(recorded.target)
+          } on ${state?.url ?? "the page"}: the page changed since the recording${
+            screenshot ? `; see ${screenshot}` : ""
+          }`,
+          steps: done,
+          ...(screenshot ? { screenshot } : {}),
+          ms: elapsed(),
+        };
+      }
+      args.id = id;
+    }
+    const t0 = performance.now();
+    const call = { name, args, reasoning };
+    const result = await registry.dispatch(call, { browser, signal });
+    const record: StepRecord = {
+      step: recorded.step,
+      call,
+      result,
+      ms: Math.round(performance.now() - t0),
+    };
+    if (recorded.target) record.target = `[${args.id}] ${describeTarget(recorded.target)}`;
+    options.onStep?.(record);
+    done++;
+    if (!result.ok) {
+      const screenshot = await saveScreenshot(options, recorded.step);
+      return {
+        ok: false,
+        message: `Step ${recorded.step} (${name}) failed: ${result.text}${
+          screenshot ? `; see ${screenshot}` : ""
+        }`,
+        steps: done,
+        ...(screenshot ? { screenshot } : {}),
+        ms: elapsed(),
+      };
+    }
+  }
+  return { ok: true, message: end.message, steps: done, ms: elapsed() };
+}
+
+/** Observes until the recorded target shows up, or the time runs out. */
+async function locate(options: ReplayOptions, recorded: TraceStep): Promise<number | undefined> {
+  const deadline = performance.now() + (options.findTimeoutMs ?? 3000);
+  for (;;) {
+    const state = await options.browser.observe();
+    const id = findTarget(state, recorded.target!);
+    if (id !== undefined || performance.now() >= deadline || options.signal.aborted) return id;
+    // Late content (a list still loading) gets a moment; the deadline bounds the wait.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+async function saveScreenshot(options: ReplayOptions, step: number): Promise<string | undefined> {
+  const dir = options.outDir ?? options.dir;
+  const path = `${dir}/replay-failed-step-${String(step).padStart(3, "0")}.png`;
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+    const bytes = await options.browser.page.screenshot({ type: "png" });
+    await Deno.writeFile(path, bytes);
+    return path;
+  } catch {
+    // A crashed page cannot be pictured; the message still says what failed.
+    return undefined;
+  }
+}

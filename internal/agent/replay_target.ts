@@ -1,0 +1,130 @@
+import type { BrowserState, ObservedElement } from "../entity/mod.ts";
+
+/**
+ * What a trace records about the element a step acted on, so that a replay can find it again by
+ * meaning rather than by its old number: role, accessible name, attributes, and its position
+ * among elements with the same role and name.
+ */
+export interface TargetRecord {
+  /** The number it had when recorded (for people; replay does not use it). */
+  id: number;
+  tag: string;
+  role: string;
+  /** Accessible name or visible text. */
+  name: string;
+  attrs: string[];
+  /** 0-based position among elements of the same role and name, in reading order. */
+  nth: number;
+  /** How many such elements the page had. */
+  of: number;
+}
+
+/**
+ * Records the element a call's `id` argument points at in the observation it was chosen from.
+ *
+ * @example
+ * ```ts
+ * recordTarget(state, { id: 12 }); // { id: 12, tag: "button", role: "button", name: "Go", nth: 0, of: 1, … }
+ * ```
+ */
+export function recordTarget(
+  state: BrowserState,
+  args: Record<string, unknown>,
+): TargetRecord | undefined {
+  const id = numericId(args.id);
+  if (id === undefined) return undefined;
+  const elements = elementsOf(state);
+  const element = elements.find((e) => e.id === id);
+  if (!element) return undefined;
+  const similar = elements.filter((e) => sameKind(e, element));
+  return {
+    id,
+    tag: element.tag,
+    role: roleOf(element),
+    name: normalize(element.label),
+    attrs: element.attrs,
+    nth: similar.indexOf(element),
+    of: similar.length,
+  };
+}
+
+/**
+ * Finds a recorded target in a new observation: the `nth` element with the same role and name
+ * (and, for unnamed elements, the same attributes). Returns its current ID, or undefined.
+ */
+export function findTarget(state: BrowserState, target: TargetRecord): number | undefined {
+  const probe = { tag: target.tag, attrs: target.attrs, label: target.name, states: [], id: 0 };
+  const candidates = elementsOf(state).filter((e) => sameKind(e, probe));
+  return candidates[target.nth]?.id;
+}
+
+/** `<button> "Add to cart"` (2nd of 3): for messages. */
+export function describeTarget(target: TargetRecord): string {
+  const where = target.of > 1 ? ` (${ordinal(target.nth + 1)} of ${target.of})` : "";
+  return `${target.role} ${JSON.stringify(target.name || `<${target.tag}>`)}${where}`;
+}
+
+/** The numeric ID in a call argument: `12`, `"12"` and `"[12]"` all give 12. */
+export function numericId(id: unknown): number | undefined {
+  const n = typeof id === "number"
+    ? id
+    : typeof id === "string"
+    ? Number(id.replace(/[[\]\s]/g, ""))
+    : NaN;
+  return Number.isInteger(n) ? n : undefined;
+}
+
+function elementsOf(state: BrowserState): ObservedElement[] {
+  return state.lines.flatMap((l) => l.kind === "element" ? [l.element] : []);
+}
+
+function sameKind(a: ObservedElement, b: ObservedElement): boolean {
+  if (roleOf(a) !== roleOf(b)) return false;
+  const name = normalize(b.label);
+  if (normalize(a.label) !== name) return false;
+  // Unnamed fields are told apart by what they show: placeholder, type, name.
+  return name !== "" || identity(a) === identity(b);
+}
+
+function identity(e: ObservedElement): string {
+  return e.attrs.filter((a) => /^(type|placeholder|name|role|aria-label)=/.test(a)).sort().join(
+    " ",
+  );
+}
+
+function roleOf(e: ObservedElement): string {
+  const explicit = e.attrs.find((a) => a.startsWith("role="));
+  if (explicit) return explicit.slice(5).replace(/^"|"$/g, "");
+  const type = e.attrs.find((a) => a.startsWith("type="))?.slice(5).replace(/^"|"$/g, "");
+  switch (e.tag) {
+    case "a":
+      return "link";
+    case "button":
+      return "button";
+    case "select":
+      return "combobox";
+    case "textarea":
+      return "textbox";
+    case "input":
+      if (type === "checkbox" || type === "radio") return type;
+      if (type === "submit" || type === "button" || type === "reset") return "button";
+      return "textbox";
+    default:
+      return e.tag;
+  }
+}
+
+function normalize(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 10 === 1 && n % 100 !== 11
+    ? "st"
+    : n % 10 === 2 && n % 100 !== 12
+    ? "nd"
+    : n % 10 === 3 && n % 100 !== 13
+    ? "rd"
+    : "th";
+  return `${n}${suffix}`;
+}

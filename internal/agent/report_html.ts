@@ -1,0 +1,131 @@
+import {
+  readTrace,
+  type TraceEnd,
+  type TraceLine,
+  type TraceStart,
+  type TraceStep,
+} from "./trace_writer.ts";
+
+/**
+ * Writes `report.html` into a run folder from its `trace.jsonl` and screenshots: one
+ * self-contained page (screenshots inlined) that shows the run step by step. Works on the trace
+ * of a killed run too. Returns the report's path.
+ *
+ * @example
+ * ```ts
+ * const path = await writeReport("runs/2025-01-01T10-00-00-find-the-price");
+ * ```
+ */
+export async function writeReport(dir: string): Promise<string> {
+  const lines = await readTrace(dir);
+  const images = new Map<string, string>();
+  for (const line of lines) {
+    if (line.type !== "step" || !line.screenshot) continue;
+    try {
+      const bytes = await Deno.readFile(`${dir}/${line.screenshot}`);
+      images.set(line.screenshot, `data:image/jpeg;base64,${encodeBase64(bytes)}`);
+    } catch {
+      // A screenshot that never got written: the step shows without a picture.
+    }
+  }
+  const path = `${dir}/report.html`;
+  await Deno.writeTextFile(path, renderReport(lines, images));
+  return path;
+}
+
+/** The HTML of a report; `images` maps screenshot paths to data URIs. */
+export function renderReport(lines: TraceLine[], images: Map<string, string>): string {
+  const start = lines.find((l): l is TraceStart => l.type === "run");
+  const end = lines.find((l): l is TraceEnd => l.type === "end");
+  const steps = lines.filter((l): l is TraceStep => l.type === "step");
+  const summary = end
+    ? [
+      `<b>${esc(end.reason)}</b>`,
+      `${end.steps} steps`,
+      `${(end.ms / 1000).toFixed(1)} s`,
+      `${
+        end.usage.prompt_tokens + end.usage.completion_tokens
+      } tokens (${end.usage.prompt_tokens} in, ${end.usage.completion_tokens} out)`,
+      end.cost !== undefined ? `$${end.cost.toFixed(4)}` : "cost unknown",
+    ].join(" · ")
+    : `<b>unfinished</b> · the run stopped before its end (killed or crashed) · ${steps.length} steps recorded`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>browser-agent run: ${esc(start?.task.slice(0, 80) ?? "")}</title>
+<style>
+body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 1em; color: #222; }
+h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin: 0 0 .4em; }
+.step { border: 1px solid #ccc; border-radius: 6px; padding: .8em; margin: 1em 0; display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1em; }
+.step img { width: 100%; border: 1px solid #ddd; }
+.ok { color: #176f2c; } .error { color: #b00020; }
+dl { margin: 0; display: grid; grid-template-columns: auto 1fr; gap: .2em .8em; }
+dt { color: #666; } dd { margin: 0; overflow-wrap: anywhere; }
+pre { white-space: pre-wrap; margin: 0; font-size: .9em; }
+.answer { background: #f4f4f4; padding: .6em; border-radius: 4px; }
+</style>
+</head>
+<body>
+<h1>${esc(start?.task ?? "(no task recorded)")}</h1>
+<p>${summary}</p>
+<p>Model ${esc(start?.model ?? "?")} · started ${esc(start?.started ?? "?")} · browser-agent ${
+    esc(start?.agent ?? "?")
+  }</p>
+${end ? `<p class="answer">${esc(end.message)}</p>` : ""}
+${steps.map((s) => renderStep(s, images)).join("\n")}
+</body>
+</html>
+`;
+}
+
+function renderStep(s: TraceStep, images: Map<string, string>): string {
+  const image = s.screenshot ? images.get(s.screenshot) : undefined;
+  const target = s.target ? ` ${JSON.stringify(s.target.name || `<${s.target.tag}>`)}` : "";
+  const rows: [string, string][] = [
+    ["reasoning", esc(s.call.reasoning)],
+    ["action", `<code>${esc(s.call.name)}</code> <code>${esc(JSON.stringify(s.call.args))}</code>`],
+    [
+      "effect",
+      `<span class="${s.result.ok ? "ok" : "error"}">${s.result.ok ? "ok" : "error"}</span>: ${
+        esc(s.result.text)
+      }`,
+    ],
+    ["page", `${esc(s.title)}<br>${esc(s.url)}`],
+    [
+      "timings",
+      `action ${s.ms} ms${s.settle_ms !== undefined ? ` (settle ${s.settle_ms} ms)` : ""}${
+        s.model ? ` · model ${s.model.ms} ms` : ""
+      }`,
+    ],
+    [
+      "tokens",
+      `${
+        s.model ? `${s.model.prompt_tokens} in, ${s.model.completion_tokens} out · ` : ""
+      }page ${s.observation.tokens} (${s.observation.elements} elements, ${s.observation.fingerprint})`,
+    ],
+  ];
+  if (s.model?.cost !== undefined) rows.push(["cost", `$${s.model.cost.toFixed(4)}`]);
+  return `<section class="step" id="step-${s.step}">
+<div>${image ? `<img src="${image}" alt="Page at step ${s.step}">` : "<p>(no screenshot)</p>"}</div>
+<div>
+<h2>Step ${s.step}: ${esc(s.call.name)}${esc(target)}</h2>
+<dl>
+${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("\n")}
+</dl>
+</div>
+</section>`;
+}
+
+function encodeBase64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+function esc(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

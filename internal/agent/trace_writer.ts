@@ -1,0 +1,258 @@
+import type { BrowserState, StepRecord } from "../entity/mod.ts";
+import type { RunOptions, RunResult } from "./run_task.ts";
+import { recordTarget, type TargetRecord } from "./replay_target.ts";
+import { writeReport } from "./report_html.ts";
+
+/** The first line of `trace.jsonl`. */
+export interface TraceStart {
+  type: "run";
+  task: string;
+  model: string;
+  started: string;
+  /** browser-agent version. */
+  agent: string;
+}
+
+/** One line of `trace.jsonl` per step, written as soon as the step ends. */
+export interface TraceStep {
+  type: "step";
+  step: number;
+  url: string;
+  title: string;
+  /** What the model saw: a hash of the DOM summary, its size in tokens (≈ chars / 4), elements. */
+  observation: { fingerprint: string; tokens: number; elements: number };
+  /** The model request: token counts and latency. */
+  model?: { prompt_tokens: number; completion_tokens: number; ms: number; cost?: number };
+  call: { name: string; args: Record<string, unknown>; reasoning: string };
+  /** The element the call acted on, as replay finds it again. */
+  target?: TargetRecord;
+  result: { ok: boolean; text: string; data?: Record<string, unknown> };
+  /** Time the tool took, settle included, and the settle time alone (when the tool reported it). */
+  ms: number;
+  settle_ms?: number;
+  /** Path of the screenshot, relative to the run folder. */
+  screenshot?: string;
+}
+
+/** The last line of `trace.jsonl`. */
+export interface TraceEnd {
+  type: "end";
+  reason: RunResult["reason"];
+  message: string;
+  steps: number;
+  usage: { prompt_tokens: number; completion_tokens: number };
+  cost?: number;
+  ms: number;
+}
+
+const SHOT_TIMEOUT_MS = 5000;
+
+/** Any line of `trace.jsonl`. */
+export type TraceLine = TraceStart | TraceStep | TraceEnd;
+
+/** What {@link TraceWriter.create} needs. */
+export interface TraceOptions {
+  /** The run folder; created when missing. */
+  dir: string;
+  task: string;
+  model: string;
+  agent: string;
+  /** Takes a screenshot of the page as the model saw it (JPEG bytes); none when absent. */
+  screenshot?: () => Promise<Uint8Array>;
+  /** Masks secrets in text; applied to every line written. */
+  mask?: (text: string) => string;
+  /** The cost in dollars of some tokens, when known. */
+  costOf?: (usage: { promptTokens: number; completionTokens: number }) => number | undefined;
+}
+
+/**
+ * Records a run in a folder: `trace.jsonl` (appended after each step, so a run killed halfway
+ * still leaves a readable trace), `screenshots/step-NNN.jpg`, and `report.html` at the end.
+ * Plug it into {@link runTask} with {@link TraceWriter.hooks}.
+ *
+ * @example
+ * ```ts
+ * await using trace = await TraceWriter.create({ dir, task, model: "gpt-5-mini", agent: "0.1.0" });
+ * const result = await runTask({ ...options, ...trace.hooks() });
+ * await trace.finish(result);
+ * ```
+ */
+export class TraceWriter implements AsyncDisposable {
+  readonly dir: string;
+  readonly #options: TraceOptions;
+  readonly #pending = new Map<
+    number,
+    { state: BrowserState; shot?: Uint8Array; model?: TraceStep["model"] }
+  >();
+  /** Serializes writes so lines keep their order. */
+  #queue: Promise<void> = Promise.resolve();
+  #finished = false;
+
+  private constructor(options: TraceOptions) {
+    this.dir = options.dir;
+    this.#options = options;
+  }
+
+  /** Creates the run folder and writes the first line. */
+  static async create(options: TraceOptions): Promise<TraceWriter> {
+    await Deno.mkdir(`${options.dir}/screenshots`, { recursive: true });
+    await Deno.writeTextFile(`${options.dir}/trace.jsonl`, "");
+    const writer = new TraceWriter(options);
+    await writer.#append({
+      type: "run",
+      task: options.task,
+      model: options.model,
+      started: new Date().toISOString(),
+      agent: options.agent,
+    });
+    return writer;
+  }
+
+  /** The callbacks that feed the trace; merge them into the run's options. */
+  hooks(): Required<Pick<RunOptions, "onObserved" | "onModelReply" | "onStep">> {
+    return {
+      onObserved: async (step, state) => {
+        const shot = await this.#capture();
+        this.#pending.set(step, shot ? { state, shot } : { state });
+      },
+      onModelReply: (step, reply) => {
+        const entry = this.#pending.get(step);
+        if (!entry) return;
+        const cost = this.#options.costOf?.(reply.usage);
+        entry.model = {
+          prompt_tokens: reply.usage.promptTokens,
+          completion_tokens: reply.usage.completionTokens,
+          ms: reply.ms,
+          ...(cost !== undefined ? { cost } : {}),
+        };
+      },
+      onStep: (record) => {
+        this.#queue = this.#queue.then(() => this.#writeStep(record));
+      },
+    };
+  }
+
+  /** Waits for the lines written so far (screenshots included). */
+  flush(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** Writes the last line and `report.html`; returns the report's path. */
+  async finish(result: RunResult & { cost?: number }): Promise<string> {
+    await this.flush();
+    if (!this.#finished) {
+      this.#finished = true;
+      const cost = result.cost ?? this.#options.costOf?.(result.usage);
+      await this.#append({
+        type: "end",
+        reason: result.reason,
+        message: result.message,
+        steps: result.steps,
+        usage: {
+          prompt_tokens: result.usage.promptTokens,
+          completion_tokens: result.usage.completionTokens,
+        },
+        ...(cost !== undefined ? { cost } : {}),
+        ms: result.ms,
+      });
+    }
+    return await writeReport(this.dir);
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.flush();
+  }
+
+  async #writeStep(record: StepRecord): Promise<void> {
+    const entry = this.#pending.get(record.step);
+    this.#pending.delete(record.step);
+    const state = entry?.state;
+    const screenshot = entry?.shot ? await this.#save(record.step, entry.shot) : undefined;
+    const settled = /\(settled in (\d+) ms\)/.exec(record.result.text);
+    const target = state ? recordTarget(state, record.call.args) : undefined;
+    const line: TraceStep = {
+      type: "step",
+      step: record.step,
+      url: state?.url ?? "",
+      title: state?.title ?? "",
+      observation: {
+        fingerprint: state ? fingerprint(state.summary) : "",
+        tokens: state ? Math.ceil(state.summary.length / 4) : 0,
+        elements: state?.lines.filter((l) => l.kind === "element").length ?? 0,
+      },
+      ...(entry?.model ? { model: entry.model } : {}),
+      call: { name: record.call.name, args: record.call.args, reasoning: record.call.reasoning },
+      ...(target ? { target } : {}),
+      result: {
+        ok: record.result.ok,
+        text: record.result.text,
+        ...(record.result.data ? { data: record.result.data } : {}),
+      },
+      ms: record.ms,
+      ...(settled ? { settle_ms: Number(settled[1]) } : {}),
+      ...(screenshot ? { screenshot } : {}),
+    };
+    await this.#append(line);
+  }
+
+  /** The page as the model sees it; nothing when it cannot be taken within a few seconds. */
+  async #capture(): Promise<Uint8Array | undefined> {
+    if (!this.#options.screenshot) return undefined;
+    let timer: number | undefined;
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, SHOT_TIMEOUT_MS);
+    });
+    try {
+      return await Promise.race([this.#options.screenshot(), timeout]);
+    } catch {
+      // A page that navigates or closes mid-capture has no picture for this step; the line stays.
+      return undefined;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #save(step: number, bytes: Uint8Array): Promise<string> {
+    const name = `screenshots/step-${String(step).padStart(3, "0")}.jpg`;
+    await Deno.writeFile(`${this.dir}/${name}`, bytes);
+    return name;
+  }
+
+  async #append(line: TraceLine): Promise<void> {
+    const text = JSON.stringify(line);
+    const masked = this.#options.mask ? this.#options.mask(text) : text;
+    await Deno.writeTextFile(`${this.dir}/trace.jsonl`, masked + "\n", { append: true });
+  }
+}
+
+/**
+ * Reads `trace.jsonl` of a run folder; a half-written last line (a killed run) is skipped.
+ *
+ * @example
+ * ```ts
+ * const lines = await readTrace("runs/2025-01-01T10-00-00-find-the-price");
+ * ```
+ */
+export async function readTrace(dir: string): Promise<TraceLine[]> {
+  const text = await Deno.readTextFile(`${dir}/trace.jsonl`);
+  const out: TraceLine[] = [];
+  for (const raw of text.split("\n")) {
+    if (!raw.trim()) continue;
+    try {
+      out.push(JSON.parse(raw) as TraceLine);
+    } catch {
+      // Only the last line of a killed run can be cut short; what came before is still good.
+    }
+  }
+  return out;
+}
+
+/** FNV-1a of the DOM summary: equal fingerprints mean the model saw the same page. */
+function fingerprint(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(16).padStart(8, "0");
+}
