@@ -1,11 +1,23 @@
-import { type BrowserState, ModelError, type StepRecord } from "../entity/mod.ts";
-import { type ModelReply, systemPrompt, userMessage } from "../llm/mod.ts";
+import { type BrowserState, ModelError, type StepRecord, type ToolCall } from "../entity/mod.ts";
+import {
+  boundedUserMessage,
+  estimateCost,
+  estimateTokens,
+  type ModelReply,
+  systemPrompt,
+} from "../llm/mod.ts";
 import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
+import { Budget } from "./budget.ts";
+import { fingerprint, LoopGuard, type LoopLimits } from "./loop_guard.ts";
+import { SecretVault } from "./secrets.ts";
+import { type Acted, StepActor } from "./step_actor.ts";
+import { describeTarget } from "./target.ts";
 
 /** Why a run ended: exactly one per run. */
 export type TerminalReason =
   | "goal_satisfied"
   | "goal_failed"
+  | "loop_stuck"
   | "budget_exhausted"
   | "needs_user"
   | "aborted"
@@ -29,14 +41,32 @@ export interface RunOptions {
   model: Model;
   registry: ToolRegistry;
   maxSteps: number;
+  /** Wall-time budget of the run, in ms. */
+  maxMs?: number;
+  /** Token budget of the run (prompt + completion). */
+  maxTokens?: number;
+  /** Ceiling of one model request, in estimated tokens (default 24,000). */
+  maxRequestTokens?: number;
+  /** The last steps kept in full in HISTORY (default 8); older ones are one-line summaries. */
+  fullSteps?: number;
+  /** When a loop counts (default: 3 repeats, 6 frozen steps). */
+  loopLimits?: LoopLimits;
   signal: AbortSignal;
+  /** NAME → value: shown to the model as `{{secret:NAME}}`, typed for real, masked everywhere. */
+  secrets?: Record<string, string>;
+  /** `--yes`: destructive actions and confirm() dialogs are allowed without asking. */
+  confirmAll?: boolean;
+  /** Asks the person at the terminal to allow a destructive action (y/N); absent when there is none. */
+  confirm?: (question: string) => Promise<boolean>;
   /** Asks the person at the terminal; absent when there is none. */
   askUser?: (question: string) => Promise<string>;
   /** Called when a step starts thinking, and after each step with its record. */
   onThinking?: (step: number) => void;
   onStep?: (record: StepRecord) => void;
-  /** Called with each observation before the model is asked (traces, screenshots). */
-  onObserved?: (step: number, state: BrowserState) => void;
+  /** One-line notices for the progress output (confirmations, blocked navigations). */
+  onNotice?: (line: string) => void;
+  /** Called with each observation before the model is asked, and awaited (traces, screenshots). */
+  onObserved?: (step: number, state: BrowserState) => void | Promise<void>;
   /** Called with each model reply's token usage and latency (traces). */
   onModelReply?: (
     step: number,
@@ -49,17 +79,26 @@ export interface RunResult {
   reason: TerminalReason;
   /** The answer (done), the question (needs_user) or what went wrong. */
   message: string;
+  /** The model's answer when it called done (success or not). */
+  answer?: string;
+  /** The action held for confirmation, when the run ended `needs_user` because of one. */
+  held?: string;
   /** True when an error comes from configuration (bad key, unknown model). */
   configError: boolean;
   steps: number;
   history: StepRecord[];
   usage: { promptTokens: number; completionTokens: number };
+  /** Estimated cost in US dollars, for models with a known price. */
+  cost?: number;
   ms: number;
 }
 
+const DEFAULT_REQUEST_TOKENS = 24_000;
+
 /**
- * The ReAct loop: observe → ask the model for one tool call → act, until `done`, `ask_user`,
- * the step limit, an abort, or an error. Tool failures become the step's result in HISTORY.
+ * The ReAct loop: observe → ask the model for one tool call → check it (loops, evidence for
+ * `done`, destructive actions, secrets) → act, with a recovery ladder for failed actions; until
+ * a terminal reason. Tool failures become the step's result in HISTORY.
  *
  * @example
  * ```ts
@@ -68,105 +107,148 @@ export interface RunResult {
  * ```
  */
 export async function runTask(options: RunOptions): Promise<RunResult> {
-  const { task, browser, model, registry, signal } = options;
-  const started = performance.now();
+  const { browser, model, registry } = options;
   const history: StepRecord[] = [];
   const usage = { promptTokens: 0, completionTokens: 0 };
+  const vault = new SecretVault(options.secrets);
+  using budget = new Budget({
+    maxSteps: options.maxSteps,
+    ...(options.maxMs !== undefined ? { maxMs: options.maxMs } : {}),
+    ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
+  });
+  const signal = AbortSignal.any([options.signal, budget.signal]);
   const specs = registry.specs();
   const system = systemPrompt(specs);
-  const end = (reason: TerminalReason, message: string, configError = false): RunResult => ({
-    reason,
-    message,
-    configError,
-    steps: history.length,
+  const fixedTokens = estimateTokens(system) + estimateTokens(JSON.stringify(specs)) +
+    30 * specs.length;
+  const requestCeiling = options.maxRequestTokens ?? DEFAULT_REQUEST_TOKENS;
+  const task = taskWithSecrets(options.task, vault);
+  const guard = new LoopGuard(
+    options.loopLimits ?? { repeat: 3, frozen: 6 },
+    registry.tools.map((t) => t.name),
+  );
+  const actor = new StepActor({
+    browser,
+    registry,
+    vault,
+    guard,
     history,
-    usage,
-    ms: Math.round(performance.now() - started),
+    signal,
+    ...pick(options, ["confirmAll", "confirm", "askUser", "onNotice"]),
   });
 
+  const end = (reason: TerminalReason, message: string, extra: Partial<RunResult> = {}) => {
+    const result: RunResult = {
+      reason,
+      message: vault.mask(message),
+      configError: false,
+      steps: history.length,
+      history,
+      usage,
+      ms: budget.elapsed(),
+      ...vault.maskDeep(extra),
+    };
+    const cost = estimateCost(model.model, usage);
+    if (cost !== undefined) result.cost = cost;
+    return result;
+  };
+  const aborted = () => end("aborted", "Stopped by the user");
+
   try {
-    for (let step = 1; step <= options.maxSteps; step++) {
-      if (signal.aborted) return end("aborted", "Stopped by the user");
-      const state = await browser.observe();
-      options.onObserved?.(step, state);
-      options.onThinking?.(step);
-      const reply = await model.next({
-        system,
-        user: userMessage(task, history, state),
-        tools: specs,
-        signal,
+    for (let step = 1;; step++) {
+      if (options.signal.aborted) return aborted();
+      const spent = usage.promptTokens + usage.completionTokens;
+      const over = budget.exceeded({ step, tokens: spent });
+      if (over) return end("budget_exhausted", over);
+
+      const state = vault.maskDeep(await browser.observe());
+      const seen = guard.observe(fingerprint(state));
+      const last = history.at(-1);
+      if (seen.mark && last) last.result.text += ` ${seen.mark}`;
+      if (seen.stuck) return end("loop_stuck", seen.stuck);
+      await options.onObserved?.(step, state);
+
+      const user = boundedUserMessage(task, history, state, {
+        maxTokens: Math.max(1000, requestCeiling - fixedTokens),
+        fullSteps: options.fullSteps ?? 8,
       });
+      const tooBig = budget.exceeded({
+        step,
+        tokens: spent,
+        nextRequest: user.tokens + fixedTokens,
+      });
+      if (tooBig) return end("budget_exhausted", tooBig);
+      options.onThinking?.(step);
+      const reply = await model.next({ system, user: user.text, tools: specs, signal });
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
       options.onModelReply?.(step, reply);
-      if (signal.aborted) return end("aborted", "Stopped by the user");
+      if (options.signal.aborted) return aborted();
 
       const t0 = performance.now();
-      let record: StepRecord;
-      if (!reply.call) {
-        record = {
-          step,
-          call: {
-            name: "(no tool)",
-            args: {},
-            reasoning: reply.text.split("\n")[0]?.slice(0, 200) ?? "",
-          },
-          result: {
-            ok: false,
-            text:
-              "You answered with text but called no tool: call exactly one tool (done when finished)",
-          },
-          ms: 0,
-        };
-      } else {
-        const result = await registry.dispatch(reply.call, {
-          browser,
-          signal,
-          ...(options.askUser ? { askUser: options.askUser } : {}),
-        });
-        if (reply.callCount > 1) {
-          result.text +=
-            ` (you sent ${reply.callCount} tool calls; only the first ran: send one per step)`;
-        }
-        record = { step, call: reply.call, result, ms: Math.round(performance.now() - t0) };
-        const target = describeTarget(state, reply.call.args.id);
-        if (target) record.target = target;
-      }
+      const acted: Acted = reply.call
+        ? await actor.act(reply.call, state, reply.callCount)
+        : { result: noToolResult() };
+      const call: ToolCall = reply.call ?? {
+        name: "(no tool)",
+        args: {},
+        reasoning: reply.text.split("\n")[0]?.slice(0, 200) ?? "",
+      };
+      const record: StepRecord = vault.maskDeep({
+        step,
+        call,
+        result: acted.result,
+        ms: Math.round(performance.now() - t0),
+        usage: reply.usage,
+      });
+      const target = reply.call && describeTarget(state, reply.call.args.id);
+      if (target) record.target = target;
       history.push(record);
       options.onStep?.(record);
+
+      if (acted.end) return end(acted.end.reason, acted.end.message, acted.end.extra);
       const stop = record.result.stop;
       if (stop?.kind === "done") {
-        return end(stop.success ? "goal_satisfied" : "goal_failed", stop.answer);
+        return end(stop.success ? "goal_satisfied" : "goal_failed", stop.answer, {
+          answer: stop.answer,
+        });
       }
       if (stop?.kind === "needs_user") return end("needs_user", stop.question);
     }
-    return end(
-      "budget_exhausted",
-      `Stopped after ${options.maxSteps} steps without finishing: raise --max-steps or simplify the task`,
-    );
   } catch (error) {
-    if (signal.aborted) return end("aborted", "Stopped by the user");
-    if (error instanceof ModelError) return end("error", error.message, error.isConfig);
+    if (options.signal.aborted) return aborted();
+    if (budget.signal.aborted) {
+      return end(
+        "budget_exhausted",
+        budget.exceeded({ step: 0, tokens: 0 }) ?? "Stopped: out of time (--max-time)",
+      );
+    }
+    if (error instanceof ModelError) {
+      return end("error", error.message, { configError: error.isConfig });
+    }
     const message = error instanceof Error ? error.message : String(error);
     return end("error", `Unexpected failure: ${message}`);
   }
 }
 
-/** `[12] <button> "Search"` for the element a call targets, from the observation it was chosen in. */
-function describeTarget(state: BrowserState, id: unknown): string | undefined {
-  const n = typeof id === "number"
-    ? id
-    : typeof id === "string"
-    ? Number(id.replace(/[[\]\s]/g, ""))
-    : NaN;
-  if (!Number.isInteger(n)) return undefined;
-  for (const line of state.lines) {
-    if (line.kind === "element" && line.element.id === n) {
-      const label = line.element.label.length > 40
-        ? line.element.label.slice(0, 39) + "…"
-        : line.element.label;
-      return `[${n}] ${JSON.stringify(label || `<${line.element.tag}>`)}`;
-    }
-  }
-  return `[${n}]`;
+function noToolResult() {
+  return {
+    ok: false,
+    text: "You answered with text but called no tool: call exactly one tool (done when finished)",
+  };
+}
+
+/** The task as the model reads it: with the placeholders it may type, when there are secrets. */
+function taskWithSecrets(task: string, vault: SecretVault): string {
+  const names = vault.placeholders();
+  if (names.length === 0) return task;
+  return `${task}\n\nSecrets you may type (the agent types the real value; never ask the user for them): ${
+    names.join(", ")
+  }`;
+}
+
+function pick<T extends object, K extends keyof T>(from: T, keys: K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
 }

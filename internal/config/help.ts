@@ -4,11 +4,11 @@ import { DEFAULT_MODEL, FLAGS } from "./config.ts";
 export const EXIT = {
   /** The model called done with success. */
   ok: 0,
-  /** The task failed, or the step limit was reached. */
+  /** The task failed, a budget ran out (steps, time, tokens), or the agent was stuck in a loop. */
   failed: 1,
   /** Usage or configuration error: a flag, a variable, the API key, the browser path. */
   usage: 2,
-  /** The agent needs the user (ask_user without a terminal). */
+  /** The agent needs the user: ask_user, or a destructive action held, without a terminal. */
   needsUser: 3,
   /** Runtime error: the browser crashed or the model server failed after retries. */
   error: 4,
@@ -43,9 +43,9 @@ Output: one progress line per step on stderr; the answer on stdout.
 
 Exit codes:
   0    done: the task succeeded
-  1    the task failed, or the step limit was reached
+  1    not done: goal_failed, budget_exhausted (steps, time, tokens) or loop_stuck
   2    usage or configuration error
-  3    the agent needs the user (ask_user without a terminal); the question is printed
+  3    needs_user: a question, or a destructive action held (no terminal, no --yes)
   4    runtime error: the browser crashed or the model server failed after retries
   130  stopped by Ctrl+C
 `;

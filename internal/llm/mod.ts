@@ -4,7 +4,14 @@
  *
  * @module
  */
-export { ModelClient, type ModelOptions, type ModelReply } from "./model_client.ts";
+export {
+  ModelClient,
+  type ModelOptions,
+  type ModelReply,
+  type RetryNotice,
+} from "./model_client.ts";
+export { boundedUserMessage, type ContextLimits, estimateTokens } from "./context_budget.ts";
+export { estimateCost } from "./pricing.ts";
 export { historyLine, PROMPT_VERSION, systemPrompt, userMessage } from "./prompt.ts";
 export { parseLooseJson } from "./loose_json.ts";
 export { parseTextCall } from "./text_fallback.ts";

@@ -14,6 +14,19 @@ export interface ModelOptions {
   timeoutMs?: number;
   /** Retries on 429, 5xx, timeouts and connection errors (with backoff, honouring Retry-After). */
   maxRetries?: number;
+  /** Told when a request failed and is about to be retried (for a progress line). */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+/** A failed model request that the client retries. */
+export interface RetryNotice {
+  /** HTTP status, or undefined for a connection error. */
+  status: number | undefined;
+  /** 1 for the first retry. */
+  attempt: number;
+  maxRetries: number;
+  /** The wait the server asked for with Retry-After / Retry-After-Ms, in ms. */
+  retryAfterMs?: number;
 }
 
 /** The model's answer for one step. */
@@ -53,6 +66,9 @@ export class ModelClient {
       baseURL: options.baseUrl,
       timeout: options.timeoutMs ?? 120_000,
       maxRetries: options.maxRetries ?? 3,
+      ...(options.onRetry
+        ? { fetch: noticingRetries(options.onRetry, options.maxRetries ?? 3) }
+        : {}),
     });
   }
 
@@ -176,4 +192,36 @@ function toModelError(error: unknown, model: string, signal?: AbortSignal): Erro
 
 function firstLine(s: string): string {
   return s.split("\n")[0]!.slice(0, 200);
+}
+
+/** A fetch that tells `onRetry` about failures the client will retry (it decides; this only reports). */
+function noticingRetries(
+  onRetry: (retry: RetryNotice) => void,
+  maxRetries: number,
+): typeof fetch {
+  return async (input, init) => {
+    const attempt = Number(new Headers(init?.headers).get("x-stainless-retry-count") ?? 0);
+    const notify = (status: number | undefined, headers?: Headers) => {
+      if (attempt >= maxRetries) return;
+      const notice: RetryNotice = { status, attempt: attempt + 1, maxRetries };
+      const ms = Number(headers?.get("retry-after-ms") ?? NaN);
+      const s = Number(headers?.get("retry-after") ?? NaN);
+      if (Number.isFinite(ms) && ms >= 0) notice.retryAfterMs = ms;
+      else if (Number.isFinite(s) && s >= 0) notice.retryAfterMs = s * 1000;
+      onRetry(notice);
+    };
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (error) {
+      if (!init?.signal?.aborted) notify(undefined);
+      throw error;
+    }
+    const status = response.status;
+    const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
+    if (retryable && response.headers.get("x-should-retry") !== "false") {
+      notify(status, response.headers);
+    }
+    return response;
+  };
 }

@@ -1,0 +1,215 @@
+import type { BrowserState, ToolCall } from "../entity/mod.ts";
+
+/** When a run counts as looping. */
+export interface LoopLimits {
+  /** The same call this many times in a row with no page change is a loop. */
+  repeat: number;
+  /** This many steps in a row without any page change is a frozen world. */
+  frozen: number;
+}
+
+/** What the guard says about a call before it runs. */
+export type LoopVerdict =
+  | { kind: "ok" }
+  | { kind: "blocked"; text: string }
+  | { kind: "stuck"; text: string };
+
+interface Entry {
+  key: string;
+  shown: string;
+  /** Page fingerprint when the call was chosen, and at the next observation. */
+  before: string;
+  after?: string;
+}
+
+/** The HISTORY mark for a step that repeats without effect. */
+export const REPEATED_MARK = "⚠️ REPEATED — try a different approach";
+
+/** Calls that do not act on the page: never counted as loop steps. */
+const NOT_ACTIONS = new Set(["done", "ask_user", "(no tool)"]);
+
+/**
+ * Watches the run for loops: the same call with no page change `repeat` times, A-B-A-B
+ * alternation that leads nowhere, or a world frozen (same URL and DOM) for `frozen` steps. It
+ * escalates: first a mark in HISTORY, then the looping calls are blocked with suggestions, then
+ * the run is stuck.
+ *
+ * @example
+ * ```ts
+ * const guard = new LoopGuard({ repeat: 3, frozen: 6 }, ["scroll", "navigate", "ask_user"]);
+ * const seen = guard.observe(fingerprint(state)); // { mark?, stuck? }
+ * const verdict = guard.check(call, fingerprint(state));
+ * guard.record(call, fingerprint(state));
+ * ```
+ */
+export class LoopGuard {
+  readonly #limits: LoopLimits;
+  readonly #tools: readonly string[];
+  readonly #entries: Entry[] = [];
+  /** Call keys that may not run again while the page stays as it is. */
+  readonly #blocked = new Map<string, { at: string; why: string }>();
+  readonly #seen = new Set<string>();
+  #strikes = 0;
+  #markedAt = -1;
+
+  constructor(limits: LoopLimits, toolNames: readonly string[]) {
+    this.#limits = limits;
+    this.#tools = toolNames;
+  }
+
+  /**
+   * Takes the new observation's fingerprint: closes the previous step, returns a mark for its
+   * HISTORY line when a loop shows, or a reason to stop when the world stays frozen.
+   */
+  observe(fingerprint: string): { mark?: string; stuck?: string } {
+    const last = this.#entries.at(-1);
+    if (!last || last.after !== undefined) return {};
+    last.after = fingerprint;
+    if (!this.#seen.has(fingerprint)) {
+      // A page never seen before is progress: earlier blocks no longer apply.
+      this.#seen.add(fingerprint);
+      this.#blocked.clear();
+      this.#strikes = 0;
+    }
+    const frozen = this.#frozenRun();
+    if (frozen.length >= this.#limits.frozen + 3) {
+      return {
+        stuck: `Stuck: the page has not changed for ${frozen.length} steps (${
+          summarize(frozen)
+        }). Try rephrasing the task or start from another page`,
+      };
+    }
+    const found = this.#detect(frozen);
+    if (!found || this.#markedAt === this.#entries.length - 1) return {};
+    this.#markedAt = this.#entries.length - 1;
+    for (const entry of found.entries) {
+      this.#blocked.set(entry.key, { at: entry.before, why: found.why });
+    }
+    return { mark: REPEATED_MARK };
+  }
+
+  /** Says whether a call may run: it may be blocked as a repeat, or end the run as stuck. */
+  check(call: ToolCall, fingerprint: string): LoopVerdict {
+    if (NOT_ACTIONS.has(call.name)) return { kind: "ok" };
+    const blocked = this.#blocked.get(keyOf(call));
+    if (!blocked || blocked.at !== fingerprint) return { kind: "ok" };
+    this.#strikes++;
+    if (this.#strikes >= 2) {
+      return {
+        kind: "stuck",
+        text: `Stuck in a loop: ${blocked.why}, and the model kept trying ${
+          shownOf(call)
+        } after it was blocked`,
+      };
+    }
+    return {
+      kind: "blocked",
+      text: `Blocked: ${blocked.why}. Do not repeat ${shownOf(call)}: ${this.#suggestions()}`,
+    };
+  }
+
+  /** Notes a call that ran (or was blocked) on the page with this fingerprint. */
+  record(call: ToolCall, fingerprint: string): void {
+    if (NOT_ACTIONS.has(call.name)) return;
+    this.#seen.add(fingerprint);
+    this.#entries.push({ key: keyOf(call), shown: shownOf(call), before: fingerprint });
+  }
+
+  /** True when the last recorded call left the page exactly as it was (known after observe). */
+  lastChangedNothing(): boolean {
+    const last = this.#entries.at(-1);
+    return last !== undefined && last.after === last.before;
+  }
+
+  /** The trailing steps, all closed, that changed nothing. */
+  #frozenRun(): Entry[] {
+    const run: Entry[] = [];
+    for (let i = this.#entries.length - 1; i >= 0; i--) {
+      const e = this.#entries[i]!;
+      if (e.after === undefined || e.after !== e.before) break;
+      run.unshift(e);
+    }
+    return run;
+  }
+
+  #detect(frozen: Entry[]): { entries: Entry[]; why: string } | undefined {
+    const last = frozen.at(-1);
+    let same = 0;
+    for (let i = frozen.length - 1; last && i >= 0 && frozen[i]!.key === last.key; i--) same++;
+    if (last && same >= this.#limits.repeat) {
+      return {
+        entries: [last],
+        why: `${last.shown} already ran ${same} times without changing the page`,
+      };
+    }
+    const e = this.#entries.slice(-4);
+    if (
+      e.length === 4 && e[0]!.key === e[2]!.key && e[1]!.key === e[3]!.key &&
+      e[0]!.key !== e[1]!.key && e[0]!.before === e[2]!.before && e[1]!.before === e[3]!.before &&
+      e[3]!.after === e[1]!.after
+    ) {
+      return {
+        entries: [e[2]!, e[3]!],
+        why: `${e[2]!.shown} and ${e[3]!.shown} alternate without getting anywhere`,
+      };
+    }
+    if (frozen.length >= this.#limits.frozen) {
+      return {
+        entries: frozen,
+        why: `the page has not changed for ${frozen.length} steps (${summarize(frozen)})`,
+      };
+    }
+    return undefined;
+  }
+
+  #suggestions(): string {
+    const ideas: string[] = [];
+    if (this.#tools.includes("scroll")) ideas.push("scroll to see more of the page");
+    if (this.#tools.includes("find")) ideas.push("find the element by its text");
+    if (this.#tools.includes("go_back")) ideas.push("go back");
+    if (this.#tools.includes("navigate")) ideas.push("navigate to another page");
+    if (this.#tools.includes("ask_user")) ideas.push("ask_user");
+    ideas.push("or call done with success=false if the task cannot be done");
+    return `try a different approach: ${ideas.join(", ")}`;
+  }
+}
+
+/**
+ * A fingerprint of what the model sees: URL and DOM summary, without the marks of new elements
+ * (`*[57]`), which change between two identical observations.
+ *
+ * @example
+ * ```ts
+ * fingerprint({ url: "https://a.com/", title: "A", lines: [], summary: "[1] <button> Go" });
+ * ```
+ */
+export function fingerprint(state: BrowserState): string {
+  const text = `${state.url}\n${state.summary.replace(/^\*\[/gm, "[")}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return `${text.length}:${(h >>> 0).toString(16)}`;
+}
+
+function keyOf(call: ToolCall): string {
+  const args = Object.keys(call.args).sort().map((k) => {
+    const v = call.args[k];
+    // "12", "[12]" and 12 are the same element.
+    const same = k === "id" && typeof v === "string" ? Number(v.replace(/[\s[\]]/g, "")) : v;
+    return `${k}=${JSON.stringify(same)}`;
+  });
+  return `${call.name}(${args.join(",")})`;
+}
+
+function shownOf(call: ToolCall): string {
+  const args = Object.entries(call.args).map(([k, v]) => `${k}=${JSON.stringify(v)}`);
+  const shown = `${call.name}(${args.join(", ")})`;
+  return shown.length > 80 ? `${shown.slice(0, 79)}…` : shown;
+}
+
+function summarize(entries: Entry[]): string {
+  const names = [...new Set(entries.map((e) => e.shown))];
+  return names.length > 3 ? `${names.slice(0, 3).join(", ")}, …` : names.join(", ");
+}

@@ -1,0 +1,133 @@
+import type { BrowserState, ObservedElement, ToolCall, ToolResult } from "../entity/mod.ts";
+import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
+import { idOf, locate } from "./target.ts";
+
+/** Tools that act on one element by ID and may be retried on it. */
+const RETRYABLE = new Set(["click", "type", "select", "hover"]);
+
+/** Failures the ladder cannot help with: the model's call itself is wrong. */
+const HOPELESS =
+  /^(?:Missing argument|Argument "|Unknown (?:tool|argument)|Arguments must|Element \[\d+\] does not exist|Blocked|Cannot open)/;
+
+/**
+ * The recovery ladder for an action on an element that failed, tried before the model is asked
+ * again: re-observe (following the element to its new ID when the page re-rendered it), scroll it
+ * into view, then an alternate input method (Enter on the focused element instead of a click;
+ * key-by-key typing instead of inserting the text). The result says what was tried.
+ * Returns undefined when the failure is not one the ladder can help with.
+ *
+ * @example
+ * ```ts
+ * const better = await recoverAction({ call, result, seen: state, registry, ctx });
+ * ```
+ */
+export async function recoverAction(options: {
+  call: ToolCall;
+  result: ToolResult;
+  /** The observation the model chose the call in. */
+  seen: BrowserState;
+  registry: ToolRegistry;
+  ctx: ToolContext;
+}): Promise<ToolResult | undefined> {
+  const { call, result, seen, registry, ctx } = options;
+  const first = idOf(call.args);
+  if (result.ok || first === undefined || !RETRYABLE.has(call.name)) return undefined;
+  if (HOPELESS.test(result.text)) return undefined;
+  const tried: string[] = [];
+  const report = (r: ToolResult): ToolResult => ({
+    ...r,
+    text: `${r.text} (recovery after "${short(result.text)}": ${tried.join("; ")})`,
+  });
+
+  // 1. Re-observe: the element may have been re-rendered under a new ID.
+  const fresh = await ctx.browser.observe();
+  let id = first;
+  if (!locate(fresh, id)) {
+    const was = locate(seen, id)?.element;
+    const twin = was && findTwin(fresh, was);
+    if (!twin) {
+      tried.push(`re-observed: no element like [${first}] is on the page now`);
+      return report(result);
+    }
+    id = twin.id;
+    tried.push(`re-observed: [${first}] is now [${id}] ${JSON.stringify(twin.label)}`);
+  } else tried.push("re-observed");
+  const retry = (n: number) =>
+    registry.dispatch({ name: call.name, args: { ...call.args, id: n } }, ctx);
+  let r = await retry(id);
+  if (r.ok) return report(r);
+
+  // 2. Scroll it into view and try again.
+  try {
+    const el = await ctx.browser.element(id);
+    try {
+      await el.scrollIntoView();
+    } finally {
+      await el.dispose();
+    }
+    tried.push(`scrolled [${id}] into view`);
+    r = await retry(id);
+    if (r.ok) return report(r);
+  } catch (error) {
+    tried.push(`cannot scroll [${id}] into view (${short(messageOf(error))})`);
+  }
+
+  // 3. Another way of input.
+  try {
+    if (call.name === "click") {
+      const el = await ctx.browser.element(id);
+      try {
+        await el.focus();
+      } finally {
+        await el.dispose();
+      }
+      await ctx.browser.press("Enter");
+      await ctx.browser.settle(ctx.signal);
+      tried.push(`focused [${id}] and pressed Enter instead of clicking`);
+      return report({
+        ok: true,
+        text: `Pressed Enter on [${id}]: check CURRENT PAGE for its effect.`,
+      });
+    }
+    if (call.name === "type" && typeof call.args.text === "string") {
+      const el = await ctx.browser.element(id);
+      try {
+        await el.focus();
+        await ctx.browser.press("Control+A");
+        await ctx.browser.press("Backspace");
+        await el.type(call.args.text);
+        if (call.args.press_enter === true) await ctx.browser.press("Enter");
+      } finally {
+        await el.dispose();
+      }
+      await ctx.browser.settle(ctx.signal);
+      tried.push(`typed key by key into [${id}]`);
+      return report({ ok: true, text: `Typed into [${id}] key by key.` });
+    }
+  } catch (error) {
+    tried.push(`the alternate input failed too (${short(messageOf(error))})`);
+  }
+  return report(r);
+}
+
+/** The element in a new observation that looks like `was`: same tag and label (and attributes). */
+function findTwin(state: BrowserState, was: ObservedElement): ObservedElement | undefined {
+  if (!was.label.trim()) return undefined;
+  const same = state.lines.flatMap((l) =>
+    l.kind === "element" && l.element.tag === was.tag && l.element.label === was.label
+      ? [l.element]
+      : []
+  );
+  if (same.length <= 1) return same[0];
+  const attrs = was.attrs.join(" ");
+  return same.find((e) => e.attrs.join(" ") === attrs) ?? same[0];
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function short(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > 100 ? `${t.slice(0, 99)}…` : t;
+}

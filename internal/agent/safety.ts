@@ -1,0 +1,161 @@
+import type { BrowserState, ObservedElement, ToolCall } from "../entity/mod.ts";
+import {
+  ACCOUNT_PAGE,
+  ACTION_WORDS,
+  CONFIRM_WORDS,
+  MESSAGE_FIELD,
+  PAYMENT_PAGE,
+  PAYMENT_PATH,
+  type RiskCategory,
+  SAVE_WORDS,
+  SEARCH_WORDS,
+} from "./safety_words.ts";
+import { contextBefore, describeTarget, focused, idOf, locate, type Located } from "./target.ts";
+
+export type { RiskCategory } from "./safety_words.ts";
+
+/** A call that may do something irreversible, and why we think so. */
+export interface Risk {
+  category: RiskCategory;
+  /** `click [12] "Place order"`. */
+  action: string;
+  /** `the button says "Place order"`. */
+  reason: string;
+}
+
+const KIND: Record<RiskCategory, string> = {
+  payment: "a payment or purchase",
+  deletion: "a deletion",
+  sending: "sending or publishing",
+  account: "a change to account data",
+};
+
+/** `payment` → "a payment or purchase", for messages. */
+export function riskKind(category: RiskCategory): string {
+  return KIND[category];
+}
+
+/**
+ * Recognises destructive calls — paying, buying, ordering, deleting, sending, posting, saving
+ * account data — from the target element's label, the text just before it (a dialog's
+ * question), and the page (a payment step, an account page), in several languages.
+ *
+ * @example
+ * ```ts
+ * assessRisk({ name: "click", args: { id: 9 }, reasoning: "" }, state);
+ * // { category: "payment", action: 'click [9] "Place order"', reason: 'the button says "Place order"' }
+ * ```
+ */
+export function assessRisk(call: ToolCall, state: BrowserState): Risk | undefined {
+  const id = idOf(call.args);
+  const action = `${call.name}${id !== undefined ? ` ${describeTarget(state, id)}` : ""}`;
+  if (call.name === "click") {
+    const target = locate(state, id);
+    return target && clickRisk(target, state, action);
+  }
+  if (call.name === "type" && call.args.press_enter === true) {
+    const target = locate(state, id);
+    return target && enterRisk(target, state, `${action} and press Enter`);
+  }
+  if (call.name === "press" && typeof call.args.key === "string") {
+    if (!/(^|\+)enter$/i.test(call.args.key.trim())) return undefined;
+    const target = focused(state);
+    if (!target) return undefined;
+    const what = `press Enter on ${describeTarget(state, target.element.id)}`;
+    return isField(target.element)
+      ? enterRisk(target, state, what)
+      : clickRisk(target, state, what);
+  }
+  return undefined;
+}
+
+function clickRisk(target: Located, state: BrowserState, action: string): Risk | undefined {
+  const el = target.element;
+  if (isField(el) && !isSubmit(el)) return undefined;
+  const label = el.label.trim();
+  const says = `the ${el.tag === "a" ? "link" : "button"} says ${JSON.stringify(short(label))}`;
+  for (const [category, re] of Object.entries(ACTION_WORDS)) {
+    if (re.test(label)) return { category: category as RiskCategory, action, reason: says };
+  }
+  if (SEARCH_WORDS.test(label)) return undefined;
+  // Links are judged by their own words only; buttons also by what they confirm.
+  const confirming = el.tag !== "a" && (CONFIRM_WORDS.test(label) || isSubmit(el) || label === "");
+  if (!confirming) {
+    if (accountPage(state) && SAVE_WORDS.test(label)) {
+      return { category: "account", action, reason: `${says} on an account page` };
+    }
+    return undefined;
+  }
+  const context = contextBefore(state, target.index);
+  for (const [category, re] of Object.entries(ACTION_WORDS)) {
+    if (re.test(context)) {
+      return {
+        category: category as RiskCategory,
+        action,
+        reason: `it confirms ${JSON.stringify(short(context))}`,
+      };
+    }
+  }
+  if (paymentPage(state)) {
+    return { category: "payment", action, reason: `${says} on a payment page` };
+  }
+  if (accountPage(state)) {
+    return { category: "account", action, reason: `${says} on an account page` };
+  }
+  return undefined;
+}
+
+function enterRisk(target: Located, state: BrowserState, action: string): Risk | undefined {
+  const el = target.element;
+  const name = `${el.label} ${el.attrs.join(" ")}`;
+  if (SEARCH_WORDS.test(name) || el.attrs.includes("type=search")) return undefined;
+  if (paymentPage(state)) {
+    return { category: "payment", action, reason: "Enter submits a form on a payment page" };
+  }
+  if (MESSAGE_FIELD.test(name)) {
+    return {
+      category: "sending",
+      action,
+      reason: `Enter sends what was written in ${JSON.stringify(short(el.label || el.tag))}`,
+    };
+  }
+  if (accountPage(state) && el.attrs.some((a) => /^type=(password|email)$/.test(a))) {
+    return { category: "account", action, reason: "Enter submits a form on an account page" };
+  }
+  return undefined;
+}
+
+function isField(el: ObservedElement): boolean {
+  return el.tag === "input" || el.tag === "textarea" || el.tag === "select" ||
+    el.attrs.some((a) => /^role=(textbox|combobox|searchbox)$/.test(a));
+}
+
+function isSubmit(el: ObservedElement): boolean {
+  return el.attrs.some((a) => a === "type=submit" || a === "type=image");
+}
+
+function paymentPage(state: BrowserState): boolean {
+  let path = "";
+  try {
+    path = new URL(state.url).pathname;
+  } catch {
+    path = ""; // about:blank and the like have no path worth reading
+  }
+  return PAYMENT_PATH.test(path) || PAYMENT_PAGE.test(state.summary) ||
+    state.summary.includes("cc-number");
+}
+
+function accountPage(state: BrowserState): boolean {
+  let path = "";
+  try {
+    path = new URL(state.url).pathname.replace(/[/_-]+/g, " ");
+  } catch {
+    path = ""; // no path
+  }
+  return ACCOUNT_PAGE.test(`${state.title} ${path}`);
+}
+
+function short(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t.length > 60 ? `${t.slice(0, 59)}…` : t;
+}
