@@ -30,6 +30,7 @@ export function helpText(version: string): string {
 Usage:
   echo "find the price of the Trailblazer 2 backpack on http://…" | browser-agent
   browser-agent [flags] "task"
+  browser-agent mcp [browser flags]   the browser tools for an MCP client, over stdio
 
 Flags:
 ${flags}
