@@ -25,7 +25,7 @@ export interface McpOptions {
 }
 
 const INSTRUCTIONS =
-  "Act by number: browser_list_interactives, then browser_overlay_act(index). List again after navigation or page changes.";
+  "Act by number: browser_list_interactives shows [12] <button> …; then browser_overlay_act(index=12, action). List again after navigation or page changes.";
 
 /**
  * Serves the `browser_*` tools over stdio to one MCP client, with one browser, one call at a
