@@ -71,9 +71,9 @@ async function main(argv: string[]): Promise<number> {
         ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
         : undefined;
       try {
+        if (config.cli.replay) return await replayCommand(ctx, signal, lock?.dir);
         const browser = await ctx.startBrowser(lock?.dir);
         try {
-          if (config.cli.replay) return await replayCommand(ctx, browser, signal);
           const progress = progressFor(ctx);
           const outcome = await runOne(ctx, {
             task,

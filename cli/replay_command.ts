@@ -3,36 +3,43 @@
  *
  * @module
  */
-import { replayRun } from "../internal/agent/mod.ts";
-import type { BrowserSession } from "../internal/browser/mod.ts";
+import { loadRecording, replayRun } from "../internal/agent/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 
-/** Replays the run; exit 0 when every step found its target and worked, 1 otherwise. */
+/**
+ * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
+ * step found its target and worked, 1 otherwise, 2 when the folder holds no successful run.
+ */
 export async function replayCommand(
   ctx: CliContext,
-  browser: BrowserSession,
   signal: AbortSignal,
+  profileDir?: string,
 ): Promise<number> {
   const dir = ctx.config.cli.replay!;
+  let recording;
+  try {
+    recording = await loadRecording(dir);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   const progress = progressFor(ctx);
   const outDir = ctx.config.cli.out ?? defaultRunDir(ctx.config, "replay");
+  const browser = await ctx.startBrowser(profileDir);
   let result;
   try {
     result = await replayRun({
-      dir,
+      recording,
       browser,
       registry: ctx.registry,
       signal,
       outDir,
       onStep: (record) => progress.step(record),
     });
-  } catch (error) {
-    if (error instanceof TypeError) throw new ConfigError(error.message);
-    throw error;
   } finally {
     progress.stop();
+    await browser.close();
   }
   const code = signal.aborted ? EXIT.interrupted : result.ok ? EXIT.ok : EXIT.failed;
   if (ctx.config.cli.json) {

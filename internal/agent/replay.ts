@@ -3,10 +3,19 @@ import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
 import { describeTarget, findTarget } from "./replay_target.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
 
+/** A recorded successful run, ready to replay. */
+export interface Recording {
+  dir: string;
+  /** The steps that worked, in order. */
+  steps: TraceStep[];
+  /** The recorded answer. */
+  answer: string;
+}
+
 /** What {@link replayRun} needs. */
 export interface ReplayOptions {
-  /** The recorded run folder (its `trace.jsonl`). */
-  dir: string;
+  /** The recording, from {@link loadRecording}. */
+  recording: Recording;
   browser: ToolContext["browser"];
   registry: ToolRegistry;
   signal: AbortSignal;
@@ -43,20 +52,7 @@ export interface ReplayResult {
 export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
   const started = performance.now();
   const { browser, registry, signal } = options;
-  const lines = await readTrace(options.dir).catch((error) => {
-    throw new TypeError(
-      `Cannot replay "${options.dir}": no readable trace.jsonl there (${error.message})`,
-    );
-  });
-  const end = lines.find((l) => l.type === "end");
-  if (!end || end.reason !== "goal_satisfied") {
-    throw new TypeError(
-      `Cannot replay "${options.dir}": only a run that ended with goal_satisfied can be replayed (this one: ${
-        end?.reason ?? "unfinished"
-      })`,
-    );
-  }
-  const steps = lines.filter((l): l is TraceStep => l.type === "step" && l.result.ok);
+  const { steps, answer } = options.recording;
   let done = 0;
   const elapsed = () => Math.round(performance.now() - started);
   for (const recorded of steps) {
@@ -64,15 +60,13 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
       return { ok: false, message: "Stopped by the user", steps: done, ms: elapsed() };
     }
     const { name, reasoning } = recorded.call;
-    if (name === "done") {
-      return { ok: true, message: end.message, steps: done, ms: elapsed() };
-    }
+    if (name === "done") return { ok: true, message: answer, steps: done, ms: elapsed() };
     if (name === "ask_user") continue; // the answer only informed the model
     const args = { ...recorded.call.args };
     if (recorded.target) {
       const id = await locate(options, recorded);
       if (id === undefined) {
-        const state = await browser.observe().catch(() => undefined);
+        const state = await browser.observe().catch(() => undefined); // for the URL only
         const screenshot = await saveScreenshot(options, recorded.step);
         return {
           ok: false,
@@ -113,7 +107,27 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
       };
     }
   }
-  return { ok: true, message: end.message, steps: done, ms: elapsed() };
+  return { ok: true, message: answer, steps: done, ms: elapsed() };
+}
+
+/**
+ * Reads a run folder for replay; throws a TypeError when it holds no trace or the run did not
+ * end with goal_satisfied.
+ */
+export async function loadRecording(dir: string): Promise<Recording> {
+  const lines = await readTrace(dir).catch((error) => {
+    throw new TypeError(`Cannot replay "${dir}": no readable trace.jsonl there (${error.message})`);
+  });
+  const end = lines.find((l) => l.type === "end");
+  if (!end || end.reason !== "goal_satisfied") {
+    throw new TypeError(
+      `Cannot replay "${dir}": only a run that ended with goal_satisfied can be replayed (this one: ${
+        end?.reason ?? "unfinished"
+      })`,
+    );
+  }
+  const steps = lines.filter((l): l is TraceStep => l.type === "step" && l.result.ok);
+  return { dir, steps, answer: end.message };
 }
 
 /** Observes until the recorded target shows up, or the time runs out. */
@@ -129,7 +143,7 @@ async function locate(options: ReplayOptions, recorded: TraceStep): Promise<numb
 }
 
 async function saveScreenshot(options: ReplayOptions, step: number): Promise<string | undefined> {
-  const dir = options.outDir ?? options.dir;
+  const dir = options.outDir ?? options.recording.dir;
   const path = `${dir}/replay-failed-step-${String(step).padStart(3, "0")}.png`;
   try {
     await Deno.mkdir(dir, { recursive: true });

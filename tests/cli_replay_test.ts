@@ -1,0 +1,136 @@
+import assert from "node:assert/strict";
+import { findTarget, recordTarget } from "../internal/agent/replay_target.ts";
+import type { BrowserState, ObservedElement } from "../internal/entity/mod.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+
+function greeter(label: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Greeter</title></head>
+<body><h1>Greeter</h1>
+<input aria-label="Your name" placeholder="Your name">
+<button type="button" id="go">${label}</button>
+<p id="out"></p>
+<script>
+document.getElementById("go").addEventListener("click", async () => {
+  const name = document.querySelector("input").value;
+  const res = await fetch("/cli/hello?name=" + encodeURIComponent(name));
+  document.getElementById("out").textContent = await res.text();
+});
+</script></body></html>`;
+}
+
+Deno.test("cli --replay re-runs a recorded run without a model, and fails clearly when the button text changed", async () => {
+  let label = "Say hello";
+  const greeted: string[] = [];
+  await using site = startFixtureServer({
+    routes: [(_req, url) => {
+      if (url.pathname === "/cli/greeter.html") {
+        return new Response(greeter(label), { headers: { "content-type": "text/html" } });
+      }
+      if (url.pathname === "/cli/hello") {
+        const name = url.searchParams.get("name") ?? "";
+        greeted.push(name);
+        return new Response(`Hello, ${name}!`);
+      }
+    }],
+  });
+  const root = await Deno.makeTempDir({ prefix: "ba-replay-" });
+  const recorded = `${root}/recorded`;
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/cli/greeter.html") } },
+    (req) => ({ tool: "type", args: { id: idOf(req, "Your name"), text: "Ada" } }),
+    (req) => ({ tool: "click", args: { id: idOf(req, "Say hello") } }),
+    (req) => ({
+      tool: "done",
+      args: { result: /Hello, \w+!/.exec(req.user)?.[0] ?? "no greeting", success: true },
+    }),
+  ]);
+  try {
+    const record = await runCli({
+      args: ["--out", recorded, "greet Ada"],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(record.code, 0, record.stderr);
+    assert.equal(record.stdout.trim(), "Hello, Ada!");
+    assert.deepEqual(greeted, ["Ada"]);
+    const requests = model.requests.length;
+
+    // No model at all: no OPENAI_* variables.
+    const replay = await runCli({
+      args: ["--replay", recorded, "--out", `${root}/replay-1`],
+    });
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.equal(replay.stdout.trim(), "Hello, Ada!");
+    assert.match(replay.stderr, /step 3 · click \[\d+\] button "Say hello" · ok/);
+    assert.match(replay.stderr, /replay passed: 3 steps/);
+    assert.deepEqual(greeted, ["Ada", "Ada"]);
+    assert.equal(model.requests.length, requests, "replay asks no model");
+
+    label = "Say hi";
+    const broken = await runCli({
+      args: ["--replay", recorded, "--out", `${root}/replay-2`],
+    });
+    assert.equal(broken.code, 1, broken.stderr);
+    assert.match(
+      broken.stderr,
+      /replay failed: Step 3 \(click\): cannot find button "Say hello" on http:\/\/127\.0\.0\.1:\d+\/cli\/greeter\.html: the page changed since the recording; see \S+replay-failed-step-003\.png/,
+    );
+    assert.ok((await Deno.stat(`${root}/replay-2/replay-failed-step-003.png`)).size > 1000);
+    assert.deepEqual(greeted, ["Ada", "Ada"], "nothing else was clicked");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("cli --replay refuses a folder without a successful run, exit 2", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ba-replay-bad-" });
+  try {
+    const missing = await runCli({ args: ["--replay", dir] });
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /Cannot replay ".+": no readable trace\.jsonl there/);
+    await Deno.writeTextFile(
+      `${dir}/trace.jsonl`,
+      `{"type":"run","task":"x","model":"m","started":"","agent":"0"}\n` +
+        `{"type":"end","reason":"goal_failed","message":"no","steps":0,"usage":{"prompt_tokens":0,"completion_tokens":0},"ms":1}\n`,
+    );
+    const failed = await runCli({ args: ["--replay", dir] });
+    assert.equal(failed.code, 2);
+    assert.match(
+      failed.stderr,
+      /only a run that ended with goal_satisfied can be replayed \(this one: goal_failed\)/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+function page(elements: Omit<ObservedElement, "states">[]): BrowserState {
+  const lines = elements.map((e) => ({ kind: "element" as const, element: { ...e, states: [] } }));
+  return { url: "http://x/", title: "", lines, summary: "" };
+}
+
+Deno.test("findTarget() finds the recorded element by role, name and position, whatever its new number", () => {
+  const recorded = page([
+    { id: 1, tag: "button", attrs: [], label: "Add" },
+    { id: 2, tag: "a", attrs: [], label: "Add" },
+    { id: 3, tag: "button", attrs: [], label: "Add" },
+    { id: 4, tag: "input", attrs: ['placeholder="Email"'], label: "" },
+  ]);
+  const second = recordTarget(recorded, { id: 3 })!;
+  assert.deepEqual([second.role, second.name, second.nth, second.of], ["button", "Add", 1, 2]);
+  const field = recordTarget(recorded, { id: "[4]" })!;
+
+  const later = page([
+    { id: 40, tag: "h1", attrs: [], label: "Shop" },
+    { id: 41, tag: "button", attrs: [], label: "Add" },
+    { id: 42, tag: "button", attrs: [], label: " Add " },
+    { id: 43, tag: "input", attrs: ['placeholder="Name"'], label: "" },
+    { id: 44, tag: "input", attrs: ['placeholder="Email"'], label: "" },
+  ]);
+  assert.equal(findTarget(later, second), 42);
+  assert.equal(findTarget(later, field), 44);
+  const renamed = page([{ id: 50, tag: "button", attrs: [], label: "Add to cart" }]);
+  assert.equal(findTarget(renamed, second), undefined);
+  assert.equal(recordTarget(recorded, { url: "http://x/" }), undefined);
+});
