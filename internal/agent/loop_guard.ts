@@ -175,16 +175,27 @@ export class LoopGuard {
 }
 
 /**
- * A fingerprint of what the model sees: URL and DOM summary, without the marks of new elements
- * (`*[57]`), which change between two identical observations.
+ * A fingerprint of what the model sees: URL and DOM summary lines, without what changes between
+ * two looks at the same page: the marks of new elements (`*[57]`) and which element has focus
+ * (a click focuses its button, and that alone is no visible change).
  *
  * @example
  * ```ts
- * fingerprint({ url: "https://a.com/", title: "A", lines: [], summary: "[1] <button> Go" });
+ * fingerprint({ url: "https://a.com/", title: "A", lines: [], summary: "" });
  * ```
  */
 export function fingerprint(state: BrowserState): string {
-  const text = `${state.url}\n${state.summary.replace(/^\*\[/gm, "[")}`;
+  const parts = [state.url];
+  for (const line of state.lines) {
+    if (line.kind !== "element") {
+      parts.push(line.text);
+      continue;
+    }
+    const { id, tag, attrs, states, label, value } = line.element;
+    const shown = states.filter((s) => s !== "FOCUSED").join(" ");
+    parts.push(`[${id}] <${tag} ${attrs.join(" ")}> {${shown}} ${label} ${value ?? ""}`);
+  }
+  const text = parts.join("\n");
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -18,18 +18,18 @@ const HOPELESS =
  *
  * @example
  * ```ts
- * const better = await recoverAction({ call, result, seen: state, registry, ctx });
+ * const better = await recoverAction({ call, result, known: (id) => seen.get(id), registry, ctx });
  * ```
  */
 export async function recoverAction(options: {
   call: ToolCall;
   result: ToolResult;
-  /** The observation the model chose the call in. */
-  seen: BrowserState;
+  /** What an element looked like when it was last observed (the model may use an older ID). */
+  known: (id: number) => ObservedElement | undefined;
   registry: ToolRegistry;
   ctx: ToolContext;
 }): Promise<ToolResult | undefined> {
-  const { call, result, seen, registry, ctx } = options;
+  const { call, result, known, registry, ctx } = options;
   const first = idOf(call.args);
   if (result.ok || first === undefined || !RETRYABLE.has(call.name)) return undefined;
   if (HOPELESS.test(result.text)) return undefined;
@@ -43,7 +43,7 @@ export async function recoverAction(options: {
   const fresh = await ctx.browser.observe();
   let id = first;
   if (!locate(fresh, id)) {
-    const was = locate(seen, id)?.element;
+    const was = known(id);
     const twin = was && findTwin(fresh, was);
     if (!twin) {
       tried.push(`re-observed: no element like [${first}] is on the page now`);

@@ -1,4 +1,10 @@
-import type { BrowserState, StepRecord, ToolCall, ToolResult } from "../entity/mod.ts";
+import type {
+  BrowserState,
+  ObservedElement,
+  StepRecord,
+  ToolCall,
+  ToolResult,
+} from "../entity/mod.ts";
 import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
 import { asksForSecret, typeItYourself } from "./ask_guard.ts";
 import { doneObjection } from "./evidence.ts";
@@ -46,22 +52,22 @@ export class StepActor {
   readonly #readOnly: ReadonlySet<string>;
   /** The call now running was confirmed (by the user or --yes): its dialogs may be accepted. */
   #confirmedNow = false;
+  /** Every element seen in this run, as last observed: for the recovery ladder. */
+  readonly #known = new Map<number, ObservedElement>();
   /** A confirm()/prompt() dialog dismissed because nobody confirmed it. */
   #heldDialog: string | undefined;
 
   constructor(options: ActorOptions) {
     this.#o = options;
     this.#readOnly = new Set(options.registry.tools.filter((t) => t.readOnly).map((t) => t.name));
-    const setPolicy = (options.browser as unknown as {
-      setDialogPolicy?: (
-        policy: (d: { type: string; message: string }) => "accept" | "dismiss",
-      ) => void;
-    }).setDialogPolicy;
-    setPolicy?.call(options.browser, (dialog) => this.#dialogAnswer(dialog));
+    options.browser.dialogPolicy = (dialog) => this.#dialogAnswer(dialog);
   }
 
   /** Checks and runs one call; `callCount` > 1 means the model sent several and only this one ran. */
   async act(call: ToolCall, state: BrowserState, callCount: number): Promise<Acted> {
+    for (const line of state.lines) {
+      if (line.kind === "element") this.#known.set(line.element.id, line.element);
+    }
     const acted = await this.#act(call, state);
     if (callCount > 1) {
       acted.result.text +=
@@ -80,10 +86,7 @@ export class StepActor {
         end: { reason: "loop_stuck", message: verdict.text },
       };
     }
-    if (verdict.kind === "blocked") {
-      o.guard.record(call, fp);
-      return { result: { ok: false, text: verdict.text } };
-    }
+    if (verdict.kind === "blocked") return { result: { ok: false, text: verdict.text } };
 
     const objection = doneObjection(call, o.history, {
       lastChangedNothing: o.guard.lastChangedNothing(),
@@ -141,9 +144,14 @@ export class StepActor {
     const runCall = { ...call, args };
     let result = await o.registry.dispatch(runCall, ctx);
     if (!result.ok && !o.signal.aborted) {
-      result =
-        await recoverAction({ call: runCall, result, seen: state, registry: o.registry, ctx }) ??
-          result;
+      result = await recoverAction({
+        call: runCall,
+        result,
+        known: (id) => this.#known.get(id),
+        registry: o.registry,
+        ctx,
+      }) ??
+        result;
     }
     this.#confirmedNow = false;
     o.guard.record(call, fp);

@@ -16,7 +16,14 @@ export interface ModelRequest {
 
 /** What the scripted model answers. */
 export type Reply =
-  | { tool: string; args?: Record<string, unknown>; reasoning?: string; extraCalls?: number }
+  | {
+    tool: string;
+    args?: Record<string, unknown>;
+    reasoning?: string;
+    extraCalls?: number;
+    /** The arguments string sent verbatim instead of JSON of `args` (malformed JSON tests). */
+    rawArgs?: string;
+  }
   | { text: string }
   | { status: number; body?: unknown; headers?: Record<string, string> }
   /** Answers nothing for `waitMs` (or until the server stops), then `then` (default: a 503). */
@@ -91,7 +98,7 @@ export function startScriptedModel(script: Step[]): {
         type: "function",
         function: {
           name: reply.tool,
-          arguments: JSON.stringify({
+          arguments: reply.rawArgs ?? JSON.stringify({
             reasoning: reply.reasoning ?? `scripted step ${next}`,
             ...reply.args,
           }),

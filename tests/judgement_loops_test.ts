@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { idOf, type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
+
+function modelEnv(baseUrl: string): Record<string, string> {
+  return { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" };
+}
+
+/** The HISTORY line of step `n` in a request. */
+function historyLine(req: ModelRequest, n: number): string {
+  return req.user.split("\n").find((l) => l.startsWith(`${n}. `)) ?? "";
+}
+
+Deno.test("agent marks, then blocks, then ends a repeated no-op click as loop_stuck", async () => {
+  await using site = startFixtureServer();
+  const clickNothing = (req: ModelRequest) => ({
+    tool: "click",
+    args: { id: idOf(req, "Does nothing") },
+  });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/noop.html") } },
+    ...Array.from({ length: 10 }, () => clickNothing),
+  ]);
+  const run = await runCli({
+    args: ["--json", "press the stubborn button until something happens"],
+    env: modelEnv(model.baseUrl),
+  });
+  assert.equal(run.code, 1, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "loop_stuck");
+  assert.match(result.message, /Stuck in a loop: click\(id=\d+\) already ran 3 times/);
+  // Three clicks ran; the third is marked in HISTORY, the fourth is blocked, the fifth ends it.
+  assert.equal(model.requests.length, 6);
+  assert.match(historyLine(model.requests[4]!, 4), /⚠️ REPEATED — try a different approach$/);
+  assert.doesNotMatch(historyLine(model.requests[4]!, 3), /REPEATED/);
+  assert.match(
+    historyLine(model.requests[5]!, 5),
+    /→ ERROR: Blocked: click\(id=\d+\) already ran 3 times without changing the page\. Do not repeat click\(id=\d+\): try a different approach: scroll to see more of the page, .*navigate to another page, ask_user/,
+  );
+  assert.equal(result.steps, 6);
+});
+
+Deno.test("agent ends an A-B-A-B alternation that leads nowhere as loop_stuck", async () => {
+  await using site = startFixtureServer();
+  const toggle = (req: ModelRequest) => ({
+    tool: "click",
+    args: {
+      id: /Close menu/.test(req.user) && /Menu is open/.test(req.user)
+        ? idOf(req, "Close menu")
+        : idOf(req, "Open menu"),
+    },
+  });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/noop.html") } },
+    ...Array.from({ length: 10 }, () => toggle),
+  ]);
+  const run = await runCli({ args: ["--json", "find the menu"], env: modelEnv(model.baseUrl) });
+  assert.equal(run.code, 1, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "loop_stuck");
+  assert.match(result.message, /alternate without getting anywhere/);
+  // open, close, open, close: the fourth is marked; the next open is blocked, the one after ends.
+  assert.match(historyLine(model.requests[5]!, 5), /⚠️ REPEATED/);
+  assert.match(historyLine(model.requests[6]!, 6), /ERROR: Blocked: click\(id=\d+\) and click/);
+  assert.equal(model.requests.length, 7);
+});
+
+Deno.test("agent sends back once a done that claims an effect the last click did not have", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/noop.html") } },
+    (req) => ({ tool: "click", args: { id: idOf(req, "Add to cart") } }),
+    { tool: "done", args: { result: "Added the Dome 3 tent to the cart" } },
+    { tool: "done", args: { result: "The cart button does nothing", success: false } },
+  ]);
+  const run = await runCli({ args: ["add the tent to the cart"], env: modelEnv(model.baseUrl) });
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout.trim(), "The cart button does nothing");
+  assert.match(
+    historyLine(model.requests[3]!, 3),
+    /done\(result="Added the Dome 3 tent to the cart"\) → ERROR: Not finished yet: your last action \(click \[\d+\] "Add to cart"\) made no visible change on the page/,
+  );
+  assert.match(run.stderr, /goal_failed · 4 steps/);
+});
+
+Deno.test("agent follows a re-rendered element to its new ID before asking the model again", async () => {
+  await using site = startFixtureServer();
+  let staleBanana = 0;
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/rerender.html") } },
+    (req) => {
+      staleBanana = idOf(req, "Banana");
+      return { tool: "click", args: { id: idOf(req, "Refresh list") } };
+    },
+    () => ({ tool: "click", args: { id: staleBanana } }),
+    (req) => ({
+      tool: "done",
+      args: { result: /You chose [^\n]*/.exec(req.user)?.[0] ?? "nothing chosen" },
+    }),
+  ]);
+  const run = await runCli({ args: ["choose the banana"], env: modelEnv(model.baseUrl) });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "You chose Banana (render 2)");
+  const line = historyLine(model.requests[3]!, 3);
+  assert.match(
+    line,
+    new RegExp(
+      `click\\(id=${staleBanana}\\) → .*\\(recovery after "Element \\[${staleBanana}\\] is gone[^"]*": re-observed: \\[${staleBanana}\\] is now \\[\\d+\\] "Banana"\\)`,
+    ),
+  );
+  assert.equal(model.requests.length, 4);
+});
+
+Deno.test("agent stops with budget_exhausted before a request would pass --max-tokens", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel(
+    Array.from({ length: 10 }, (_, i) => ({
+      tool: "navigate",
+      args: { url: site.url(i % 2 ? "/shop/" : "/judgement/noop.html") },
+    })),
+  );
+  const run = await runCli({
+    args: ["--json", "--max-tokens", "2500", "wander around"],
+    env: modelEnv(model.baseUrl),
+  });
+  assert.equal(run.code, 1, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "budget_exhausted");
+  assert.match(result.message, /\(the --max-tokens limit is 2500\)/);
+  assert.ok(result.tokens.total <= 2500, `${result.tokens.total} tokens`);
+  assert.ok(model.requests.length >= 1);
+  assert.equal(result.steps, model.requests.length);
+});
+
+Deno.test("agent stops with budget_exhausted when --max-time runs out during a model call", async () => {
+  await using model = startScriptedModel([
+    { status: 429, headers: { "retry-after": "30" } },
+    { tool: "done", args: { result: "too late" } },
+  ]);
+  const run = await runCli({
+    args: ["--json", "--max-time", "1", "anything"],
+    env: modelEnv(model.baseUrl),
+  });
+  assert.equal(run.code, 1, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "budget_exhausted");
+  assert.match(result.message, /the --max-time limit/);
+  assert.equal(model.requests.length, 1);
+});
