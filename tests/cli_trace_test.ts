@@ -136,3 +136,40 @@ async function alive(pid: number): Promise<boolean> {
   }
   return true;
 }
+
+Deno.test("cli --quiet prints only the answer; --plain --verbose prints words without symbols, with the reasoning", async () => {
+  await using site = startFixtureServer();
+  const script = () => [
+    { tool: "navigate", args: { url: site.url("/cli/price.html") }, reasoning: "open the shop" },
+    (req: { user: string }) => ({
+      tool: "done",
+      args: { result: /Price: (\$[\d.]+)/.exec(req.user)?.[1] ?? "?" },
+      reasoning: "found it",
+    }),
+  ];
+  await using quietModel = startScriptedModel(script());
+  const quiet = await runCli({
+    args: ["--quiet", "price?"],
+    env: { OPENAI_BASE_URL: quietModel.baseUrl },
+  });
+  assert.equal(quiet.code, 0, quiet.stderr);
+  assert.equal(quiet.stdout, "$24.00\n");
+  assert.equal(quiet.stderr, "");
+
+  await using plainModel = startScriptedModel(script());
+  const plain = await runCli({
+    args: ["--plain", "--verbose", "price?"],
+    env: { OPENAI_BASE_URL: plainModel.baseUrl },
+  });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.match(
+    plain.stderr,
+    /^step 1, navigate http:\/\/127\.0\.0\.1:\d+\/cli\/price\.html, ok, \d+ ms$/m,
+  );
+  assert.match(
+    plain.stderr,
+    /^ {2}why: open the shop, model \d+ ms, \d+ tokens, page \d+ tokens$/m,
+  );
+  assert.match(plain.stderr, /^goal_satisfied, 2 steps, [\d.]+ s, \d+ tokens/m);
+  assert.doesNotMatch(plain.stderr, /[·…\u001b]/);
+});
