@@ -108,9 +108,9 @@ export function runOptions(
   };
   const maxTokens = str("max-tokens", "BROWSER_AGENT_MAX_TOKENS");
   if (maxTokens !== undefined) config.maxTokens = whole(maxTokens, "--max-tokens", 0);
-  if (config.maxRequestTokens < 2000) {
+  if (config.maxRequestTokens < 4000) {
     throw new ConfigError(
-      `Cannot use --max-request-tokens "${config.maxRequestTokens}": give at least 2000`,
+      `Cannot use --max-request-tokens "${config.maxRequestTokens}": give at least 4000 (the instructions and tools alone take about 2500)`,
     );
   }
   const domains = str("allowed-domains", "BROWSER_AGENT_ALLOWED_DOMAINS");
