@@ -87,7 +87,7 @@ export async function runOne(ctx: CliContext, options: {
     task: options.task,
     model: ctx.model.model,
     agent: ctx.version,
-    screenshot: () => browser.page.screenshot({ type: "jpeg", quality: 60 }),
+    screenshot: () => screenshot(browser, Object.keys(ctx.runFlags.secrets ?? {}).length > 0),
     mask: ctx.mask,
   });
   const t = trace.hooks();
@@ -132,6 +132,28 @@ export function confirmWith(
 ): (question: string) => Promise<boolean> {
   return async (question) =>
     /^(y|yes|д|да|j|ja|o|oui|s|sí|si|sim)$/i.test(await ask(`${question} [y/N]`));
+}
+
+/**
+ * The page as a JPEG. With secrets configured, what fields hold is hidden for the picture (a
+ * typed secret would show in a text field; masking text cannot reach pixels).
+ */
+async function screenshot(browser: BrowserSession, hideFields: boolean): Promise<Uint8Array> {
+  if (!hideFields) return await browser.page.screenshot({ type: "jpeg", quality: 60 });
+  const id = `ba-hide-${crypto.randomUUID()}`;
+  await browser.page.evaluate((id) => {
+    const style = document.createElement("style");
+    style.id = id;
+    style.textContent =
+      "input, textarea, [contenteditable] { color: transparent !important; text-shadow: none !important; }";
+    document.documentElement.append(style);
+  }, id);
+  try {
+    return await browser.page.screenshot({ type: "jpeg", quality: 60 });
+  } finally {
+    await browser.page.evaluate((id) => document.getElementById(id)?.remove(), id)
+      .catch(() => {/* the page navigated: the style went with it */});
+  }
 }
 
 /** The result as one JSON object, for `--json`. */

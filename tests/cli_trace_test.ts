@@ -173,3 +173,39 @@ Deno.test("cli --quiet prints only the answer; --plain --verbose prints words wi
   assert.match(plain.stderr, /^goal_satisfied, 2 steps, [\d.]+ s, \d+ tokens/m);
   assert.doesNotMatch(plain.stderr, /[·…\u001b]/);
 });
+
+Deno.test("cli keeps secrets out of the trace, the report and the output", async () => {
+  await using site = startFixtureServer();
+  const out = await Deno.makeTempDir({ prefix: "ba-secret-" });
+  const secret = "s3cr3t-Vault-42";
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/cli/code.html") } },
+    (req) => ({
+      tool: "type",
+      args: { id: idOf(req, "Access code"), text: "{{secret:CODE}}" },
+      reasoning: "enter the code",
+    }),
+    (req) => ({
+      tool: "done",
+      args: { result: /You entered: \S+/.exec(req.user)?.[0] ?? "?" },
+    }),
+  ]);
+  try {
+    const run = await runCli({
+      args: ["--secret", "CODE=DOOR_CODE", "--json", "--out", out, "open the vault door"],
+      env: { OPENAI_BASE_URL: model.baseUrl, DOOR_CODE: secret },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(JSON.parse(run.stdout).answer, "You entered: {{secret:CODE}}");
+    const trace = await Deno.readTextFile(`${out}/trace.jsonl`);
+    assert.match(trace, /\{\{secret:CODE\}\}/);
+    for (
+      const text of [run.stdout, run.stderr, trace, await Deno.readTextFile(`${out}/report.html`)]
+    ) {
+      assert.ok(!text.includes(secret), "the secret leaked");
+    }
+    assert.ok(model.requests.every((r) => !JSON.stringify(r.body).includes(secret)));
+  } finally {
+    await Deno.remove(out, { recursive: true });
+  }
+});
