@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+
+function modelEnv(baseUrl: string): Record<string, string> {
+  return { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" };
+}
+
+const PASSWORD = "hunter2-Sekret!";
+const CODE = "RC-77-31-XQ";
+
+/** Every text file under a directory, as one string (run folders: trace.jsonl, report.html). */
+async function textUnder(dir: string): Promise<string> {
+  let out = "";
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) out += await textUnder(path);
+    else if (/\.(jsonl?|html|txt|log|md)$/.test(entry.name)) out += await Deno.readTextFile(path);
+  }
+  return out;
+}
+
+Deno.test("a secret is typed for real but never reaches the model, the output or the run folder", async () => {
+  const posted: URLSearchParams[] = [];
+  await using site = startFixtureServer({
+    routes: [async (req, url) => {
+      if (req.method !== "POST" || url.pathname !== "/login") return undefined;
+      const form = new URLSearchParams(await req.text());
+      posted.push(form);
+      // The page shows the code back: observation must mask it too.
+      const body =
+        `<!doctype html><title>Welcome</title><h1>Signed in as ${form.get("user")}</h1>` +
+        `<p>Your recovery code ${form.get("code")} is now used up.</p>`;
+      return new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
+    }],
+  });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/login.html") } },
+    { tool: "ask_user", args: { question: "What is your password?" } },
+    (req) => ({ tool: "type", args: { id: idOf(req, "Username"), text: "alice" } }),
+    (req) => ({ tool: "type", args: { id: idOf(req, "Password"), text: "{{secret:PASSWORD}}" } }),
+    (req) => ({
+      tool: "type",
+      args: { id: idOf(req, "Recovery code"), text: "{{secret:recovery_code}}" },
+    }),
+    (req) => ({ tool: "click", args: { id: idOf(req, /<button[^>]*> Sign in/) } }),
+    (req) => ({
+      tool: "done",
+      args: { result: /Your recovery code .* is now used up\./.exec(req.user)?.[0] ?? "?" },
+    }),
+  ]);
+  const data = await Deno.makeTempDir({ prefix: "judgement-secrets-" });
+  try {
+    const run = await runCli({
+      args: ["--secret", "PASSWORD=MY_PASS_VAR", "--verbose", "sign in as alice"],
+      env: {
+        ...modelEnv(model.baseUrl),
+        MY_PASS_VAR: PASSWORD,
+        SECRET_RECOVERY_CODE: CODE,
+        XDG_DATA_HOME: data,
+      },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    // The site got the real values.
+    assert.equal(posted.length, 1);
+    assert.equal(posted[0]!.get("pass"), PASSWORD);
+    assert.equal(posted[0]!.get("code"), CODE);
+    // The model saw placeholders only: in the task, in HISTORY, in field values, in page text.
+    assert.match(
+      model.requests[0]!.user,
+      /Secrets you may type .*: \{\{secret:PASSWORD\}\}, \{\{secret:RECOVERY_CODE\}\}/,
+    );
+    const afterTyping = model.requests[5]!.user;
+    assert.match(afterTyping, /type\(id=\d+, text="\{\{secret:PASSWORD\}\}"\) → Typed/);
+    assert.match(afterTyping, /<input[^\n]*Recovery code value="\{\{secret:RECOVERY_CODE\}\}"/);
+    assert.equal(
+      run.stdout.trim(),
+      "Your recovery code {{secret:RECOVERY_CODE}} is now used up.",
+    );
+    // ask_user may not ask for a password when a placeholder exists.
+    assert.match(
+      model.requests[2]!.user,
+      /2\. .*ask_user\(question="What is your password\?"\) → ERROR: Never ask the user for passwords or codes: type the placeholder instead/,
+    );
+    // Nowhere: request bodies, stdout, stderr, the run folder.
+    const everything = [
+      ...model.requests.map((r) => JSON.stringify(r.body)),
+      run.stdout,
+      run.stderr,
+      await textUnder(data),
+    ].join("\n");
+    for (const value of [PASSWORD, CODE, encodeURIComponent(PASSWORD)]) {
+      assert.ok(!everything.includes(value), `${value} leaked`);
+    }
+  } finally {
+    await Deno.remove(data, { recursive: true });
+  }
+});
+
+Deno.test("ask_user refuses to ask for a password: the user is told to type it into the field", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/login.html") } },
+    { tool: "ask_user", args: { question: "Please tell me your password so I can sign in" } },
+  ]);
+  const run = await runCli({ args: ["sign in"], env: modelEnv(model.baseUrl) });
+  assert.equal(run.code, 3, run.stderr);
+  assert.match(
+    run.stdout,
+    /^The page asks for a password or a one-time code\. The agent never asks for these: type it yourself into field \[\d+\] "Password" in the browser window\.$/m,
+  );
+  assert.doesNotMatch(run.stdout, /tell me your password/);
+});
+
+Deno.test("--secret names a variable that must be set", async () => {
+  const run = await runCli({
+    args: ["--secret", "PASSWORD=NOT_SET_ANYWHERE", "sign in"],
+    env: { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" },
+  });
+  assert.equal(run.code, 2);
+  assert.match(
+    run.stderr,
+    /Cannot use --secret PASSWORD: the variable NOT_SET_ANYWHERE is not set or empty/,
+  );
+});
