@@ -52,6 +52,8 @@ export class StepActor {
   readonly #readOnly: ReadonlySet<string>;
   /** The call now running was confirmed (by the user or --yes): its dialogs may be accepted. */
   #confirmedNow = false;
+  /** True once a secret was typed: the page may show it in pixels, which cannot be masked. */
+  secretTyped = false;
   /** Every element seen in this run, as last observed: for the recovery ladder. */
   readonly #known = new Map<number, ObservedElement>();
   /** A confirm()/prompt() dialog dismissed because nobody confirmed it. */
@@ -102,6 +104,7 @@ export class StepActor {
     if (call.name === "type" && typeof args.text === "string" && SecretVault.mentions(args.text)) {
       try {
         args = { ...args, text: o.vault.reveal(args.text) };
+        this.secretTyped = true;
       } catch (error) {
         return { result: { ok: false, text: (error as Error).message } };
       }
