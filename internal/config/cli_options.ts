@@ -50,11 +50,7 @@ export const CLI_FLAGS = [
   { flag: "--json", about: "print the result as JSON on stdout (one line per task)" },
   { flag: "-q, --quiet", about: "no progress lines, only the answer and errors" },
   { flag: "-v, --verbose", about: "also the reasoning, tokens and timings of each step" },
-  {
-    flag: "--plain",
-    about: "no symbols or colours in progress lines",
-    env: "NO_COLOR (colours only)",
-  },
+  { flag: "--plain", about: "no symbols, colours or spinner in progress (NO_COLOR: no colours)" },
 ];
 
 /** parseArgs options of the command-line product's flags. */

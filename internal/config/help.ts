@@ -31,6 +31,10 @@ Usage:
   echo "find the price of the Trailblazer 2 backpack on http://…" | browser-agent
   browser-agent [flags] "task"
   browser-agent mcp [browser flags]   the browser tools for an MCP client, over stdio
+  browser-agent                       (in a terminal) an interactive prompt; /help lists its commands
+  browser-agent --replay RUN_FOLDER   re-run a recorded run without a model (CI smoke tests)
+  browser-agent --tasks FILE.jsonl    a batch; --junit FILE for CI
+  browser-agent sessions [--json]     list saved sessions (--session NAME --forget deletes one)
 
 Flags:
 ${flags}
@@ -40,7 +44,10 @@ Model (environment or .env in the working directory):
   OPENAI_BASE_URL   any OpenAI-compatible server, e.g. http://localhost:11434/v1 (Ollama)
   OPENAI_MODEL      model name (default: ${DEFAULT_MODEL})
 
-Output: one progress line per step on stderr; the answer on stdout.
+Output: one progress line per step on stderr; the answer on stdout. Every run writes a folder with
+trace.jsonl, screenshots and report.html (--out DIR); sessions and runs live in DATA, which is
+$XDG_DATA_HOME/browser-agent, else ~/.local/share/browser-agent (macOS: ~/Library/Application
+Support/browser-agent; Windows: %LOCALAPPDATA%\\browser-agent).
 
 Exit codes:
   0    done: the task succeeded
