@@ -35,6 +35,7 @@ export async function replayCommand(
       registry: ctx.registry,
       signal,
       outDir,
+      secrets: ctx.runFlags.secrets ?? {},
       onStep: (record) => progress.step(record),
     });
   } finally {

@@ -205,6 +205,20 @@ Deno.test("cli keeps secrets out of the trace, the report and the output", async
       assert.ok(!text.includes(secret), "the secret leaked");
     }
     assert.ok(model.requests.every((r) => !JSON.stringify(r.body).includes(secret)));
+
+    // A replay types the secret again from the same --secret, and fails clearly without it.
+    const replay = await runCli({
+      args: ["--secret", "CODE=DOOR_CODE", "--replay", out, "--out", `${out}/replay`],
+      env: { DOOR_CODE: secret },
+    });
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.ok(!replay.stderr.includes(secret) && !replay.stdout.includes(secret));
+    const bare = await runCli({ args: ["--replay", out, "--out", `${out}/replay-2`] });
+    assert.equal(bare.code, 1, bare.stderr);
+    assert.match(
+      bare.stderr,
+      /Step 2 \(type\) types a secret: Unknown secret "CODE".*; pass --secret CODE=ENV_VAR/,
+    );
   } finally {
     await Deno.remove(out, { recursive: true });
   }

@@ -1,6 +1,7 @@
 import type { StepRecord } from "../entity/mod.ts";
 import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
 import { describeTarget, findTarget } from "./replay_target.ts";
+import { SecretVault } from "./secrets.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
 
 /** A recorded successful run, ready to replay. */
@@ -21,6 +22,8 @@ export interface ReplayOptions {
   signal: AbortSignal;
   /** Where to save the screenshot of a failed step (a folder); the recorded folder when absent. */
   outDir?: string;
+  /** NAME → value for `{{secret:NAME}}` in recorded `type` steps (the trace holds only names). */
+  secrets?: Record<string, string>;
   /** How long to look for a step's target before failing, in ms (pages may still be loading). */
   findTimeoutMs?: number;
   onStep?: (record: StepRecord) => void;
@@ -53,6 +56,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
   const started = performance.now();
   const { browser, registry, signal } = options;
   const { steps, answer } = options.recording;
+  const vault = new SecretVault(options.secrets);
   let done = 0;
   const elapsed = () => Math.round(performance.now() - started);
   for (const recorded of steps) {
@@ -84,7 +88,23 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     }
     const t0 = performance.now();
     const call = { name, args, reasoning };
-    const result = await registry.dispatch(call, { browser, signal });
+    let sent = call;
+    if (typeof args.text === "string" && SecretVault.mentions(args.text)) {
+      try {
+        sent = { ...call, args: { ...args, text: vault.reveal(args.text) } };
+      } catch (error) {
+        const secret = /secret\s*:\s*([\w.-]+)/i.exec(args.text)?.[1] ?? "NAME";
+        return {
+          ok: false,
+          message: `Step ${recorded.step} (${name}) types a secret: ${
+            (error as Error).message
+          }; pass --secret ${secret}=ENV_VAR`,
+          steps: done,
+          ms: elapsed(),
+        };
+      }
+    }
+    const result = vault.maskDeep(await registry.dispatch(sent, { browser, signal }));
     const record: StepRecord = {
       step: recorded.step,
       call,
