@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { runTask } from "../internal/agent/mod.ts";
 import { assessRisk } from "../internal/agent/safety.ts";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { ModelClient } from "../internal/llm/mod.ts";
+import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
 import type { BrowserState, ObservedElement } from "../internal/entity/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
@@ -64,6 +68,44 @@ Deno.test("agent with --yes performs the destructive click and says it was confi
   assert.match(
     run.stderr,
     /confirmed by --yes: click \[\d+\] "Place order" — a payment or purchase: the button says "Place order"/,
+  );
+});
+
+Deno.test("runTask() asks the person at the terminal: a no is told to the model, a yes acts", async () => {
+  const { site, orders } = shopWithOrders();
+  await using _site = site;
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/checkout.html") } },
+    (req) => ({ tool: "click", args: { id: idOf(req, "Place order") } }),
+    (req) => ({ tool: "click", args: { id: idOf(req, "Place order") } }),
+    (req) => ({ tool: "done", args: { result: /Order #\d+ placed/.exec(req.user)?.[0] ?? "?" } }),
+  ]);
+  await using browser = await BrowserSession.start({ headless: true });
+  const questions: string[] = [];
+  const answers = [false, true];
+  const result = await runTask({
+    task: "buy the tent",
+    browser,
+    model: new ModelClient({ apiKey: "test-key", baseUrl: model.baseUrl, model: "scripted" }),
+    registry: new ToolRegistry(coreTools),
+    maxSteps: 10,
+    signal: new AbortController().signal,
+    confirm: (question) => {
+      questions.push(question);
+      return Promise.resolve(answers.shift()!);
+    },
+  });
+  assert.equal(result.reason, "goal_satisfied", result.message);
+  assert.equal(result.answer, "Order #1001 placed");
+  assert.deepEqual(orders, ["/order"]);
+  assert.equal(questions.length, 2);
+  assert.match(
+    questions[0]!,
+    /^Allow click \[\d+\] "Place order" — a payment or purchase: the button says "Place order"\?$/,
+  );
+  assert.match(
+    result.history[1]!.result.text,
+    /^The user declined click \[\d+\] "Place order": do not try it again/,
   );
 });
 
