@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { LoopGuard, REPEATED_MARK } from "../internal/agent/loop_guard.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
@@ -147,4 +148,37 @@ Deno.test("agent stops with budget_exhausted when --max-time runs out during a m
   assert.equal(result.reason, "budget_exhausted");
   assert.match(result.message, /the --max-time limit/);
   assert.equal(model.requests.length, 1);
+});
+
+Deno.test("LoopGuard marks a world frozen for six steps, blocks what was tried, then stops", () => {
+  const guard = new LoopGuard({ repeat: 3, frozen: 6 }, ["scroll", "navigate", "ask_user"]);
+  const call = (i: number) => ({ name: "click", args: { id: i }, reasoning: "" });
+  const marks: (string | undefined)[] = [];
+  guard.observe("page");
+  for (let i = 1; i <= 6; i++) {
+    assert.equal(guard.check(call(i), "page").kind, "ok");
+    guard.record(call(i), "page");
+    const seen = guard.observe("page");
+    marks.push(seen.mark);
+    assert.equal(seen.stuck, undefined);
+  }
+  assert.deepEqual(marks, [undefined, undefined, undefined, undefined, undefined, REPEATED_MARK]);
+  // Everything tried while frozen is blocked now; something new may still run.
+  const blocked = guard.check(call(2), "page");
+  assert.equal(blocked.kind, "blocked");
+  assert.match(
+    (blocked as { text: string }).text,
+    /^Blocked: the page has not changed for 6 steps \(click\(id=1\), click\(id=2\), click\(id=3\), …\)\. Do not repeat click\(id=2\): try a different approach: scroll to see more of the page, navigate to another page, ask_user, or call done with success=false/,
+  );
+  for (let i = 7; i <= 8; i++) {
+    guard.record(call(i), "page");
+    assert.equal(guard.observe("page").stuck, undefined);
+  }
+  guard.record(call(9), "page");
+  assert.match(guard.observe("page").stuck ?? "", /^Stuck: the page has not changed for 9 steps/);
+  // A page change clears the blocks.
+  const fresh = new LoopGuard({ repeat: 3, frozen: 6 }, []);
+  fresh.record(call(1), "a");
+  fresh.observe("b");
+  assert.equal(fresh.check(call(1), "b").kind, "ok");
 });
