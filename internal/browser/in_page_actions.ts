@@ -49,6 +49,53 @@ export function waitForDomQuiet(
   });
 }
 
+/** How long this document's DOM has been unchanged, and whether it is still loading or busy. */
+export interface DomIdle {
+  /** Milliseconds since the last DOM change seen (since the first call, in a new document). */
+  idleMs: number;
+  loading: boolean;
+  /** A loading indicator shows; only checked when asked and the DOM has been idle `quietMs`. */
+  busy: boolean;
+}
+
+/**
+ * Reports how long the DOM has been unchanged, watching it from the first call on in this
+ * document (a MutationObserver that only records the time of the last change).
+ */
+export function domIdle(quietMs: number, checkBusy: boolean): DomIdle {
+  type Tracker = { last: number; observer: MutationObserver };
+  const g = globalThis as unknown as { __browserAgentIdle?: Tracker };
+  let tracker = g.__browserAgentIdle;
+  if (!tracker) {
+    const t: Tracker = {
+      last: performance.now(),
+      observer: new MutationObserver(() => {
+        t.last = performance.now();
+      }),
+    };
+    t.observer.observe(document, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
+    g.__browserAgentIdle = tracker = t;
+  }
+  const idleMs = performance.now() - tracker.last;
+  let busy = false;
+  if (checkBusy && idleMs >= quietMs) {
+    const el = document.querySelector('[aria-busy="true"], [role="progressbar"], progress');
+    busy = el?.checkVisibility({ visibilityProperty: true }) ?? false;
+    if (!busy) {
+      const text = document.body?.innerText ?? "";
+      busy =
+        /(^|\n)[ \t]*(loading|please wait|загрузка|chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|読み込み中)[ \t]*(\.\.\.|…)?[ \t]*(\n|$)/i
+          .test(text);
+    }
+  }
+  return { idleMs, loading: document.readyState === "loading", busy };
+}
+
 /** Where a scroll went: pixels moved, pixels left in that direction, and what scrolled. */
 export interface ScrollResult {
   moved: number;

@@ -1,5 +1,5 @@
 import type { Dialog, HTTPRequest, Page } from "puppeteer-core";
-import { waitForDomQuiet } from "./in_page_actions.ts";
+import { type DomIdle, domIdle } from "./in_page_actions.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** How long the network and the DOM must stay quiet to call the page settled, in ms. */
@@ -131,40 +131,37 @@ export class PageActivity {
     const start = performance.now();
     const deadline = start + options.capMs;
     const signal = options.signal;
+    const busy = options.untilNotBusy ?? false;
     while (!signal?.aborted && !this.#page.isClosed()) {
-      const left = deadline - performance.now();
+      const now = performance.now();
+      const left = deadline - now;
       if (left <= 0) break;
-      if (!this.#networkQuiet()) {
-        await delay(Math.min(QUIET_MS / 4, left));
-        continue;
-      }
-      let domQuiet: boolean;
+      let dom: DomIdle;
       try {
-        domQuiet = await isolatedRealm(this.#page.mainFrame()).evaluate(
-          waitForDomQuiet,
-          QUIET_MS,
-          left,
-          options.untilNotBusy ?? false,
-        );
+        dom = await isolatedRealm(this.#page.mainFrame()).evaluate(domIdle, QUIET_MS, busy);
       } catch {
-        // The document was replaced while we waited (navigation): wait for the next one.
+        // The document was replaced while we asked (navigation): ask the next one.
         await delay(Math.min(25, left));
         continue;
       }
-      if (!domQuiet || this.#networkQuiet()) break;
+      // Quiet windows count from the start of settling: what the action caused comes after it.
+      const since = performance.now() - start;
+      const quiet = Math.min(dom.idleMs, since, this.#networkIdleMs());
+      if (quiet >= QUIET_MS && !dom.loading && !dom.busy) break;
+      await delay(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now(), 50)));
     }
     return Math.round(performance.now() - start);
   }
 
-  #networkQuiet(): boolean {
+  /** Milliseconds since the network last did something that counts; 0 while a request is fresh. */
+  #networkIdleMs(): number {
     const now = performance.now();
     for (const started of this.#inflight.values()) {
-      if (now - started < LONG_REQUEST_MS) return false;
+      if (now - started < LONG_REQUEST_MS) return 0;
     }
-    return now - this.#lastNetwork >= QUIET_MS;
+    return now - this.#lastNetwork;
   }
 }
-
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
