@@ -39,7 +39,7 @@ Deno.test("the model sees each action's measured effect and the new tab in HISTO
     const user = (i: number) => model.requests[i]!.user;
     assert.match(
       user(2),
-      /2\. .*click\(id=\d+\) → Clicked \[\d+\]\. \[\d+\] is now checked; .*\(settled in \d+ ms\)/,
+      /2\. .*click\(id=\d+\) → Clicked \[\d+\]\. \[\d+\] is now checked\. \(settled in \d+ ms\)/,
     );
     assert.match(
       user(4),

@@ -112,3 +112,19 @@ Deno.test("an alert is accepted and reported; confirm and prompt follow the dial
   await browser.click(del);
   assert.equal(await out(), "kept");
 });
+
+Deno.test("a leave-page dialog is dismissed by default (the page stays) and accepted when confirmed", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/actions/unsaved.html"));
+  const leave = idIn((await browser.observe()).summary, /Leave the editor/);
+  const stayed = await browser.click(leave);
+  assert.match(stayed, /A leave-page dialog asked .*\(dismissed: the action was not confirmed\)/);
+  assert.match(browser.page.url(), /unsaved\.html$/);
+  browser.dialogPolicy = "accept";
+  const left = await browser.click(leave);
+  assert.match(
+    left,
+    /A leave-page dialog asked .*\(accepted\); now at http.*second\.html "Second page"/,
+  );
+});

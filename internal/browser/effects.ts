@@ -84,7 +84,12 @@ export class EffectProbe {
     const target = (f ?? m)?.target;
     const beforeTarget = (before.frame ?? before.main)?.target;
     if (target && beforeTarget) out.push(...targetChanges(this.#id!, beforeTarget, target));
-    const how = { same: url === before.url, scroll: options.scroll ?? false };
+    // Focus that moved to the element acted on is what a click or typing does: not news.
+    const how = {
+      same: url === before.url,
+      scroll: options.scroll ?? false,
+      focusNews: !target?.focused,
+    };
     if (m && before.main) out.push(...pageChanges(before.main, m, m.changes, how));
     if (f && before.frame) {
       out.push(...pageChanges(before.frame, f, f.changes, { ...how, where: " in its frame" }));
@@ -138,7 +143,7 @@ function pageChanges(
   b: EffectSnapshot,
   changes: DomChanges | undefined,
   /** `same`: the same document (DOM counts mean something); `scroll`: the action scrolled. */
-  how: { same: boolean; scroll: boolean; where?: string },
+  how: { same: boolean; scroll: boolean; focusNews: boolean; where?: string },
 ): string[] {
   const out: string[] = [];
   const { same } = how;
@@ -160,7 +165,7 @@ function pageChanges(
       out.push(`the visible text changed${at}`);
     }
   }
-  if (b.focus !== a.focus && b.focus) out.push(`focus moved to ${b.focus}${at}`);
+  if (b.focus !== a.focus && b.focus && how.focusNews) out.push(`focus moved to ${b.focus}${at}`);
   if (same && !how.scroll && b.scrollY !== a.scrollY) {
     out.push(`the page scrolled ${b.scrollY > a.scrollY ? "down" : "up"}${at}`);
   }

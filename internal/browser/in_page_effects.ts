@@ -11,6 +11,8 @@ export interface TargetState {
   connected: boolean;
   /** Drawn on screen (not `display: none`, `visibility: hidden` or zero-sized). */
   visible: boolean;
+  /** It has the keyboard focus. */
+  focused: boolean;
   /** A field's value (passwords masked), or a contenteditable's text. */
   value?: string;
   checked?: boolean;
@@ -153,7 +155,11 @@ export function measureEffects(
     const s: TargetState = {
       connected: el.isConnected,
       visible: el.checkVisibility({ visibilityProperty: true }) && r.width > 0 && r.height > 0,
+      focused: false,
     };
+    let active: Element | null = document.activeElement;
+    while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+    s.focused = active === el;
     if (el instanceof HTMLInputElement) {
       if (el.type === "checkbox" || el.type === "radio") s.checked = el.checked;
       else if (el.type === "password") s.value = "•".repeat(Math.min(el.value.length, 8));
