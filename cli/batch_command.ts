@@ -69,6 +69,14 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
         const message = error instanceof Error ? error.message : String(error);
         progress.line(`error: ${message}`);
         const ms = Math.round(performance.now() - started);
+        if (ctx.config.cli.json) {
+          ctx.stdout(
+            ctx.mask(
+              JSON.stringify({ name: task.name, reason: "error", message, ms, run_dir: dir }),
+            ) +
+              "\n",
+          );
+        }
         return { name: task.name, reason: "error", message, steps: 0, ms, tokens: 0, run_dir: dir };
       } finally {
         await session?.close();

@@ -95,9 +95,10 @@ export async function interactiveCommand(
   try {
     await repl.loop();
   } finally {
-    Deno.removeSignalListener("SIGINT", onSignal);
+    // The listener stays until the browser is closed: a late Ctrl+C must not cut the closing short.
     await browser.close();
     await lock?.release();
+    Deno.removeSignalListener("SIGINT", onSignal);
   }
   return EXIT.ok;
 }

@@ -1,5 +1,5 @@
 import { basename, extname, join, resolve } from "node:path";
-import type { Browser, CDPSession } from "puppeteer-core";
+import type { Browser, CDPSession, Target } from "puppeteer-core";
 
 /** Longest wait for one download to finish, in ms. */
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -50,7 +50,7 @@ export class Downloads implements AsyncDisposable {
     scope: { contextId?: string | undefined; owns?: (frameId: string) => boolean } = {},
   ): Promise<Downloads> {
     const staging = await Deno.makeTempDir({ prefix: "browser-agent-downloads-" });
-    const session = await browser.target().createCDPSession();
+    const session = await browserTarget(browser).createCDPSession();
     const downloads = new Downloads(resolve(dir), staging, session);
     session.on("Browser.downloadWillBegin", (e) => {
       if (scope.owns && !scope.owns(e.frameId)) return; // another session's download
@@ -185,4 +185,19 @@ async function waitFor(promise: Promise<void>, ms: number, signal?: AbortSignal)
   } finally {
     clearTimeout(timer);
   }
+}
+
+const browserTargets = new WeakMap<Browser, Target>();
+
+/**
+ * The browser's own target, remembered: once a session on it detaches (an isolated context's
+ * downloads closing), puppeteer no longer lists it and `browser.target()` throws.
+ */
+function browserTarget(browser: Browser): Target {
+  let target = browserTargets.get(browser);
+  if (!target) {
+    target = browser.target();
+    browserTargets.set(browser, target);
+  }
+  return target;
 }
