@@ -168,7 +168,7 @@ Deno.test("systemPrompt() lists every tool and userMessage() lays out TASK, HIST
   for (const t of specs) {
     assert.ok(system.includes(`| ${t.name}(`), `system prompt lacks ${t.name}`);
   }
-  assert.match(system, /type\(id, text, press_enter\?\)/);
+  assert.match(system, /type\(id, text, press_enter\?, clear\?\)/);
   const user = userMessage("buy milk", [{
     step: 1,
     call: { name: "click", args: { id: 4 }, reasoning: "Open the shop" },

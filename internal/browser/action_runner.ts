@@ -43,7 +43,6 @@ export async function runAction(
   const signal = options.signal;
   const page = tabs.current;
   const activity = env.activity(page);
-  activity.takeDialogs(); // dialogs of earlier steps were reported with them
   const probe = await EffectProbe.start(page, options.target);
   const mark = downloads?.mark() ?? 0;
   tabs.startAction();
