@@ -142,6 +142,41 @@ Deno.test("agent dismisses an unconfirmed confirm() dialog and holds it; --yes a
   }
 });
 
+Deno.test("runTask() asks about a dismissed confirm() dialog; after a yes the repeat accepts it", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/history.html") } },
+    (req) => ({ tool: "click", args: { id: idOf(req, "Clear history") } }),
+    (req) => ({ tool: "click", args: { id: idOf(req, "Clear history") } }),
+    (req) => ({
+      tool: "done",
+      args: { result: /History deleted|Kept the history/.exec(req.user)?.[0] ?? "?" },
+    }),
+  ]);
+  await using browser = await BrowserSession.start({ headless: true });
+  const questions: string[] = [];
+  const result = await runTask({
+    task: "clear my history",
+    browser,
+    model: new ModelClient({ apiKey: "test-key", baseUrl: model.baseUrl, model: "scripted" }),
+    registry: new ToolRegistry(coreTools),
+    maxSteps: 10,
+    signal: new AbortController().signal,
+    confirm: (question) => {
+      questions.push(question);
+      return Promise.resolve(true);
+    },
+  });
+  assert.equal(result.reason, "goal_satisfied", result.message);
+  assert.equal(result.answer, "History deleted");
+  assert.equal(questions.length, 1);
+  assert.match(
+    questions[0]!,
+    /^The page asked to confirm confirm "Delete all 3 items of your history\? This cannot be undone\."; it was dismissed/,
+  );
+  assert.match(result.history[1]!.result.text, /The user allows it: repeat the same action/);
+});
+
 function page(url: string, title: string, lines: BrowserState["lines"]): BrowserState {
   return { url, title, lines, summary: "" };
 }

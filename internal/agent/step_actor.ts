@@ -58,6 +58,8 @@ export class StepActor {
   readonly #known = new Map<number, ObservedElement>();
   /** A confirm()/prompt() dialog dismissed because nobody confirmed it. */
   #heldDialog: string | undefined;
+  /** A call the user allowed after its dialog was dismissed: its next run accepts dialogs. */
+  #approved: string | undefined;
 
   constructor(options: ActorOptions) {
     this.#o = options;
@@ -110,8 +112,10 @@ export class StepActor {
       }
     }
 
-    const risk = assessRisk(call, state) ?? this.#flaggedTool(call);
-    this.#confirmedNow = false;
+    const approved = this.#approved === JSON.stringify([call.name, call.args]);
+    this.#approved = undefined;
+    const risk = approved ? undefined : assessRisk(call, state) ?? this.#flaggedTool(call);
+    this.#confirmedNow = approved;
     if (risk) {
       const allowed = await this.#allow(risk);
       if (allowed === "held") {
@@ -162,21 +166,17 @@ export class StepActor {
     if (blocked.length > 0) result = { ok: false, text: `${result.text} ${blocked.join(" ")}` };
     if (this.#heldDialog) {
       const held = this.#heldDialog;
-      if (
-        o.confirm &&
-        await o.confirm(
-          `The page asked to confirm: ${held}. It was dismissed. Allow it (the agent will repeat the action)?`,
-        )
-      ) {
-        return {
-          result: {
-            ...result,
-            text:
-              `${result.text} The user allows it: repeat the same action and the dialog will be accepted.`,
-          },
-        };
+      if (o.confirm) {
+        const yes = await o.confirm(
+          `The page asked to confirm ${held}; it was dismissed. Allow it (the agent may repeat the action)?`,
+        );
+        if (yes) this.#approved = JSON.stringify([call.name, call.args]);
+        const said = yes
+          ? "The user allows it: repeat the same action and the dialog will be accepted."
+          : "The user declined it: do not try it again.";
+        return { result: { ...result, text: `${result.text} ${said}` } };
       }
-      if (!o.confirm && !o.confirmAll) {
+      if (!o.confirmAll) {
         return {
           result,
           end: {
