@@ -31,6 +31,7 @@ export interface Model {
     user: string;
     tools: ReturnType<ToolRegistry["specs"]>;
     signal?: AbortSignal;
+    image?: { mimeType: string; base64: string };
   }): Promise<ModelReply>;
 }
 
@@ -179,7 +180,14 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       });
       if (tooBig) return end("budget_exhausted", tooBig);
       options.onThinking?.(step);
-      const reply = await model.next({ system, user: user.text, tools: specs, signal });
+      const reply = await model.next({
+        system,
+        user: user.text,
+        tools: specs,
+        signal,
+        // A screenshot could show a typed secret in a text field: none once one was typed.
+        ...(state.image && !actor.secretTyped ? { image: state.image } : {}),
+      });
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
       options.onModelReply?.(step, reply);
