@@ -73,7 +73,10 @@ Deno.test("agent scrolls to reach an element below the fold", async () => {
         /Reveal code/,
         "the button below the fold must not be listed yet",
       );
-      assert.match(req.user, /1 below \(interactive elements off screen\): scroll to see them/);
+      assert.match(
+        req.user,
+        /… 1 interactive element below \(\d+\.\d screens\); scroll or use find/,
+      );
       return { tool: "scroll", args: { direction: "down" } };
     },
     ...Array.from({ length: 8 }, () => seek),

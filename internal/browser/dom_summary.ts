@@ -1,7 +1,8 @@
 import type { ObservedElement, SummaryLine } from "../entity/mod.ts";
 
 /**
- * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`.
+ * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`;
+ * an element new since the previous observation is marked `*[57]`.
  *
  * @example
  * ```ts
@@ -10,7 +11,7 @@ import type { ObservedElement, SummaryLine } from "../entity/mod.ts";
  * ```
  */
 export function renderElement(el: ObservedElement): string {
-  const head = `[${el.id}] <${[el.tag, ...el.attrs].join(" ")}>`;
+  const head = `${el.fresh ? "*" : ""}[${el.id}] <${[el.tag, ...el.attrs].join(" ")}>`;
   const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
   const label = el.label ? ` ${el.label}` : "";
   const value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";

@@ -7,5 +7,7 @@
 export { type BrowserOptions, BrowserSession } from "./browser_session.ts";
 export { findChrome } from "./find_chrome.ts";
 export { renderElement, renderSummary } from "./dom_summary.ts";
+export { type ObserveOptions, PageObserver } from "./observer.ts";
+export { DEFAULT_TOKEN_BUDGET, estimateTokens } from "./token_budget.ts";
 export { parseKeys } from "./keys.ts";
 export { type SessionInfo, type SessionLock, SessionProfiles } from "./profiles.ts";

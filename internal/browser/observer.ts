@@ -1,9 +1,29 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import type { BrowserState, SummaryLine } from "../entity/mod.ts";
-import { renderSummary } from "./dom_summary.ts";
+import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
-import { elementByLocalId, type FrameObservation, observeFrame } from "./in_page.ts";
+import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
+import { elementByLocalId, WHERE } from "./in_page.ts";
+import { clearOverlay, drawOverlay } from "./in_page_overlay.ts";
 import { isolatedRealm } from "./realm.ts";
+import { DEFAULT_TOKEN_BUDGET, estimateTokens, fitBudget } from "./token_budget.ts";
+
+/** How pages are observed. */
+export interface ObserveOptions {
+  /** `viewport`: what shows plus a margin (default); `page`: the whole document. */
+  scope: "viewport" | "page";
+  /** Hard limit of one observation's summary, in tokens (estimated). */
+  tokenBudget: number;
+  /** Draw the element numbers on the page after each observation. */
+  overlay: boolean;
+  /** Attach a labelled screenshot of the viewport to the observation. */
+  vision: boolean;
+}
+
+/** Margin above and below the viewport that the default scope lists too, in screens. */
+const MARGIN = 0.25;
+const MAX_TEXT = 150;
+const MAX_LABEL = 80;
 
 /**
  * Observes pages as numbered DOM summaries and resolves the numbers back to elements. One per
@@ -11,47 +31,147 @@ import { isolatedRealm } from "./realm.ts";
  */
 export class PageObserver {
   readonly #ids = new ElementIds();
+  readonly #options: ObserveOptions;
+  /** Frames where the overlay is drawn, to clear it before the next observation. */
+  #overlaid = new Set<Frame>();
+
+  constructor(options: Partial<ObserveOptions> = {}) {
+    this.#options = {
+      scope: options.scope ?? "viewport",
+      tokenBudget: options.tokenBudget ?? DEFAULT_TOKEN_BUDGET,
+      overlay: options.overlay ?? false,
+      vision: options.vision ?? false,
+    };
+  }
 
   /** Observes the page: URL, title and the numbered DOM summary, frames included. */
-  async observe(page: Page): Promise<BrowserState> {
-    const frames = page.frames();
-    const main = page.mainFrame();
-    const results = await Promise.all(frames.map((frame) => observeOne(frame, frame === main)));
-    const lines: SummaryLine[] = [];
-    let above = 0, below = 0;
-    results.forEach((obs, i) => {
-      if (!obs) return;
-      const frame = frames[i]!;
-      if (frame !== main && obs.items.length > 0) {
-        lines.push({ kind: "note", text: `--- frame ${frame.url()}` });
-      }
-      for (const item of obs.items) {
-        if (item.kind === "text") {
-          const { text, heading } = item;
-          lines.push(heading ? { kind: "text", text, heading } : { kind: "text", text });
-          continue;
-        }
-        const { id } = this.#ids.assign(frame, obs.token, item.lid);
-        const { tag, attrs, states, label, value } = item;
-        const element = value === undefined
-          ? { id, tag, attrs, states, label }
-          : { id, tag, attrs, states, label, value };
-        lines.push({ kind: "element", element });
-      }
-      if (frame === main) {
-        above = obs.above;
-        below = obs.below;
-      }
-    });
-    if (above + below > 0) {
-      const parts = [below ? `${below} below` : "", above ? `${above} above` : ""].filter(Boolean);
-      lines.push({
-        kind: "note",
-        text: `… ${parts.join(", ")} (interactive elements off screen): scroll to see them`,
-      });
+  async observe(page: Page, override: Partial<ObserveOptions> = {}): Promise<BrowserState> {
+    const o = { ...this.#options, ...override };
+    await this.#clearOverlay();
+    const [walk, title] = await Promise.all([
+      walkPage(page, {
+        mode: "observe",
+        scope: o.scope,
+        margin: MARGIN,
+        maxText: MAX_TEXT,
+        maxLabel: MAX_LABEL,
+      }).catch(() => undefined),
+      page.title().catch(() => ""),
+    ]);
+    if (!walk) return { url: page.url(), title, lines: [], summary: renderSummary([]) };
+    const lines = this.#compose(walk, o);
+    const state: BrowserState = { url: page.url(), title, lines, summary: renderSummary(lines) };
+    if (o.overlay || o.vision) await this.#drawOverlay(walk, lines);
+    if (o.vision) {
+      const base64 = await page.screenshot({ type: "jpeg", quality: 70, encoding: "base64" })
+        .catch(() => undefined);
+      if (base64) state.image = { mimeType: "image/jpeg", base64 };
+      if (!o.overlay) await this.#clearOverlay();
     }
-    const title = await page.title().catch(() => "");
-    return { url: page.url(), title, lines, summary: renderSummary(lines) };
+    return state;
+  }
+
+  /**
+   * Finds elements and text anywhere in the page (off screen, frames, shadow roots) whose text
+   * contains `text`, case- and accent-insensitively; the elements get IDs the other tools accept.
+   */
+  async find(page: Page, text: string, role?: string): Promise<{ text: string; count: number }> {
+    const walk = await walkPage(page, {
+      mode: "find",
+      scope: "page",
+      margin: 0,
+      maxText: MAX_TEXT,
+      maxLabel: MAX_LABEL,
+      query: text,
+      ...(role ? { role: role.toLowerCase() } : {}),
+    });
+    const out: string[] = [];
+    let count = 0;
+    let tokens = 0;
+    const limit = Math.min(this.#options.tokenBudget, 1500);
+    let cut = 0;
+    for (const entry of walk.entries) {
+      if (entry.kind !== "item") continue;
+      const line = this.#line(entry);
+      if (!line) continue;
+      const where = position(entry.item.y);
+      const shown = (line.kind === "element" ? renderElement(line.element) : `"${line.text}"`) +
+        where;
+      count++;
+      const t = estimateTokens(shown) + 1;
+      if (tokens + t > limit) {
+        cut++;
+        continue;
+      }
+      tokens += t;
+      out.push(shown);
+    }
+    const what = role
+      ? `${role} element${count === 1 ? "" : "s"} matching`
+      : `match${count === 1 ? "" : "es"} for`;
+    if (count === 0) {
+      return {
+        text: `No ${role ? `${role} elements matching` : "matches for"} ${
+          JSON.stringify(text)
+        } on the page`,
+        count,
+      };
+    }
+    const head = `${count} ${what} ${JSON.stringify(text)}${
+      cut ? ` (first ${count - cut} shown)` : ""
+    }:`;
+    return { text: [head, ...out].join("\n"), count };
+  }
+
+  /**
+   * The page's main text as plain text, in pages of about `budget` tokens; with `query`, only the
+   * passages that mention it (with their headings).
+   */
+  async read(
+    page: Page,
+    options: { query?: string; page?: number } = {},
+  ): Promise<{ text: string; pages: number }> {
+    const walk = await walkPage(page, {
+      mode: "read",
+      scope: "page",
+      margin: 0,
+      maxText: 4000,
+      maxLabel: MAX_LABEL,
+    });
+    let lines: { text: string; heading?: number }[] = [];
+    for (const e of walk.entries) {
+      if (e.kind === "item" && e.item.kind === "text") {
+        lines.push(e.item.heading ? { text: e.item.text, heading: e.item.heading } : e.item);
+      }
+    }
+    const query = options.query?.trim();
+    if (query) lines = passages(lines, query);
+    const rendered = lines.map((l) => (l.heading ? `${"#".repeat(l.heading)} ${l.text}` : l.text));
+    const budget = Math.max(300, this.#options.tokenBudget);
+    const pages: string[][] = [[]];
+    let used = 0;
+    for (const line of rendered) {
+      const t = estimateTokens(line) + 1;
+      if (used + t > budget && pages[pages.length - 1]!.length > 0) {
+        pages.push([]);
+        used = 0;
+      }
+      const text = t > budget ? line.slice(0, budget * 2) + "…" : line;
+      pages[pages.length - 1]!.push(text);
+      used += Math.min(t, budget);
+    }
+    const n = Math.min(Math.max(1, options.page ?? 1), pages.length);
+    if (rendered.length === 0) {
+      return {
+        text: query ? `No text mentions ${JSON.stringify(query)} on the page` : "(no text)",
+        pages: 0,
+      };
+    }
+    const more = n < pages.length ? `; read page ${n + 1} for more` : "";
+    const head = `Text${
+      query ? ` mentioning ${JSON.stringify(query)}` : ""
+    }, page ${n} of ${pages.length}${more}:`;
+    return { text: [head, ...pages[n - 1]!].join("\n"), pages: pages.length };
   }
 
   /** The element behind an ID from an observation; throws when it never existed or is gone. */
@@ -73,19 +193,201 @@ export class PageObserver {
     }
     return el as ElementHandle<Element>;
   }
+
+  /** The options this observer was made with. */
+  get options(): ObserveOptions {
+    return { ...this.#options };
+  }
+
+  /** Where an ID points (frame, document token, local number), or undefined. */
+  ref(id: number): { frame: Frame; token: string; lid: number } | undefined {
+    return this.#ids.lookup(id);
+  }
+
+  #line(entry: WalkEntry & { kind: "item" }): SummaryLine | undefined {
+    const item = entry.item;
+    if (item.kind === "text") {
+      return item.heading
+        ? { kind: "text", text: item.text, heading: item.heading }
+        : { kind: "text", text: item.text };
+    }
+    const { id } = this.#ids.assign(entry.frame, entry.token, item.lid);
+    const { tag, attrs, states, label, value } = item;
+    const element = value === undefined
+      ? { id, tag, attrs, states, label }
+      : { id, tag, attrs, states, label, value };
+    if (item.fresh) Object.assign(element, { fresh: true });
+    return { kind: "element", element };
+  }
+
+  /** Lines in reading order (dialog first), cut to the token budget, with closing notes. */
+  #compose(walk: PageWalk, o: ObserveOptions): SummaryLine[] {
+    const modal = walk.main.modal;
+    type Entry = { line: SummaryLine; rank: number; tokens: number };
+    const first: Entry[] = [];
+    const rest: Entry[] = [];
+    for (const e of walk.entries) {
+      if (e.kind === "frame") {
+        const url = e.frame.url();
+        const text = `--- frame${/^https?:/.test(url) ? ` ${shortUrl(url)}` : ""}`;
+        const target = e.where & WHERE.dialog ? first : rest;
+        target.push({ line: { kind: "note", text }, rank: 99, tokens: 0 });
+        continue;
+      }
+      const line = this.#line(e);
+      if (!line) continue;
+      const w = e.item.where;
+      const inView = (w & WHERE.viewport) !== 0;
+      let rank: number;
+      if (w & WHERE.dialog) rank = 0;
+      else if (w & WHERE.form) rank = 1;
+      else if (line.kind === "element") rank = inView ? 2 : 5;
+      else if (line.kind === "text" && line.heading) rank = inView ? 3 : 6;
+      else rank = inView ? 4 : 7;
+      if (modal && !(w & WHERE.dialog)) rank += 10;
+      const text = line.kind === "element"
+        ? renderElement(line.element)
+        : line.kind === "text" && line.heading
+        ? `${"#".repeat(line.heading)} ${line.text}`
+        : line.text;
+      const entry: Entry = { line, rank, tokens: estimateTokens(text) + 1 };
+      (modal && w & WHERE.dialog ? first : rest).push(entry);
+    }
+    const entries = modal
+      ? [
+        ...first,
+        {
+          line: { kind: "note", text: "--- page behind the dialog (inert until it closes):" },
+          rank: 99,
+          tokens: 0,
+        } as Entry,
+        ...rest,
+      ]
+      : rest;
+
+    const notes: string[] = [];
+    if (o.scope === "viewport") {
+      const { above, below } = walk;
+      const screens = (n: number) => `${n.toFixed(1)} screens`;
+      if (above + below > 0) {
+        const parts: string[] = [];
+        if (below) {
+          parts.push(
+            `${below} interactive element${below === 1 ? "" : "s"} below (${
+              screens(walk.main.screensBelow)
+            })`,
+          );
+        }
+        if (above) parts.push(`${above} above`);
+        notes.push(`… ${parts.join(", ")}; scroll or use find`);
+      } else if (walk.main.screensBelow >= 0.5) {
+        notes.push(`… ${screens(walk.main.screensBelow)} more text below; scroll or use read`);
+      }
+    }
+    if (walk.scrollers.length > 0) {
+      const list = walk.scrollers.slice(0, 4).map((s) => `${JSON.stringify(s.name)} (${s.more})`);
+      notes.push(`… more inside scrollable areas: ${list.join(", ")}; use find`);
+    }
+    const noteTokens = notes.reduce((n, t) => n + estimateTokens(t) + 1, 0);
+    const reserve = 40; // the line that says what the budget left out
+    const structural = entries.filter((e) => e.rank === 99).length * 12;
+    const keep = fitBudget(
+      entries.map((e) => (e.rank === 99 ? { tokens: 0, rank: -1 } : e)),
+      Math.max(0, o.tokenBudget - noteTokens - reserve - structural),
+    );
+    let leftEls = 0, leftText = 0;
+    const lines: SummaryLine[] = [];
+    entries.forEach((e, i) => {
+      if (keep[i]) lines.push(e.line);
+      else if (e.line.kind === "element") leftEls++;
+      else leftText++;
+    });
+    // A frame header with nothing kept after it (before the next header) goes too.
+    const tidy = lines.filter((l, i) =>
+      !(l.kind === "note" && l.text.startsWith("--- frame") &&
+        (i + 1 >= lines.length || lines[i + 1]!.kind === "note"))
+    );
+    if (leftEls + leftText > 0) {
+      const parts = [
+        leftEls ? `${leftEls} element${leftEls === 1 ? "" : "s"}` : "",
+        leftText ? `${leftText} text line${leftText === 1 ? "" : "s"}` : "",
+      ].filter(Boolean);
+      notes.push(`… left out to fit the token budget: ${parts.join(", ")}; use find or read`);
+    }
+    for (const text of notes) tidy.push({ kind: "note", text });
+    return tidy;
+  }
+
+  async #drawOverlay(walk: PageWalk, lines: SummaryLine[]): Promise<void> {
+    const shown = new Set<number>();
+    for (const l of lines) if (l.kind === "element") shown.add(l.element.id);
+    const byFrame = new Map<Frame, [number, number][]>();
+    for (const e of walk.entries) {
+      if (e.kind !== "item" || e.item.kind !== "el") continue;
+      const { id } = this.#ids.assign(e.frame, e.token, e.item.lid);
+      if (!shown.has(id)) continue;
+      let list = byFrame.get(e.frame);
+      if (!list) byFrame.set(e.frame, list = []);
+      list.push([e.item.lid, id]);
+    }
+    await Promise.all([...byFrame].map(async ([frame, pairs]) => {
+      try {
+        await isolatedRealm(frame).evaluate(drawOverlay, pairs);
+        this.#overlaid.add(frame);
+      } catch {
+        // The frame went away: nothing to label.
+      }
+    }));
+  }
+
+  async #clearOverlay(): Promise<void> {
+    const frames = [...this.#overlaid];
+    this.#overlaid.clear();
+    await Promise.all(
+      frames.map((f) =>
+        f.detached ? undefined : isolatedRealm(f).evaluate(clearOverlay).catch(() => {
+          // The document was replaced: its overlay went with it.
+        })
+      ),
+    );
+  }
 }
 
-async function observeOne(frame: Frame, isMain: boolean): Promise<FrameObservation | undefined> {
-  try {
-    if (!isMain) {
-      const owner = await frame.frameElement();
-      const box = await owner?.boundingBox();
-      await owner?.dispose();
-      if (!box || box.width === 0 || box.height === 0) return undefined;
-    }
-    return await isolatedRealm(frame).evaluate(observeFrame, { margin: 0.25, maxText: 150 });
-  } catch {
-    // A frame that detaches or navigates while observed has nothing to show this time.
-    return undefined;
+function position(y: number): string {
+  if (y < -0.05) return ` (${(-y).toFixed(1)} screens up)`;
+  if (y > 1) return ` (${(y - 1).toFixed(1)} screens down)`;
+  return "";
+}
+
+function shortUrl(url: string): string {
+  return url.length > 70 ? url.slice(0, 69) + "…" : url;
+}
+
+/** The lines that mention `query` (all its words, else any longer word), each after its heading. */
+function passages(
+  lines: { text: string; heading?: number }[],
+  query: string,
+): { text: string; heading?: number }[] {
+  const norm = (s: string) =>
+    s.normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ");
+  const q = norm(query).trim();
+  const words = q.split(" ").filter((w) => w.length >= 3);
+  let hits = lines.map((l) => norm(l.text).includes(q));
+  if (!hits.some(Boolean) && words.length > 0) {
+    hits = lines.map((l) => words.some((w) => norm(l.text).includes(w)));
   }
+  const out: { text: string; heading?: number }[] = [];
+  let lastHeading = -1;
+  let shownHeading = -1;
+  lines.forEach((l, i) => {
+    if (l.heading) lastHeading = i;
+    if (!hits[i]) return;
+    if (lastHeading >= 0 && lastHeading !== i && shownHeading !== lastHeading) {
+      out.push(lines[lastHeading]!);
+    }
+    if (l.heading) shownHeading = i;
+    else if (lastHeading >= 0) shownHeading = lastHeading;
+    out.push(l);
+  });
+  return out;
 }

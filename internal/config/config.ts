@@ -9,6 +9,12 @@ import {
   type ActionConfig,
   actionOptions,
 } from "./action_options.ts";
+import {
+  OBSERVE_FLAGS,
+  OBSERVE_PARSE_OPTIONS,
+  type ObserveConfig,
+  observeOptions,
+} from "./observe_options.ts";
 
 /** Everything a run needs to know, read once from flags and the environment. */
 export interface Config {
@@ -20,7 +26,10 @@ export interface Config {
   maxSteps: number;
   /** NO_COLOR is set: never colour output. */
   noColor: boolean;
-  browser: { chromePath?: string; headless: boolean; cdpUrl?: string } & ActionConfig;
+  browser: { chromePath?: string; headless: boolean; cdpUrl?: string } & ActionConfig & {
+    /** Scope, token budget, overlay and screenshots of observations. */
+    observe: ObserveConfig;
+  };
   /** Where sessions and runs are kept (see {@link dataDir}). */
   dataDir: string;
   /** The command-line product: sessions, run folders, replay, batches, output style. */
@@ -64,6 +73,7 @@ export const FLAGS: readonly { flag: string; about: string; env?: string; fallba
     env: "BROWSER_AGENT_CDP_URL",
   },
   ...ACTION_FLAGS,
+  ...OBSERVE_FLAGS,
   ...RUN_FLAGS,
   ...CLI_FLAGS,
   { flag: "-h, --help", about: "show this help" },
@@ -102,6 +112,7 @@ export function loadConfig(
         headed: { type: "boolean" },
         "cdp-url": { type: "string" },
         ...ACTION_PARSE_OPTIONS,
+        ...OBSERVE_PARSE_OPTIONS,
         ...RUN_PARSE_OPTIONS,
         ...CLI_PARSE_OPTIONS,
         help: { type: "boolean", short: "h" },
@@ -169,7 +180,7 @@ export function loadConfig(
     model: { apiKey, name: nonEmpty(v.model ?? env.OPENAI_MODEL) ?? DEFAULT_MODEL },
     maxSteps,
     noColor: Boolean(env.NO_COLOR),
-    browser: { headless, ...actionOptions(v, env) },
+    browser: { headless, ...actionOptions(v, env), observe: observeOptions(v, env) },
     dataDir: dataDir(env),
     cli,
     run: runOptions(v, env),

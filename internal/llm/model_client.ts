@@ -78,6 +78,8 @@ export class ModelClient {
     user: string;
     tools: readonly ToolSpec[];
     signal?: AbortSignal;
+    /** A picture sent with the user message (`--vision`: the labelled screenshot). */
+    image?: { mimeType: string; base64: string };
   }): Promise<ModelReply> {
     const started = performance.now();
     let completion: OpenAI.Chat.Completions.ChatCompletion;
@@ -86,7 +88,20 @@ export class ModelClient {
         model: this.model,
         messages: [
           { role: "system", content: request.system },
-          { role: "user", content: request.user },
+          request.image
+            ? {
+              role: "user",
+              content: [
+                { type: "text", text: request.user },
+                {
+                  type: "image_url",
+                  image_url: {
+                    url: `data:${request.image.mimeType};base64,${request.image.base64}`,
+                  },
+                },
+              ],
+            }
+            : { role: "user", content: request.user },
         ],
         tools: request.tools.map((t) => ({
           type: "function" as const,

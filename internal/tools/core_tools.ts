@@ -1,4 +1,5 @@
 import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
+import { find, read } from "./observe_tools.ts";
 import type { Tool } from "./tool.ts";
 
 const ID = {
@@ -158,6 +159,8 @@ export const coreTools: readonly Tool[] = [
   selectTool,
   press,
   scroll,
+  find,
+  read,
   navigate,
   goBack,
   switchTab,

@@ -17,6 +17,7 @@ export {
 } from "./core_tools.ts";
 export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 export { mcpTools } from "./mcp_tools.ts";
+export { find, observeTools, read } from "./observe_tools.ts";
 export { ToolRegistry } from "./registry.ts";
 export type { Tool, ToolContext } from "./tool.ts";
 /** The browser the tools drive, for packages that may not import `browser` themselves. */

@@ -1,0 +1,180 @@
+import type { Frame, Page } from "puppeteer-core";
+import { type Box, frameIdOf, type FrameWalk, type PageItem, walkFrame } from "./in_page.ts";
+import type { WalkOptions } from "./in_page.ts";
+import { isolatedRealm } from "./realm.ts";
+
+/** An element or text of one frame, or the start of a child frame, in the page's reading order. */
+export type WalkEntry =
+  | { kind: "item"; frame: Frame; token: string; depth: number; item: ItemNoFrame }
+  | { kind: "frame"; frame: Frame; depth: number; where: number };
+
+type ItemNoFrame = Exclude<PageItem, { kind: "frame" }>;
+
+/** The walk of a page and all its frames. */
+export interface PageWalk {
+  entries: WalkEntry[];
+  /** The main frame's walk (viewport size, screens above and below, modal). */
+  main: FrameWalk;
+  /** Interactive elements outside the band, over all frames. */
+  above: number;
+  below: number;
+  scrollers: { name: string; more: number }[];
+  /** Each frame's walk, by frame (tokens for IDs, `seenBefore`). */
+  walks: Map<Frame, FrameWalk>;
+}
+
+/**
+ * Walks the main frame, then each child frame (cross-origin ones too, through the browser's
+ * per-frame execution) where its `<iframe>` is, limited to the part of the frame that shows.
+ */
+export async function walkPage(
+  page: Page,
+  options: Omit<WalkOptions, "clip" | "band">,
+): Promise<PageWalk> {
+  const mainFrame = page.mainFrame();
+  const all = page.frames().filter((f) => f !== mainFrame && shown(f));
+  // Which <iframe> holds which frame: asked for all frames at once, while the main frame is walked.
+  const owners = new Map(all.map((f) => [f, ownerId(f)]));
+  const main = await walkOne(mainFrame, { ...options, clip: null, band: null });
+  if (!main) throw new Error("The page is loading: observe again");
+  const walks = new Map<Frame, FrameWalk>([[mainFrame, main]]);
+  const totals = { above: main.above, below: main.below, scrollers: [...main.scrollers] };
+  const pageScope = options.scope === "page";
+  const view: Box = { top: 0, left: 0, bottom: main.height, right: main.width };
+  const margin = pageScope ? Infinity : main.height * options.margin;
+  const band: Box = { ...view, top: -margin, bottom: main.height + margin };
+
+  const expand = async (
+    frame: Frame,
+    walk: FrameWalk,
+    depth: number,
+    view: Box,
+    band: Box,
+  ): Promise<WalkEntry[]> => {
+    const children = frame.childFrames().filter(shown);
+    const fids = await Promise.all(children.map((f) => owners.get(f) ?? ownerId(f)));
+    const nested = new Map<number, Promise<WalkEntry[]>>();
+    for (const item of walk.items) {
+      if (item.kind !== "frame") continue;
+      const i = fids.indexOf(item.fid);
+      const child = children[i];
+      if (!child) continue;
+      const shift = (b: Box): Box => ({
+        top: b.top - item.box.top,
+        left: b.left - item.box.left,
+        bottom: b.bottom - item.box.top,
+        right: b.right - item.box.left,
+      });
+      const childView = shift(intersect(view, item.box));
+      const childBand = shift(intersect(band, item.box));
+      if (!pageScope && (childBand.bottom <= childBand.top || childBand.right <= childBand.left)) {
+        continue;
+      }
+      nested.set(
+        item.fid,
+        walkOne(child, {
+          ...options,
+          clip: pageScope ? null : childView,
+          band: pageScope ? null : childBand,
+        }).then((w) => {
+          if (!w) return [];
+          walks.set(child, w);
+          totals.above += w.above;
+          totals.below += w.below;
+          totals.scrollers.push(...w.scrollers);
+          return expand(child, w, depth + 1, childView, childBand).then((inner) => [
+            { kind: "frame", frame: child, depth: depth + 1, where: item.where } as WalkEntry,
+            ...inner,
+          ]);
+        }),
+      );
+    }
+    const out: WalkEntry[] = [];
+    for (const item of walk.items) {
+      if (item.kind === "frame") {
+        const inner = nested.get(item.fid);
+        if (inner) out.push(...await inner);
+      } else out.push({ kind: "item", frame, token: walk.token, depth, item });
+    }
+    return out;
+  };
+
+  const entries = await expand(mainFrame, main, 0, view, band);
+  return { entries, main, walks, ...totals };
+}
+
+/** Frames worth walking: attached, and not the browser's error page for a frame that failed to load
+ * (it may never get a context to run in). */
+function shown(frame: Frame): boolean {
+  return !frame.detached && !frame.url().startsWith("chrome-error:");
+}
+
+/**
+ * Longest wait for one frame's walk. A frame without a document to run in (an error page, a frame
+ * still loading) would make puppeteer wait for one forever; such a frame is left out this time.
+ */
+const FRAME_TIMEOUT_MS = 2000;
+const MAIN_TIMEOUT_MS = 15_000;
+
+async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | undefined> {
+  const limit = frame.parentFrame() ? FRAME_TIMEOUT_MS : MAIN_TIMEOUT_MS;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const walk = await within(limit, isolatedRealm(frame).evaluate(walkFrame, options));
+      if (walk || frame.parentFrame()) return walk;
+    } catch {
+      // The document was replaced while we looked (navigation), or the frame went away.
+      if (frame.detached) return undefined;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return undefined;
+}
+
+/** The number the parent's walker gives the `<iframe>` that holds `frame`; 0 when unknown. */
+function ownerId(frame: Frame): Promise<number> {
+  return within(FRAME_TIMEOUT_MS, askOwnerId(frame)).then((id) => id ?? 0);
+}
+
+async function askOwnerId(frame: Frame): Promise<number> {
+  const parent = frame.parentFrame();
+  if (!parent) return 0;
+  try {
+    const owner = await frame.frameElement();
+    if (!owner) return 0;
+    try {
+      // adoptHandle is internal in puppeteer's types (the version is pinned; tests cover it).
+      const realm = isolatedRealm(parent) as unknown as {
+        adoptHandle<T>(handle: T): Promise<T>;
+      };
+      const inWorld = await realm.adoptHandle(owner);
+      try {
+        return await inWorld.evaluate(frameIdOf);
+      } finally {
+        await inWorld.dispose();
+      }
+    } finally {
+      await owner.dispose();
+    }
+  } catch {
+    return 0; // the frame detached meanwhile
+  }
+}
+
+/** The promise's value, or undefined when it takes longer than `ms`. */
+function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
+  let timer = 0;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+function intersect(a: Box, b: Box): Box {
+  return {
+    top: Math.max(a.top, b.top),
+    left: Math.max(a.left, b.left),
+    bottom: Math.min(a.bottom, b.bottom),
+    right: Math.min(a.right, b.right),
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * Cheap token counting and the per-observation token budget. The estimate errs high against the
+ * o200k encoding (the benchmark checks it on real pages), so an observation that fits the
+ * estimate fits the budget.
+ *
+ * @module
+ */
+
+/** The default hard budget of one observation, in tokens (chosen from the benchmark). */
+export const DEFAULT_TOKEN_BUDGET = 2000;
+
+const PIECE =
+  /[A-Za-z]+|[0-9]+|[\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+|\s+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|[\s\S]/gu;
+
+/**
+ * Estimates how many tokens a text costs, without a tokenizer: words by length, digits in threes,
+ * accented and Cyrillic runs by thirds, one per CJK character, punctuation and symbols one each.
+ *
+ * @example
+ * ```ts
+ * estimateTokens("[12] <button> Search"); // 8
+ * ```
+ */
+export function estimateTokens(text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(PIECE)) {
+    const p = m[0];
+    const c = p.charCodeAt(0);
+    if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n += 1 + Math.floor(p.length / 7);
+    else if (c >= 48 && c <= 57) n += Math.ceil(p.length / 3);
+    else if (c === 32 || c === 9) n += p.length > 1 ? 1 : 0;
+    else if (c === 10 || c === 13 || /\s/.test(p)) n += 1;
+    else if ((c >= 0xc0 && c <= 0x24f) || (c >= 0x370 && c <= 0x4ff)) n += Math.ceil(p.length / 2);
+    else if (c < 128) n += 1;
+    else n += c >= 0x3040 ? 1 : 2;
+  }
+  return n;
+}
+
+/** One candidate line: its tokens and its priority (lower goes in first). */
+export interface BudgetEntry {
+  tokens: number;
+  rank: number;
+}
+
+/**
+ * Chooses which lines fit `budget` tokens: by rank, then in reading order, skipping what does not
+ * fit. Returns a keep-flag per entry.
+ *
+ * @example
+ * ```ts
+ * fitBudget([{ tokens: 5, rank: 2 }, { tokens: 8, rank: 0 }], 10); // [false, true]
+ * ```
+ */
+export function fitBudget(entries: readonly BudgetEntry[], budget: number): boolean[] {
+  const keep = entries.map(() => false);
+  const order = entries.map((_, i) => i).sort((a, b) =>
+    entries[a]!.rank - entries[b]!.rank || a - b
+  );
+  let left = budget;
+  for (const i of order) {
+    const t = entries[i]!.tokens;
+    if (t <= left) {
+      keep[i] = true;
+      left -= t;
+    }
+  }
+  return keep;
+}

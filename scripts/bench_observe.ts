@@ -1,0 +1,336 @@
+/**
+ * Benchmark of the observation (not a test): serves `../shared/pages/` (real saved pages) on
+ * 127.0.0.1 and measures, per page and overall, our observation and Playwright's AI snapshot
+ * (what Playwright MCP sends to models) in the same run: time (median and p90 of warm runs at
+ * 1280×800), interactive elements listed, o200k tokens, and the coverage of visible in-viewport
+ * interactive elements by an independent simple count.
+ *
+ * Run: deno task bench (or deno run --allow-all scripts/bench_observe.ts [name-filter])
+ * `npm:playwright-core` and `npm:gpt-tokenizer` are imported here only.
+ */
+/// <reference lib="dom" />
+import puppeteer from "puppeteer-core";
+import { chromium } from "npm:playwright-core@1.65.1";
+import { countTokens } from "npm:gpt-tokenizer@4.0.0/encoding/o200k_base";
+import { join } from "node:path";
+import { findChrome } from "../internal/browser/find_chrome.ts";
+import { PageObserver } from "../internal/browser/observer.ts";
+import { isolatedRealm } from "../internal/browser/realm.ts";
+import { DEFAULT_TOKEN_BUDGET, estimateTokens } from "../internal/browser/token_budget.ts";
+
+const RUNS = 7;
+const PW_RUNS = 5;
+const VIEWPORT = { width: 1280, height: 800 };
+const INTERACTIVE_ROLES =
+  /^\s*- (button|link|textbox|searchbox|checkbox|radio|combobox|listbox|option|menuitem|menuitemcheckbox|menuitemradio|tab|switch|slider|spinbutton|treeitem)\b/;
+
+interface Row {
+  name: string;
+  ms: number[];
+  pageMs: number[];
+  els: number;
+  tokens: number;
+  pageTokens: number;
+  pageEls: number;
+  pwMs: number[];
+  pwTokens: number;
+  pwEls: number;
+  coverage: [number, number];
+  estimateRatio: number;
+}
+
+async function main(): Promise<void> {
+  const pagesDir = Deno.env.get("BENCH_PAGES") ??
+    new URL("../../shared/pages/", import.meta.url).pathname;
+  const filter = Deno.args[0] ?? "";
+  const files = [...Deno.readDirSync(pagesDir)]
+    .filter((e) => e.isFile && e.name.endsWith(".html") && e.name.includes(filter))
+    .map((e) => e.name)
+    .sort();
+  if (files.length === 0) {
+    console.error(`No pages in ${pagesDir}: put the corpus at ../shared/pages beside the repo`);
+    Deno.exit(2);
+  }
+
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const name = decodeURIComponent(new URL(req.url).pathname.slice(1));
+    if (!files.includes(name)) return new Response("Not found", { status: 404 });
+    return new Response(await Deno.readFile(join(pagesDir, name)), {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  });
+  const origin = `http://127.0.0.1:${server.addr.port}`;
+  const executablePath = findChrome(Deno.env.get("CHROME_PATH"));
+  const args = [
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--no-default-browser-check",
+    ...(Deno.build.os === "linux" && Deno.uid() === 0 ? ["--no-sandbox"] : []),
+  ];
+
+  const ours = await puppeteer.launch({
+    executablePath,
+    headless: true,
+    args,
+    defaultViewport: VIEWPORT,
+    pipe: true,
+  });
+  const theirs = await chromium.launch({ executablePath, headless: true, args });
+
+  const rows: Row[] = [];
+
+  const measure = async (name: string): Promise<Row> => {
+    const url = `${origin}/${name}`;
+    const verbose = Deno.env.get("BENCH_VERBOSE")
+      ? (what: string) => console.error(`${name}: ${what}`)
+      : () => {};
+    verbose("loading");
+    const page = await ours.newPage();
+    await page.goto(url, { waitUntil: "load", timeout: 20_000 }).catch(
+      () => {/* measured as is */},
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    verbose("observing");
+    const observer = new PageObserver();
+    let state = await observer.observe(page);
+    await observer.observe(page);
+    const ms: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = performance.now();
+      state = await observer.observe(page);
+      ms.push(performance.now() - t0);
+    }
+    const tokens = countTokens(state.summary);
+    const els = state.lines.filter((l) => l.kind === "element").length;
+    const estimateRatio = tokens / Math.max(1, estimateTokens(state.summary));
+    const coverage = await coverageOf(page, observer, state.lines);
+
+    verbose("observing the whole page");
+    const full = { scope: "page", tokenBudget: Infinity } as const;
+    let pageState = await observer.observe(page, full);
+    const pageMs: number[] = [];
+    for (let i = 0; i < Math.max(3, RUNS - 2); i++) {
+      const t0 = performance.now();
+      pageState = await observer.observe(page, full);
+      pageMs.push(performance.now() - t0);
+    }
+    const pageTokens = countTokens(pageState.summary);
+    const pageEls = pageState.lines.filter((l) => l.kind === "element").length;
+    await page.close();
+
+    verbose("playwright");
+    const pw = await theirs.newPage({ viewport: VIEWPORT });
+    await pw.goto(url, { waitUntil: "load", timeout: 20_000 }).catch(() => {/* measured as is */});
+    await new Promise((r) => setTimeout(r, 300));
+    verbose("playwright snapshot");
+    let snap = await pw.ariaSnapshot({ mode: "ai" });
+    const pwMs: number[] = [];
+    for (let i = 0; i < PW_RUNS; i++) {
+      const t0 = performance.now();
+      snap = await pw.ariaSnapshot({ mode: "ai" });
+      pwMs.push(performance.now() - t0);
+    }
+    const pwTokens = countTokens(snap);
+    const pwEls = snap.split("\n").filter((l) => INTERACTIVE_ROLES.test(l)).length;
+    await pw.close();
+
+    const row: Row = {
+      name,
+      ms,
+      pageMs,
+      els,
+      tokens,
+      pageTokens,
+      pageEls,
+      pwMs,
+      pwTokens,
+      pwEls,
+      coverage,
+      estimateRatio,
+    };
+    console.error(
+      `${name}: ${fmt(median(ms))} ms, ${tokens} tok, page ${pageTokens} tok; playwright ${
+        fmt(median(pwMs))
+      } ms, ${pwTokens} tok`,
+    );
+    return row;
+  };
+
+  for (const name of files) {
+    // A page that hangs (a script loop, a load that never ends) is reported and skipped.
+    let timer = 0;
+    const row = await Promise.race([
+      measure(name),
+      new Promise<undefined>((r) => timer = setTimeout(r, 120_000)),
+    ]);
+    clearTimeout(timer);
+    if (row) rows.push(row);
+    else console.error(`${name}: skipped, not measured within 120 s`);
+  }
+
+  await ours.close();
+  await theirs.close();
+  await server.shutdown();
+
+  const header = [
+    "page",
+    "observe ms med/p90",
+    "page-scope ms",
+    "PW ms med/p90",
+    "time ×PW",
+    "els",
+    "PW els",
+    "tokens",
+    "page-scope tok",
+    "PW tok",
+    "page tok ×PW",
+    "coverage",
+  ];
+  const table = rows.map((r) => [
+    r.name.replace(/\.html$/, ""),
+    `${fmt(median(r.ms))} / ${fmt(p90(r.ms))}`,
+    fmt(median(r.pageMs)),
+    `${fmt(median(r.pwMs))} / ${fmt(p90(r.pwMs))}`,
+    (median(r.ms) / median(r.pwMs)).toFixed(2),
+    String(r.els),
+    String(r.pwEls),
+    String(r.tokens),
+    String(r.pageTokens),
+    String(r.pwTokens),
+    (r.pageTokens / r.pwTokens).toFixed(2),
+    r.coverage[1]
+      ? `${pct(r.coverage[0] / r.coverage[1])} (${r.coverage[0]}/${r.coverage[1]})`
+      : "—",
+  ]);
+  const real = rows.filter((r) => !r.name.startsWith("synthetic"));
+  const all = (f: (r: Row) => number, of = real) => median(of.map(f));
+  const covered = real.reduce((n, r) => n + r.coverage[0], 0);
+  const visible = real.reduce((n, r) => n + r.coverage[1], 0);
+  table.push([
+    `median of ${real.length} real pages`,
+    fmt(all((r) => median(r.ms))),
+    fmt(all((r) => median(r.pageMs))),
+    fmt(all((r) => median(r.pwMs))),
+    all((r) => median(r.ms) / median(r.pwMs)).toFixed(2),
+    String(all((r) => r.els)),
+    String(all((r) => r.pwEls)),
+    String(all((r) => r.tokens)),
+    String(all((r) => r.pageTokens)),
+    String(all((r) => r.pwTokens)),
+    all((r) => r.pageTokens / r.pwTokens).toFixed(2),
+    visible ? `${pct(covered / visible)} (${covered}/${visible})` : "—",
+  ]);
+  printTable(header, table);
+  const worst = Math.max(...rows.map((r) => r.estimateRatio));
+  console.log(
+    `\nDefault observation: viewport + ${25}% margin, token budget ${DEFAULT_TOKEN_BUDGET}. ` +
+      `Page scope: whole document, no budget. Time ×PW = our default observe / Playwright snapshot ` +
+      `(medians). Coverage: visible in-viewport interactive elements of the main document (simple ` +
+      `selector count) that the default observation lists.`,
+  );
+  console.log(
+    `Runtime token estimate vs o200k: worst ratio actual/estimate ${worst.toFixed(2)} ` +
+      `(≤ 1 means the budget is never exceeded).`,
+  );
+}
+
+/** The share of visible in-viewport interactive elements (simple independent count) we listed. */
+export async function coverageOf(
+  page: import("puppeteer-core").Page,
+  observer: PageObserver,
+  lines: { kind: string; element?: { id: number } }[],
+): Promise<[number, number]> {
+  const main = page.mainFrame();
+  const lids: number[] = [];
+  for (const l of lines) {
+    if (l.kind !== "element" || !l.element) continue;
+    const ref = observer.ref(l.element.id);
+    if (ref && ref.frame === main) lids.push(ref.lid);
+  }
+  const [hit, total] = await isolatedRealm(main).evaluate(countVisible, lids);
+  return [hit.length, total.length];
+}
+
+/**
+ * The independent count, run in the page: elements matching a plain selector of interactive
+ * elements, rendered, not transparent, in the viewport, and not clipped away by an ancestor's
+ * overflow. Returns descriptions of those listed and of all of them.
+ */
+export function countVisible(listed: number[]): [string[], string[]] {
+  const state = (globalThis as unknown as {
+    __browserAgent?: { els: Map<number, WeakRef<Element>> };
+  }).__browserAgent;
+  const seen = new Set<Element>();
+  for (const lid of listed) {
+    const el = state?.els.get(lid)?.deref();
+    if (el) seen.add(el);
+  }
+  const sel =
+    "a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=combobox],[role=textbox],[role=switch],[role=option]";
+  const hit: string[] = [], total: string[] = [];
+  for (const el of document.querySelectorAll(sel)) {
+    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    if (r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) continue;
+    let clipped = false;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+      const c = a.getBoundingClientRect();
+      if (r.bottom <= c.top || r.top >= c.bottom || r.right <= c.left || r.left >= c.right) {
+        clipped = true;
+        break;
+      }
+    }
+    if (clipped) continue;
+    const what = `${el.outerHTML.slice(0, 100).replace(/\s+/g, " ")} @${Math.round(r.left)},${
+      Math.round(r.top)
+    } ${Math.round(r.width)}x${Math.round(r.height)}`;
+    total.push(what);
+    if (seen.has(el)) hit.push(what);
+  }
+  return [hit, total];
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+function p90(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)]!;
+}
+
+function fmt(ms: number): string {
+  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
+}
+
+function pct(x: number): string {
+  return `${(100 * x).toFixed(1)}%`;
+}
+
+function printTable(head: string[], body: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    `| ${
+      cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")
+    } |`;
+  console.log(line(head));
+  console.log(
+    `|${
+      widths.map((w, i) => (i === 0 ? "-" : "") + "-".repeat(w + 1) + (i === 0 ? "" : ":")).join(
+        "|",
+      )
+    }|`,
+  );
+  for (const r of body) console.log(line(r));
+}
+
+if (import.meta.main) await main();

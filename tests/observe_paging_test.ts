@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { BrowserSession, estimateTokens } from "../internal/browser/mod.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+
+function idIn(summary: string, pattern: RegExp): number {
+  for (const line of summary.split("\n")) {
+    const m = /^\*?\[(\d+)\]/.exec(line);
+    if (m && pattern.test(line)) return Number(m[1]);
+  }
+  throw new Error(`no element matching ${pattern} in:\n${summary}`);
+}
+
+const longPage = () =>
+  startFixtureServer({
+    routes: [(_req, url) =>
+      url.pathname === "/observe/long.html"
+        ? new Response(
+          `<!doctype html><title>Long</title><h1>Annual report</h1>
+          <form><label for="q">Search the report</label> <input id="q"></form>
+          ${
+            Array.from(
+              { length: 300 },
+              (_, i) =>
+                `<p>Paragraph ${i} tells of the harvest in region ${i} and of the rain that fell there.</p><a href="#r${i}">Region ${i}</a>`,
+            ).join("\n")
+          }
+          <p>The final tally was 4,217 tonnes.</p>`,
+          { headers: { "content-type": "text/html; charset=utf-8" } },
+        )
+        : undefined],
+  });
+
+Deno.test("observe of an endless list: closing line, stable IDs, new items marked, find and act", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/observe/infinite.html"));
+  await browser.settle();
+  const first = await browser.observe();
+  assert.match(
+    first.summary,
+    /^… \d+ interactive elements? below \(\d+\.\d screens\); scroll or use find$/m,
+  );
+  assert.doesNotMatch(first.summary, /^\*\[/m, "nothing is new on the first look at a page");
+  const item3 = idIn(first.summary, /<a> Item 3$/);
+  const item12 = idIn(first.summary, /<a> Item 12$/);
+
+  for (let i = 0; i < 3; i++) await browser.scroll("down");
+  await browser.settle();
+  const later = await browser.observe();
+  assert.match(later.summary, /^\*\[\d+\] <a> Item 2[1-9]$/m, "items added since are marked");
+  assert.match(later.summary, /^… .*\d+ above; scroll or use find$/m);
+  const found = await browser.find("item 12");
+  assert.match(
+    found.text,
+    new RegExp(`^\\[${item12}\\] <a> Item 12 \\(\\d\\.\\d screens up\\)$`, "m"),
+  );
+  await browser.click(item3);
+  assert.match(browser.page.url(), /#item-3$/);
+});
+
+Deno.test("observe never exceeds the token budget and says what it left out", async () => {
+  await using site = longPage();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/observe/long.html"));
+  const whole = await browser.observe({ scope: "page", tokenBudget: 1_000_000 });
+  assert.match(whole.summary, /The final tally was 4,217 tonnes\./);
+  assert.ok(estimateTokens(whole.summary) > 3000);
+  for (const budget of [200, 500, 1500]) {
+    const state = await browser.observe({ scope: "page", tokenBudget: budget });
+    assert.ok(
+      estimateTokens(state.summary) <= budget,
+      `${budget}: ${estimateTokens(state.summary)}`,
+    );
+    assert.match(
+      state.summary,
+      /^… left out to fit the token budget: \d+ elements, \d+ text lines; use find or read$/m,
+    );
+  }
+  // The focused form outranks the rest of the page.
+  await browser.focus(idIn(whole.summary, /Search the report/));
+  const focused = await browser.observe({ scope: "page", tokenBudget: 200 });
+  assert.match(focused.summary, /<input type=text> \{FOCUSED\} Search the report/);
+});
+
+Deno.test("read pages through the main text and finds passages by query", async () => {
+  await using site = longPage();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/observe/long.html"));
+  const first = await browser.read();
+  assert.ok(first.pages > 1, first.text);
+  assert.match(first.text, /^Text, page 1 of \d+; read page 2 for more:$/m);
+  assert.match(first.text, /^Paragraph 0 tells of the harvest/m);
+  const last = await browser.read({ page: first.pages });
+  assert.match(last.text, /The final tally was 4,217 tonnes\./);
+  const hit = await browser.read({ query: "final TALLY" });
+  assert.equal(hit.pages, 1);
+  assert.match(hit.text, /^The final tally was 4,217 tonnes\.$/m);
+});

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { renderElement } from "../internal/browser/mod.ts";
+import { estimateTokens, fitBudget } from "../internal/browser/token_budget.ts";
+import { observeOptions } from "../internal/config/observe_options.ts";
+import { loadConfig } from "../internal/config/mod.ts";
+
+Deno.test("estimateTokens() counts words, digits, CJK and symbols, never zero for text", () => {
+  assert.equal(estimateTokens(""), 0);
+  assert.ok(estimateTokens("[12] <button> Search") >= 6);
+  assert.ok(estimateTokens("新西兰是一个岛国") >= 8, "one per CJK character");
+  assert.ok(estimateTokens("Zażółć gęślą jaźń") >= 6);
+  assert.ok(estimateTokens("1234567890") >= 4);
+});
+
+Deno.test("fitBudget() keeps lines by rank, then reading order, within the budget", () => {
+  const keep = fitBudget([
+    { tokens: 5, rank: 4 },
+    { tokens: 8, rank: 0 },
+    { tokens: 3, rank: 2 },
+    { tokens: 4, rank: 2 },
+  ], 12);
+  assert.deepEqual(keep, [false, true, true, false]);
+});
+
+Deno.test("renderElement() marks elements new since the last observation with a star", () => {
+  const el = { id: 57, tag: "a", attrs: [], states: [], label: "Item 57" };
+  assert.equal(renderElement(el), "[57] <a> Item 57");
+  assert.equal(renderElement({ ...el, fresh: true }), "*[57] <a> Item 57");
+});
+
+Deno.test("observeOptions() reads --scope, --token-budget, --overlay and --vision", () => {
+  assert.deepEqual(observeOptions({}, {}), { scope: "viewport", overlay: false, vision: false });
+  assert.deepEqual(
+    observeOptions({ scope: "page", "token-budget": "3000", overlay: true }, {}),
+    { scope: "page", tokenBudget: 3000, overlay: true, vision: false },
+  );
+  assert.equal(
+    observeOptions({}, { BROWSER_AGENT_VISION: "on", BROWSER_AGENT_SCOPE: "PAGE" }).vision,
+    true,
+  );
+  assert.throws(() => observeOptions({ scope: "all" }, {}), /Cannot use --scope "all"/);
+  assert.throws(
+    () => observeOptions({ "token-budget": "12" }, {}),
+    /Cannot use --token-budget "12": give a whole number of tokens from 200 to 1000000/,
+  );
+  const config = loadConfig(["--scope", "page", "--vision", "task"], { OPENAI_API_KEY: "k" });
+  assert.equal(config.browser.observe.scope, "page");
+  assert.equal(config.browser.observe.vision, true);
+});
