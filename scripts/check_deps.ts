@@ -1,7 +1,9 @@
 /**
  * Fails when a package imports what it must not: `entity` nothing; `browser`, `llm`, `config`
  * only `entity`; `tools` `browser` and `entity`; `agent` `tools`, `llm`, `entity`; `mcp` `tools`
- * and `entity`. Other packages are reached only through their `mod.ts`.
+ * and `entity`. Other packages are reached only through their `mod.ts`. `main.ts` and `cli/`
+ * (the commands main wires) may use every package, also only through `mod.ts`; nothing under
+ * `internal/` imports them.
  *
  * Run: deno run --allow-read scripts/check_deps.ts
  */
@@ -37,7 +39,7 @@ for (const pkg of Deno.readDirSync(internal)) {
       const [targetPkg, ...rest] = target.split("/");
       if (targetPkg === pkg.name) continue;
       const where = relative(root, file);
-      if (targetPkg === ".." || !targetPkg || !(targetPkg in ALLOWED)) {
+      if (target.startsWith("..") || !targetPkg || !(targetPkg in ALLOWED)) {
         problems.push(`${where} imports "${spec}" outside internal/`);
       } else if (!allowed.includes(targetPkg)) {
         problems.push(
@@ -48,6 +50,23 @@ for (const pkg of Deno.readDirSync(internal)) {
       } else if (rest.join("/") !== "mod.ts") {
         problems.push(`${where} imports "${spec}": import ${targetPkg}/mod.ts instead`);
       }
+    }
+  }
+}
+
+// main.ts and cli/: any package, but only through its mod.ts.
+const wiring = [join(root, "main.ts"), ...walk(join(root, "cli"))];
+for (const file of wiring) {
+  const source = Deno.readTextFileSync(file);
+  for (const m of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+    const spec = m[1]!;
+    const target = relative(internal, resolve(dirname(file), spec));
+    if (!spec.startsWith(".") || target.startsWith("..")) continue;
+    const [targetPkg, ...rest] = target.split("/");
+    if (rest.join("/") !== "mod.ts") {
+      problems.push(
+        `${relative(root, file)} imports "${spec}": import ${targetPkg}/mod.ts instead`,
+      );
     }
   }
 }
