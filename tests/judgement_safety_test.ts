@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { runTask } from "../internal/agent/mod.ts";
-import { assessRisk } from "../internal/agent/safety.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { ModelClient } from "../internal/llm/mod.ts";
-import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
+import { assessRisk, coreTools, ToolRegistry } from "../internal/tools/mod.ts";
 import type { BrowserState, ObservedElement } from "../internal/entity/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";

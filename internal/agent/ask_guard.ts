@@ -1,5 +1,5 @@
 import type { BrowserState } from "../entity/mod.ts";
-import { describeTarget } from "./target.ts";
+import { describeTarget } from "../tools/mod.ts";
 
 /** Questions that ask for a password, a PIN or a one-time code, in several languages. */
 const SECRET_QUESTION = new RegExp(

@@ -1,6 +1,5 @@
 import type { BrowserState, ObservedElement, ToolCall, ToolResult } from "../entity/mod.ts";
-import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
-import { idOf, locate } from "./target.ts";
+import { idOf, locate, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
 
 /** Tools that act on one element by ID and may be retried on it. */
 const RETRYABLE = new Set(["click", "type", "select", "hover"]);

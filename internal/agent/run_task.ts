@@ -6,12 +6,11 @@ import {
   type ModelReply,
   systemPrompt,
 } from "../llm/mod.ts";
-import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
+import { describeTarget, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
 import { Budget } from "./budget.ts";
 import { fingerprint, LoopGuard, type LoopLimits } from "./loop_guard.ts";
 import { SecretVault } from "./secrets.ts";
 import { type Acted, StepActor } from "./step_actor.ts";
-import { describeTarget } from "./target.ts";
 
 /** Why a run ended: exactly one per run. */
 export type TerminalReason =

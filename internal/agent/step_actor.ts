@@ -5,12 +5,17 @@ import type {
   ToolCall,
   ToolResult,
 } from "../entity/mod.ts";
-import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
+import {
+  assessRisk,
+  type Risk,
+  riskKind,
+  type ToolContext,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 import { asksForSecret, typeItYourself } from "./ask_guard.ts";
 import { doneObjection } from "./evidence.ts";
 import { fingerprint, type LoopGuard } from "./loop_guard.ts";
 import { recoverAction } from "./recovery.ts";
-import { assessRisk, type Risk, riskKind } from "./safety.ts";
 import { SecretVault } from "./secrets.ts";
 import type { TerminalReason } from "./run_task.ts";
 

@@ -23,6 +23,12 @@ export interface Risk {
   reason: string;
 }
 
+/** Options of {@link assessRisk}. */
+export interface RiskOptions {
+  /** The element a `press` focuses before the key (the MCP server's `browser_press(key, id)`). */
+  focus?: number;
+}
+
 const KIND: Record<RiskCategory, string> = {
   payment: "a payment or purchase",
   deletion: "a deletion",
@@ -38,7 +44,8 @@ export function riskKind(category: RiskCategory): string {
 /**
  * Recognises destructive calls — paying, buying, ordering, deleting, sending, posting, saving
  * account data — from the target element's label, the text just before it (a dialog's
- * question), and the page (a payment step, an account page), in several languages.
+ * question), and the page (a payment step, an account page), in several languages. Shared by
+ * the agent loop and the MCP server, which both hold what it flags until someone confirms.
  *
  * @example
  * ```ts
@@ -46,7 +53,11 @@ export function riskKind(category: RiskCategory): string {
  * // { category: "payment", action: 'click [9] "Place order"', reason: 'the button says "Place order"' }
  * ```
  */
-export function assessRisk(call: ToolCall, state: BrowserState): Risk | undefined {
+export function assessRisk(
+  call: ToolCall,
+  state: BrowserState,
+  options: RiskOptions = {},
+): Risk | undefined {
   const id = idOf(call.args);
   const action = `${call.name}${id !== undefined ? ` ${describeTarget(state, id)}` : ""}`;
   if (call.name === "click") {
@@ -59,7 +70,7 @@ export function assessRisk(call: ToolCall, state: BrowserState): Risk | undefine
   }
   if (call.name === "press" && typeof call.args.key === "string") {
     if (!/(^|\+)enter$/i.test(call.args.key.trim())) return undefined;
-    const target = focused(state);
+    const target = options.focus !== undefined ? locate(state, options.focus) : focused(state);
     if (!target) return undefined;
     const what = `press Enter on ${describeTarget(state, target.element.id)}`;
     return isField(target.element)
