@@ -42,7 +42,7 @@ Deno.test("observe lists elements in nested open shadow roots and slots, and act
   const { summary } = await browser.observe();
   assert.match(summary, /^Card body$/m);
   const button = idIn(summary, /^\[\d+\] <button> Shadow button$/);
-  const link = idIn(summary, /^\[\d+\] <a> Slotted link$/);
+  const link = idIn(summary, /^\[\d+\] Slotted link$/);
   const field = idIn(summary, /^\[\d+\] <input type=text> Nested field$/);
   assert.match(summary, /^\[\d+\] <div contenteditable> Notes value="Draft"$/m);
   // Reading order follows the flat tree: shadow button, slotted link, nested field.

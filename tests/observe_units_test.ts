@@ -24,8 +24,24 @@ Deno.test("fitBudget() keeps lines by rank, then reading order, within the budge
 
 Deno.test("renderElement() marks elements new since the last observation with a star", () => {
   const el = { id: 57, tag: "a", attrs: [], states: [], label: "Item 57" };
-  assert.equal(renderElement(el), "[57] <a> Item 57");
-  assert.equal(renderElement({ ...el, fresh: true }), "*[57] <a> Item 57");
+  assert.equal(renderElement(el), "[57] Item 57");
+  assert.equal(renderElement({ ...el, fresh: true }), "*[57] Item 57");
+});
+
+Deno.test("renderElement() writes labelled links bare and every other element with its tag", () => {
+  const link = { id: 3, tag: "a", attrs: [], states: [], label: "Pricing" };
+  assert.equal(renderElement(link), "[3] Pricing");
+  assert.equal(renderElement({ ...link, attrs: ["role=menuitem"] }), "[3] Pricing");
+  assert.equal(renderElement({ ...link, states: ["CURRENT"] }), "[3] {CURRENT} Pricing");
+  assert.equal(renderElement({ ...link, attrs: ["role=button"] }), "[3] <a role=button> Pricing");
+  assert.equal(
+    renderElement({ ...link, label: "", attrs: ['href="/pricing"'] }),
+    '[3] <a href="/pricing">',
+  );
+  assert.equal(
+    renderElement({ id: 4, tag: "button", attrs: [], states: [], label: "Pricing" }),
+    "[4] <button> Pricing",
+  );
 });
 
 Deno.test("observeOptions() reads --scope, --token-budget, --overlay and --vision", () => {

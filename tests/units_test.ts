@@ -174,11 +174,11 @@ Deno.test("systemPrompt() lists every tool and userMessage() lays out TASK, HIST
     call: { name: "click", args: { id: 4 }, reasoning: "Open the shop" },
     result: { ok: false, text: "Element [4] is gone: the page changed, observe again" },
     ms: 5,
-  }], { url: "http://a/", title: "A", lines: [], summary: "[1] <a> Home" });
+  }], { url: "http://a/", title: "A", lines: [], summary: "[1] Home" });
   assert.match(user, /^# TASK\nbuy milk\n\n# HISTORY\n/);
   assert.match(
     user,
     /^1\. Open the shop → click\(id=4\) → ERROR: Element \[4\] is gone: the page changed, observe again$/m,
   );
-  assert.match(user, /\n# CURRENT PAGE\nURL: http:\/\/a\/\nTitle: A\n[\s\S]*\n\[1\] <a> Home$/);
+  assert.match(user, /\n# CURRENT PAGE\nURL: http:\/\/a\/\nTitle: A\n[\s\S]*\n\[1\] Home$/);
 });

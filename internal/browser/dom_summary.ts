@@ -1,17 +1,25 @@
 import type { ObservedElement, SummaryLine } from "../entity/mod.ts";
 
+/** Roles a link may carry and still read as a plain link. */
+const LINK_ROLES = new Set(["role=link", "role=menuitem"]);
+
 /**
- * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`;
- * an element new since the previous observation is marked `*[57]`.
+ * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`.
+ * A link with a label, the most common element, is written bare: `[12] Pricing`. An element new
+ * since the previous observation is marked `*[57]`.
  *
  * @example
  * ```ts
  * renderElement({ id: 9, tag: "button", attrs: [], states: ["DISABLED"], label: "Place order" });
  * // "[9] <button> {DISABLED} Place order"
+ * renderElement({ id: 12, tag: "a", attrs: [], states: [], label: "Pricing" });
+ * // "[12] Pricing"
  * ```
  */
 export function renderElement(el: ObservedElement): string {
-  const head = `${el.fresh ? "*" : ""}[${el.id}] <${[el.tag, ...el.attrs].join(" ")}>`;
+  const mark = `${el.fresh ? "*" : ""}[${el.id}]`;
+  const bare = el.tag === "a" && el.label !== "" && el.attrs.every((a) => LINK_ROLES.has(a));
+  const head = bare ? mark : `${mark} <${[el.tag, ...el.attrs].join(" ")}>`;
   const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
   const label = el.label ? ` ${el.label}` : "";
   const value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";

@@ -1,6 +1,8 @@
 import type { Frame, Page } from "puppeteer-core";
-import { type Box, frameIdOf, type FrameWalk, type PageItem, walkFrame } from "./in_page.ts";
-import type { WalkOptions } from "./in_page.ts";
+import { walkFrame } from "./in_page.ts";
+import { helpersVersion, installHelpers } from "./in_page_install.ts";
+import { frameIdOf } from "./in_page_refs.ts";
+import type { Box, FrameWalk, PageItem, WalkOptions } from "./in_page_types.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
@@ -29,8 +31,9 @@ export interface PageWalk {
  */
 export async function walkPage(
   page: Page,
-  options: Omit<WalkOptions, "clip" | "band">,
+  walkOptions: Omit<WalkOptions, "clip" | "band" | "helpers">,
 ): Promise<PageWalk> {
+  const options = { ...walkOptions, helpers: helpersVersion() };
   const mainFrame = page.mainFrame();
   const all = page.frames().filter((f) => f !== mainFrame && shown(f));
   // Which <iframe> holds which frame: asked for all frames at once, while the main frame is walked.
@@ -120,8 +123,14 @@ async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | 
   const limit = frame.parentFrame() ? FRAME_TIMEOUT_MS : MAIN_TIMEOUT_MS;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const walk = await within(limit, isolatedRealm(frame).evaluate(walkFrame, options));
-      if (walk || frame.parentFrame()) return walk;
+      const realm = isolatedRealm(frame);
+      let walk = await within(limit, realm.evaluate(walkFrame, options));
+      if (walk === null) {
+        // A new document (or frame): its isolated world has no helpers yet.
+        await within(limit, installHelpers(realm));
+        walk = await within(limit, realm.evaluate(walkFrame, options));
+      }
+      if (walk || frame.parentFrame()) return walk ?? undefined;
     } catch {
       // The document was replaced while we looked (navigation), or the frame went away.
       if (frame.detached) return undefined;

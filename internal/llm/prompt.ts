@@ -1,7 +1,7 @@
 import type { BrowserState, StepRecord, ToolSpec } from "../entity/mod.ts";
 
 /** Bumped whenever the prompt's wording changes, so traces say which prompt a run used. */
-export const PROMPT_VERSION = 1;
+export const PROMPT_VERSION = 2;
 
 /**
  * The system prompt: what the agent is, the actions table, the algorithm, the rules and one
@@ -24,6 +24,7 @@ ${table}
 
 ## RULES
 - An element's id is the number in brackets: "[42] <button> Buy" → id=42. Use only ids shown in CURRENT PAGE.
+- A line with no <tag> after the number is a link: "[43] Pricing".
 - After typing into a search field, submit it: press_enter=true.
 - If what you need is not on the page, scroll down, or navigate.
 - Call done only when the whole task is complete, with the answer the user asked for in result. If it cannot be done, call done with success=false and say why.
@@ -35,6 +36,7 @@ TASK: Find the price of the iPhone 15
 CURRENT PAGE:
 [12] <input type=text placeholder="Search products">
 [13] <button> Search
+[14] Deals
 → type(id=12, text="iPhone 15", press_enter=true), reasoning: "Search for the product"
 Later, CURRENT PAGE:
 # iPhone 15 128GB
