@@ -14,8 +14,13 @@ export function installRoles(): void {
     .__browserAgentHelpers ??= {};
 
   const clean = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
-  const cut = (s: string, n: number): string =>
-    s.length > n ? s.slice(0, n - 1).trimEnd() + "…" : s;
+  // Cut at a word's end when one is near, so no word is left half.
+  const cut = (s: string, n: number): string => {
+    if (s.length <= n) return s;
+    const head = s.slice(0, n - 1);
+    const space = head.lastIndexOf(" ");
+    return (space > n * 0.8 && /\S/.test(s[n - 1]!) ? head.slice(0, space) : head).trimEnd() + "…";
+  };
   const norm = (s: string): string =>
     clean(s).normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
   const text: TextHelpers = { clean, cut, norm };

@@ -6,6 +6,7 @@ import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { elementByLocalId } from "./in_page_refs.ts";
 import { WHERE } from "./in_page_types.ts";
 import { clearOverlay, drawOverlay } from "./in_page_overlay.ts";
+import { compactPage, passages } from "./page_scope.ts";
 import { isolatedRealm } from "./realm.ts";
 import { DEFAULT_TOKEN_BUDGET, estimateTokens, fitBudget } from "./token_budget.ts";
 
@@ -24,6 +25,8 @@ export interface ObserveOptions {
 /** Margin above and below the viewport that the default scope lists too, in screens. */
 const MARGIN = 0.25;
 const MAX_TEXT = 150;
+/** Longest text line of a whole-page observation: an overview; `read` gives all the text. */
+const MAX_PAGE_TEXT = 120;
 const MAX_LABEL = 80;
 
 /**
@@ -54,7 +57,7 @@ export class PageObserver {
         mode: "observe",
         scope: o.scope,
         margin: MARGIN,
-        maxText: MAX_TEXT,
+        maxText: o.scope === "page" ? MAX_PAGE_TEXT : MAX_TEXT,
         maxLabel: MAX_LABEL,
       }).catch(() => undefined),
       page.title().catch(() => ""),
@@ -227,7 +230,10 @@ export class PageObserver {
     type Entry = { line: SummaryLine; rank: number; tokens: number };
     const first: Entry[] = [];
     const rest: Entry[] = [];
-    for (const e of walk.entries) {
+    const compact = o.scope === "page"
+      ? compactPage(walk.entries)
+      : { entries: walk.entries, leftLines: 0 };
+    for (const e of compact.entries) {
       if (e.kind === "frame") {
         const url = e.frame.url();
         const text = `--- frame${/^https?:/.test(url) ? ` ${shortUrl(url)}` : ""}`;
@@ -284,6 +290,9 @@ export class PageObserver {
       } else if (walk.main.screensBelow >= 0.5) {
         notes.push(`… ${screens(walk.main.screensBelow)} more text below; scroll or use read`);
       }
+    }
+    if (compact.leftLines > 0) {
+      notes.push(`… (+N lines): text shortened in this whole-page view; use read for all of it`);
     }
     if (walk.scrollers.length > 0) {
       const list = walk.scrollers.slice(0, 4).map((s) => `${JSON.stringify(s.name)} (${s.more})`);
@@ -362,33 +371,4 @@ function position(y: number): string {
 
 function shortUrl(url: string): string {
   return url.length > 70 ? url.slice(0, 69) + "…" : url;
-}
-
-/** The lines that mention `query` (all its words, else any longer word), each after its heading. */
-function passages(
-  lines: { text: string; heading?: number }[],
-  query: string,
-): { text: string; heading?: number }[] {
-  const norm = (s: string) =>
-    s.normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ");
-  const q = norm(query).trim();
-  const words = q.split(" ").filter((w) => w.length >= 3);
-  let hits = lines.map((l) => norm(l.text).includes(q));
-  if (!hits.some(Boolean) && words.length > 0) {
-    hits = lines.map((l) => words.some((w) => norm(l.text).includes(w)));
-  }
-  const out: { text: string; heading?: number }[] = [];
-  let lastHeading = -1;
-  let shownHeading = -1;
-  lines.forEach((l, i) => {
-    if (l.heading) lastHeading = i;
-    if (!hits[i]) return;
-    if (lastHeading >= 0 && lastHeading !== i && shownHeading !== lastHeading) {
-      out.push(lines[lastHeading]!);
-    }
-    if (l.heading) shownHeading = i;
-    else if (lastHeading >= 0) shownHeading = lastHeading;
-    out.push(l);
-  });
-  return out;
 }
