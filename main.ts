@@ -207,7 +207,13 @@ async function mcpCommand(argv: string[]): Promise<number> {
     try {
       return await withSignals(async (signal) => {
         const startMcpBrowser = () => startBrowser(config, lock?.dir);
-        await serveMcp({ startBrowser: startMcpBrowser, version: VERSION, log, signal });
+        await serveMcp({
+          startBrowser: startMcpBrowser,
+          version: VERSION,
+          log,
+          signal,
+          confirmAll: config.run.yes,
+        });
         return EXIT.ok;
       });
     } finally {

@@ -76,9 +76,11 @@ Deno.test("mcp navigates, lists, types, selects and clicks by index", async () =
     text: "Portugal",
   });
   assert.equal(chosen.status, "ok", chosen.error);
+  // "Send order" sends: the safety policy holds it until the call says the user confirmed it.
   const sent = await mcp.call("browser_overlay_act", {
     index: index("Send order"),
     action: "click",
+    confirm: true,
   });
   assert.equal(sent.status, "ok", sent.error);
   const page = await mcp.call("browser_extract", { mode: "summary" });

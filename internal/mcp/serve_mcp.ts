@@ -10,6 +10,7 @@ import {
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { type BrowserSession, mcpTools, ToolRegistry } from "../tools/mod.ts";
+import { type Answer, SafetyGate } from "./safety_gate.ts";
 import { toCallToolResult, toMcpTool } from "./tool_results.ts";
 
 /** What {@link serveMcp} needs from `main.ts`. */
@@ -22,10 +23,15 @@ export interface McpOptions {
   log: (line: string) => void;
   /** Stops serving (Ctrl+C, SIGTERM). */
   signal?: AbortSignal;
+  /** `--yes`: destructive actions (pay, delete, send) and `confirm()` dialogs run unasked. */
+  confirmAll?: boolean;
 }
 
 const INSTRUCTIONS =
-  "Act by number: browser_list_interactives shows [12] <button> …; then browser_overlay_act(index=12, action). List again after navigation or page changes.";
+  "Act by number: browser_list_interactives shows [12] <button> …; then browser_overlay_act(index=12, action). List again after navigation or page changes. Actions that pay, delete or send are held until you ask the user and repeat them with confirm: true.";
+
+/** How long the user has to answer a confirmation the client shows. */
+const ASK_TIMEOUT_MS = 300_000;
 
 /**
  * Serves the `browser_*` tools over stdio to one MCP client, with one browser, one call at a
@@ -49,7 +55,8 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     signal: AbortSignal,
   ): Promise<CallToolResult> => {
     const started = performance.now();
-    if (!registry.tools.some((tool) => tool.name === name)) {
+    const tool = registry.tools.find((t) => t.name === name);
+    if (!tool) {
       const names = registry.tools.map((t) => t.name).join(", ");
       return toCallToolResult({ ok: false, text: `Unknown tool "${name}": use one of ${names}` });
     }
@@ -63,7 +70,13 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       return toCallToolResult({ ok: false, text: `Cannot start the browser: ${why}` });
     }
     const ctx = { browser: session, signal: AbortSignal.any([signal, stopping.signal]) };
-    const result = await registry.dispatch({ name, args }, ctx).catch((error: unknown) => ({
+    const result = await gate.run(
+      tool,
+      args,
+      session,
+      ctx.signal,
+      () => registry.dispatch({ name, args }, ctx),
+    ).catch((error: unknown) => ({
       ok: false,
       text: ctx.signal.aborted
         ? "Cancelled"
@@ -81,6 +94,26 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     { name: "browser-agent", version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
+  const ask = async (question: string, signal: AbortSignal): Promise<Answer> => {
+    if (!server.getClientCapabilities()?.elicitation?.form) return "unasked";
+    try {
+      const answer = await server.elicitInput({
+        message: question,
+        requestedSchema: {
+          type: "object",
+          properties: { allow: { type: "boolean", title: "Allow this action" } },
+          required: ["allow"],
+        },
+      }, { signal, timeout: ASK_TIMEOUT_MS });
+      if (answer.action === "cancel") return "unasked";
+      return answer.action === "accept" && answer.content?.allow === true ? "yes" : "no";
+    } catch (error) {
+      // No answer (timeout, a client error): the call is held, and says how to confirm it.
+      options.log(`mcp: cannot ask the user: ${error instanceof Error ? error.message : error}`);
+      return "unasked";
+    }
+  };
+  const gate = new SafetyGate({ confirmAll: options.confirmAll ?? false, ask, log: options.log });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.tools.map(toMcpTool),
   }));

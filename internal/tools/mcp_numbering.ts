@@ -1,9 +1,9 @@
 import type { BrowserSession } from "../browser/mod.ts";
 import { renderElement } from "../browser/mod.ts";
-import type { ObservedElement, ToolResult } from "../entity/mod.ts";
+import type { BrowserState, ObservedElement, ToolResult } from "../entity/mod.ts";
 import { selectTool } from "./action_tools.ts";
 import { click, type as typeText } from "./core_tools.ts";
-import type { Tool, ToolContext } from "./tool.ts";
+import { CONFIRM, type Tool, type ToolContext } from "./tool.ts";
 
 /**
  * The MCP tools that number elements and act by number. An element's index is its stable
@@ -49,12 +49,25 @@ interface ElementPage {
   notes: string[];
 }
 
+/**
+ * The page as the numbering tools see it: every element of the scope (default the whole page),
+ * no token budget, the overlay kept as the client left it. The MCP server's safety policy judges
+ * calls against it too.
+ *
+ * @example
+ * ```ts
+ * const state = await observeNumbered(browser);
+ * ```
+ */
+export function observeNumbered(
+  browser: BrowserSession,
+  scope: "viewport" | "page" = "page",
+): Promise<BrowserState> {
+  return browser.observe({ scope, tokenBudget: NO_BUDGET, overlay: stateOf(browser).overlay });
+}
+
 async function listElements(ctx: ToolContext, scope: "viewport" | "page"): Promise<ElementPage> {
-  const state = await ctx.browser.observe({
-    scope,
-    tokenBudget: NO_BUDGET,
-    overlay: stateOf(ctx.browser).overlay,
-  });
+  const state = await observeNumbered(ctx.browser, scope);
   const all: ObservedElement[] = [];
   const notes: string[] = [];
   for (const line of state.lines) {
@@ -130,9 +143,11 @@ export const browserOverlayAct: Tool = {
       text: TEXT,
       limit: LIMIT,
       offset: OFFSET,
+      confirm: CONFIRM,
     },
     required: ["index", "action"],
   },
+  actsAs: (args) => ({ name: String(args.action), args: { id: args.index } }),
   async handler(args, ctx) {
     const index = args.index as number;
     const last = stateOf(ctx.browser).last;
@@ -180,9 +195,11 @@ export const browserActByIndex: Tool = {
       id: { type: "integer", description: "The element's number" },
       action: ACTION,
       text: TEXT,
+      confirm: CONFIRM,
     },
     required: ["id", "action"],
   },
+  actsAs: (args) => ({ name: String(args.action), args: { id: args.id } }),
   handler(args, ctx) {
     return actOn(args.id as number, args, ctx);
   },

@@ -1,7 +1,7 @@
 import type { ToolResult } from "../entity/mod.ts";
 import { switchTab, upload } from "./action_tools.ts";
 import { click } from "./core_tools.ts";
-import type { Tool } from "./tool.ts";
+import { CONFIRM, type Tool } from "./tool.ts";
 
 /**
  * The MCP tools for tabs, downloads, uploads and banners: adapters over the same browser
@@ -23,7 +23,9 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export const browserOpenInNewTab: Tool = {
   name: "browser_open_in_new_tab",
   description: "Open the link [id] in a new tab and switch to it.",
-  parameters: { type: "object", properties: { id: ID }, required: ["id"] },
+  parameters: { type: "object", properties: { id: ID, confirm: CONFIRM }, required: ["id"] },
+  // A link that says "Delete account" is held in a new tab as in the current one.
+  actsAs: (args) => ({ name: "click", args: { id: args.id } }),
   async handler(args, ctx) {
     const text = await ctx.browser.openInNewTab(args.id as number, ctx.signal);
     return { ok: true, text, data: { tabs: await ctx.browser.tabs() } };
@@ -65,9 +67,10 @@ export const browserClickAndWaitDownload: Tool = {
   destructive: true,
   parameters: {
     type: "object",
-    properties: { id: ID, timeout_ms: TIMEOUT },
+    properties: { id: ID, timeout_ms: TIMEOUT, confirm: CONFIRM },
     required: ["id"],
   },
+  actsAs: (args) => ({ name: "click", args: { id: args.id } }),
   async handler(args, ctx) {
     const timeout = (args.timeout_ms as number | undefined) ?? DEFAULT_TIMEOUT_MS;
     const mark = ctx.browser.downloadMark();

@@ -3,7 +3,7 @@ import { goBack } from "./action_tools.ts";
 import { navigate, press, scroll } from "./core_tools.ts";
 import { numberingTools } from "./mcp_numbering.ts";
 import { tabAndFileTools } from "./mcp_tab_tools.ts";
-import type { Tool, ToolContext } from "./tool.ts";
+import { CONFIRM, type Tool, type ToolContext } from "./tool.ts";
 
 /**
  * The `browser_*` tools the MCP server offers (names and arguments from the blind-user assistant
@@ -138,9 +138,14 @@ export const browserPress: Tool = {
   destructive: true,
   parameters: {
     type: "object",
-    properties: { key: press.parameters.properties!.key!, id: ID },
+    properties: { key: press.parameters.properties!.key!, id: ID, confirm: CONFIRM },
     required: ["key"],
   },
+  actsAs: (args) => ({
+    name: "press",
+    args: { key: args.key },
+    ...(typeof args.id === "number" ? { focus: args.id } : {}),
+  }),
   async handler(args, ctx) {
     const id = args.id as number | undefined;
     if (id !== undefined) await ctx.browser.focus(id);

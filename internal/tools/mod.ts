@@ -17,11 +17,12 @@ export {
 } from "./core_tools.ts";
 export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 export { mcpTools } from "./mcp_tools.ts";
+export { observeNumbered } from "./mcp_numbering.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assessRisk, type Risk, type RiskCategory, riskKind, type RiskOptions } from "./safety.ts";
 export { describeTarget, idOf, locate, type Located } from "./target.ts";
-export type { Tool, ToolContext } from "./tool.ts";
+export type { ActsAs, Tool, ToolContext } from "./tool.ts";
 /** The browser the tools drive, for packages that may not import `browser` themselves. */
 export type { BrowserSession } from "../browser/mod.ts";
 export { validateArgs } from "./validate.ts";

@@ -2,6 +2,8 @@ import { Client } from "@modelcontextprotocol/sdk/client";
 // The SDK's "./*" export points types at "*.js.d.ts": name the declaration file directly.
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { baseEnv } from "./run_cli.ts";
 
 const MAIN = new URL("../../main.ts", import.meta.url).pathname;
@@ -36,7 +38,13 @@ export interface McpSession extends AsyncDisposable {
  * const answer = await mcp.call("browser_navigate", { url: site.url("/") });
  * ```
  */
-export async function startMcp(options: { args?: string[] } = {}): Promise<McpSession> {
+export async function startMcp(
+  options: {
+    args?: string[];
+    /** Makes the client support elicitation, answering each question (its message) so. */
+    elicit?: (message: string) => ElicitResult;
+  } = {},
+): Promise<McpSession> {
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless", ...(options.args ?? [])],
@@ -46,7 +54,14 @@ export async function startMcp(options: { args?: string[] } = {}): Promise<McpSe
   });
   let stderr = "";
   transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
-  const client = new Client({ name: "browser-agent-tests", version: "0.0.0" });
+  const elicit = options.elicit;
+  const client = new Client(
+    { name: "browser-agent-tests", version: "0.0.0" },
+    elicit ? { capabilities: { elicitation: {} } } : {},
+  );
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params.message));
+  }
   await client.connect(transport);
   return {
     client,
