@@ -31,6 +31,7 @@ Usage:
   echo "find the price of the Trailblazer 2 backpack on http://…" | browser-agent
   browser-agent [flags] "task"
   browser-agent mcp [browser flags]   the browser tools for an MCP client, over stdio
+                                      (--yes confirms destructive actions there too)
   browser-agent                       (in a terminal) an interactive prompt; /help lists its commands
   browser-agent --replay RUN_FOLDER   re-run a recorded run without a model (CI smoke tests)
   browser-agent --tasks FILE.jsonl    a batch; --junit FILE for CI
