@@ -1,13 +1,28 @@
-import puppeteer from "puppeteer-core";
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from "puppeteer-core";
-import { BrowserError, type BrowserState, ConfigError } from "../entity/mod.ts";
-import { findChrome } from "./find_chrome.ts";
+import type { BrowserState } from "../entity/mod.ts";
+import {
+  type BrowserOptions,
+  closeBrowser,
+  openBrowser,
+  type OpenedBrowser,
+} from "./browser_launch.ts";
+export type { BrowserOptions } from "./browser_launch.ts";
 import { type ActionEnv, runAction } from "./action_runner.ts";
 import { BannerCloser } from "./banners.ts";
 import { clickElement } from "./click_action.ts";
 import { Downloads } from "./downloads.ts";
 import { press, selectOption, typeInto, uploadFile } from "./element_actions.ts";
-import { revealElement, scrollBy, type ScrollResult } from "./in_page_actions.ts";
+import {
+  centre,
+  closedTab,
+  inTab,
+  linkTarget,
+  openInTab,
+  openUrl,
+  scrollAround,
+  scrollPage,
+  switchedTo,
+} from "./session_steps.ts";
 import { type TabInfo, Tabs } from "./tabs.ts";
 import { DomainGuard } from "./domain_guard.ts";
 import { type DialogPolicy, PageActivity } from "./page_activity.ts";
@@ -23,38 +38,6 @@ import {
 } from "./page_controls.ts";
 import type { FocusedInfo } from "./in_page_controls.ts";
 import { type ObserveOptions, PageObserver } from "./observer.ts";
-import { isolatedRealm } from "./realm.ts";
-
-/** How to get a browser: launch a local one, or attach to one that runs already. */
-export interface BrowserOptions {
-  /** Explicit browser executable; else the usual install locations are searched. */
-  chromePath?: string;
-  headless: boolean;
-  /** `ws://…` or `http://host:9222` of a running browser: attach instead of launching. */
-  cdpUrl?: string;
-  viewport?: { width: number; height: number };
-  /** Longest wait for a page to settle after an action, in ms. */
-  settleCapMs?: number;
-  /** Observation scope, token budget, overlay and screenshot (see {@link ObserveOptions}). */
-  observe?: Partial<ObserveOptions>;
-  /** A profile directory to use and keep (persistent sessions); else a temporary one, deleted on close. */
-  profileDir?: string;
-  /** Where downloads are saved (created on the first one); default `downloads` in the working directory. */
-  downloadsDir?: string;
-  /** Close cookie and consent banners automatically (default true). */
-  closeBanners?: boolean;
-  /** Receives one line per thing done without the model (a banner closed). */
-  log?: (line: string) => void;
-}
-
-const CHROME_ARGS = [
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--no-default-browser-check",
-];
 
 /**
  * One browser and its page, with numbered-element observation and the actions a person does.
@@ -67,9 +50,7 @@ const CHROME_ARGS = [
  * ```
  */
 export class BrowserSession implements AsyncDisposable {
-  readonly #browser: Browser;
-  readonly #owned: boolean;
-  readonly #profileDir: string | undefined;
+  readonly #opened: Omit<OpenedBrowser, "page">;
   readonly #settleCapMs: number;
   #observer = new PageObserver();
   #tabs!: Tabs;
@@ -86,73 +67,17 @@ export class BrowserSession implements AsyncDisposable {
   #domains: DomainGuard | undefined;
   #context: BrowserContext | undefined;
 
-  private constructor(
-    browser: Browser,
-    owned: boolean,
-    profileDir: string | undefined,
-    cap: number,
-  ) {
-    this.#browser = browser;
-    this.#owned = owned;
-    this.#profileDir = profileDir;
+  private constructor(opened: Omit<OpenedBrowser, "page">, cap: number) {
+    this.#opened = opened;
     this.#settleCapMs = cap;
   }
 
   /** Launches a browser (or attaches to `cdpUrl`) with one page ready. */
   static async start(options: BrowserOptions): Promise<BrowserSession> {
-    const viewport = options.viewport ?? { width: 1280, height: 800 };
-    const cap = options.settleCapMs ?? 5000;
-    if (options.cdpUrl) {
-      const url = options.cdpUrl;
-      let browser: Browser;
-      try {
-        browser = await puppeteer.connect(
-          url.startsWith("ws") ? { browserWSEndpoint: url, defaultViewport: viewport } : {
-            browserURL: url,
-            defaultViewport: viewport,
-          },
-        );
-      } catch (cause) {
-        const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-        throw new ConfigError(
-          `Cannot attach to the browser at "${url}" (${why}): start it with --remote-debugging-port, or fix --cdp-url`,
-        );
-      }
-      const session = new BrowserSession(browser, false, undefined, cap);
-      session.#observer = new PageObserver(options.observe);
-      await session.#adopt(await browser.newPage(), options);
-      return session;
-    }
-    const executablePath = findChrome(options.chromePath);
-    const kept = options.profileDir;
-    const profileDir = kept ?? await Deno.makeTempDir({ prefix: "browser-agent-profile-" });
-    const args = [...CHROME_ARGS, `--window-size=${viewport.width},${viewport.height}`];
-    if (Deno.build.os === "linux" && Deno.uid() === 0) args.push("--no-sandbox");
-    let browser: Browser;
-    try {
-      browser = await puppeteer.launch({
-        executablePath,
-        headless: options.headless,
-        args,
-        userDataDir: profileDir,
-        defaultViewport: viewport,
-        pipe: true,
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-        timeout: 30_000,
-      });
-    } catch (cause) {
-      if (!kept) {
-        await Deno.remove(profileDir, { recursive: true }).catch(() => {/* best effort */});
-      }
-      const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-      throw new BrowserError(`Cannot start "${executablePath}": ${why}`, { cause });
-    }
-    const session = new BrowserSession(browser, true, kept ? undefined : profileDir, cap);
+    const opened = await openBrowser(options);
+    const session = new BrowserSession(opened, options.settleCapMs ?? 5000);
     session.#observer = new PageObserver(options.observe);
-    const pages = await browser.pages();
-    await session.#adopt(pages[0] ?? await browser.newPage(), options);
+    await session.#adopt(opened.page, options);
     return session;
   }
 
@@ -162,19 +87,20 @@ export class BrowserSession implements AsyncDisposable {
    */
   async isolated(): Promise<BrowserSession> {
     const context = await this.#browser.createBrowserContext();
-    const session = new BrowserSession(this.#browser, false, undefined, this.#settleCapMs);
+    const opened = { browser: this.#browser, owned: false, tempProfile: undefined };
+    const session = new BrowserSession(opened, this.#settleCapMs);
     session.#observer = new PageObserver(this.#observer.options);
     session.#context = context;
     await session.#adopt(await context.newPage(), this.#setup);
     return session;
   }
 
-  /** The page the agent works on. */
-  get page(): Page {
-    return this.#tabs.current;
+  get #browser(): Browser {
+    return this.#opened.browser;
   }
 
-  get #page(): Page {
+  /** The page the agent works on. */
+  get page(): Page {
     return this.#tabs.current;
   }
 
@@ -213,8 +139,8 @@ export class BrowserSession implements AsyncDisposable {
 
   /** Observes the page: URL, title and the numbered DOM summary (options override the session's). */
   async observe(options?: Partial<ObserveOptions>): Promise<BrowserState> {
-    await this.#banners.afterLoad(this.#page);
-    const state = await this.#observer.observe(this.#page, options);
+    await this.#banners.afterLoad(this.page);
+    const state = await this.#observer.observe(this.page, options);
     if (this.#tabs.pages.length > 1) state.tabs = await this.#tabs.list();
     return state;
   }
@@ -226,12 +152,12 @@ export class BrowserSession implements AsyncDisposable {
 
   /** Finds elements and text anywhere in the page; the elements get IDs the other tools accept. */
   find(text: string, role?: string): Promise<{ text: string; count: number }> {
-    return this.#observer.find(this.#page, text, role);
+    return this.#observer.find(this.page, text, role);
   }
 
   /** The page's main text, in pages that fit the token budget; with a query, what mentions it. */
   read(options: { query?: string; page?: number } = {}): Promise<{ text: string; pages: number }> {
-    return this.#observer.read(this.#page, options);
+    return this.#observer.read(this.page, options);
   }
 
   /**
@@ -239,17 +165,7 @@ export class BrowserSession implements AsyncDisposable {
    * in another tab.
    */
   async element(id: number): Promise<ElementHandle<Element>> {
-    const el = await this.#observer.element(id);
-    if (el.frame.page() !== this.#page) {
-      await el.dispose();
-      const tab = this.#tabs.pages.indexOf(el.frame.page());
-      throw new RangeError(
-        `Element [${id}] is in another tab${
-          tab >= 0 ? ` (${tab})` : ""
-        }: switch_tab to it, or use an ID from the current page`,
-      );
-    }
-    return el;
+    return inTab(await this.#observer.element(id), id, this.page, this.#tabs.pages);
   }
 
   /** What every action runs with. */
@@ -332,22 +248,8 @@ export class BrowserSession implements AsyncDisposable {
     id?: number,
     signal?: AbortSignal,
   ): Promise<string> {
-    const screens = direction === "up" ? -0.8 : 0.8;
-    if (id === undefined) {
-      return await runAction(this.#env, { signal, scroll: true }, async (page) => {
-        const r = await isolatedRealm(page.mainFrame()).evaluate(scrollBy, null, screens);
-        return scrolled(r, direction ?? "down");
-      });
-    }
-    return await this.#onElement(id, signal, async (_page, el) => {
-      if (!direction) {
-        const inView = await el.evaluate(revealElement);
-        return inView
-          ? `Scrolled [${id}] into view`
-          : `Scrolled towards [${id}]: it is still off screen`;
-      }
-      return scrolled(await el.evaluate(scrollBy, screens), direction);
-    }, true);
+    if (id === undefined) return await scrollPage(this.#env, direction ?? "down", signal);
+    return await this.#onElement(id, signal, (_page, el) => scrollAround(el, id, direction), true);
   }
 
   /**
@@ -356,7 +258,7 @@ export class BrowserSession implements AsyncDisposable {
    */
   async allowDomains(domains: readonly string[]): Promise<void> {
     this.#domains = new DomainGuard(domains);
-    await this.#domains.attach(this.#page);
+    await this.#domains.attach(this.page);
   }
 
   /** Top-level navigations cancelled by {@link allowDomains} since the last call, as sentences. */
@@ -367,19 +269,7 @@ export class BrowserSession implements AsyncDisposable {
   /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
   navigate(url: string, signal?: AbortSignal): Promise<string> {
     this.#domains?.check(url);
-    return runAction(this.#env, { signal }, async (page) => {
-      let status = 0;
-      try {
-        const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: 30_000 });
-        status = response?.status() ?? 0;
-      } catch (cause) {
-        const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-        throw new BrowserError(`Cannot open "${url}": ${why}`, { cause });
-      }
-      return `Opened ${url}${
-        status >= 400 ? ` (HTTP ${status}: the server answered with an error)` : ""
-      }`;
-    });
+    return openUrl(this.#env, url, signal);
   }
 
   /** Goes back one page in the current tab; throws when there is no earlier page. */
@@ -393,23 +283,14 @@ export class BrowserSession implements AsyncDisposable {
   /** Makes tab `index` the current one. */
   async switchTab(index: number, signal?: AbortSignal): Promise<string> {
     const page = this.#tabs.select(index);
-    await page.bringToFront().catch(() => {/* headless tabs need no focus */});
-    const ms = await this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal });
-    const closed = await this.#banners.afterLoad(page);
-    const title = await page.title().catch(() => "");
-    const extra = closed.length > 0 ? ` ${closed.join("; ")}.` : "";
-    return `Switched to tab ${index}: ${page.url()}${
-      title ? ` "${title}"` : ""
-    }.${extra} (settled in ${ms} ms)`;
+    const settle = () => this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal });
+    return await switchedTo(page, index, settle, this.#banners);
   }
 
   /** Closes tab `index`; when it was the current one, its neighbour becomes current. */
   async closeTab(index: number): Promise<string> {
     const current = await this.#tabs.close(index);
-    await current.bringToFront().catch(() => {/* headless tabs need no focus */});
-    const now = this.#tabs.pages.indexOf(current);
-    const title = await current.title().catch(() => "");
-    return `Closed tab ${index}. Now on tab ${now}: ${current.url()}${title ? ` "${title}"` : ""}.`;
+    return await closedTab(index, current, this.#tabs.pages.indexOf(current));
   }
 
   /** Goes back or forward in the tab's history, or reloads (see {@link goHistory}); says what changed. */
@@ -423,24 +304,9 @@ export class BrowserSession implements AsyncDisposable {
   /** Opens the link `[id]` in a new tab, which becomes the current one; says what changed. */
   async openInNewTab(id: number, signal?: AbortSignal): Promise<string> {
     const el = await this.element(id);
-    let href: string;
-    try {
-      href = await el.evaluate((n) => (n as HTMLAnchorElement).href ?? "");
-    } finally {
-      await el.dispose();
-    }
-    if (!href || !/^(https?|file):/.test(href)) {
-      throw new RangeError(`Element [${id}] is not a link: open links only`);
-    }
+    const href = await linkTarget(el, id);
     this.#domains?.check(href);
-    return runAction(this.#env, { signal }, async (page) => {
-      const tab = await page.browserContext().newPage();
-      await tab.goto(href, { waitUntil: "domcontentloaded", timeout: 30_000 }).catch((cause) => {
-        const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-        throw new BrowserError(`Cannot open "${href}" in a new tab: ${why}`, { cause });
-      });
-      return `Opened [${id}] ${href} in a new tab`;
-    });
+    return openInTab(this.#env, id, href, signal);
   }
 
   /** A mark in the list of downloads, for {@link waitForDownloads}. */
@@ -465,33 +331,24 @@ export class BrowserSession implements AsyncDisposable {
 
   /** Closes cookie and consent banners now, whatever the automatic budget; what it closed. */
   closeBanners(): Promise<string[]> {
-    return this.#banners.closeNow(this.#page);
+    return this.#banners.closeNow(this.page);
   }
 
   /** Waits for a selector, network quiet or a pause (see {@link waitFor}); says what it waited for. */
   waitFor(options: WaitOptions): Promise<string> {
-    return waitFor(this.#page, options);
+    return waitFor(this.page, options);
   }
 
   /** Scrolls the page to its top or bottom, or by pixels (see {@link scrollPageTo}). */
   scrollTo(
     request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
   ): Promise<{ x: number; y: number; below: number }> {
-    return scrollPageTo(this.#page, request);
+    return scrollPageTo(this.page, request);
   }
 
   /** Scrolls an element into the middle of the view. */
   async scrollIntoView(id: number, smooth = false): Promise<void> {
-    const el = await this.element(id);
-    try {
-      const behavior: "smooth" | "instant" = smooth ? "smooth" : "instant";
-      await el.evaluate(
-        (node, b) => node.scrollIntoView({ block: "center", behavior: b }),
-        behavior,
-      );
-    } finally {
-      await el.dispose();
-    }
+    await centre(await this.element(id), smooth);
   }
 
   /** Moves the keyboard focus to an element. */
@@ -506,12 +363,12 @@ export class BrowserSession implements AsyncDisposable {
 
   /** The focused element, looking into frames and shadow roots; undefined when none has focus. */
   focused(): Promise<FocusedInfo | undefined> {
-    return focusedElement(this.#page);
+    return focusedElement(this.page);
   }
 
   /** A JPEG screenshot of the viewport, or of the whole page. */
   screenshot(options: { fullPage: boolean }): Promise<{ mimeType: string; base64: string }> {
-    return takeScreenshot(this.#page, options);
+    return takeScreenshot(this.page, options);
   }
 
   /** Dialogs (alert, confirm) that appeared since the last call, in order. */
@@ -529,45 +386,12 @@ export class BrowserSession implements AsyncDisposable {
     if (this.#closed) return;
     this.#closed = true;
     await this.#downloads?.[Symbol.asyncDispose]();
-    if (this.#context) {
-      await withDeadline(this.#context.close(), 5000).catch(() => {/* the browser went away */});
-      return;
-    }
-    if (this.#owned) {
-      const proc = this.#browser.process();
-      await withDeadline(this.#browser.close(), 5000).catch(() => {/* killed below */});
-      if (proc && proc.exitCode === null) proc.kill("SIGKILL");
-      if (this.#profileDir) {
-        await Deno.remove(this.#profileDir, { recursive: true }).catch(() => {/* best effort */});
-      }
-    } else {
-      await this.#page.close().catch(() => {/* the remote browser went away */});
-      await this.#browser.disconnect().catch(() => {/* already disconnected */});
-    }
+    await closeBrowser(this.#opened, this.page, this.#context);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-function scrolled(r: ScrollResult, direction: "up" | "down"): string {
-  const end = direction === "down" ? "bottom" : "top";
-  if (r.moved === 0) {
-    throw new RangeError(`Cannot scroll ${direction}: ${r.what} is already at the ${end}`);
-  }
-  const left = r.left <= 0
-    ? `reached the ${end}`
-    : `${r.left} px more ${direction === "down" ? "below" : "above"}`;
-  return `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${left}`;
 }
 
 /** puppeteer's frame ID (the CDP one); public in practice, internal in its types. */
