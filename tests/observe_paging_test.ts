@@ -96,3 +96,41 @@ Deno.test("read pages through the main text and finds passages by query", async 
   assert.equal(hit.pages, 1);
   assert.match(hit.text, /^The final tally was 4,217 tonnes\.$/m);
 });
+
+Deno.test("observe in page scope leaves out repeats and shortens long passages, and read has them", async () => {
+  const paragraphs = Array.from(
+    { length: 8 },
+    (_, i) =>
+      `<p>Paragraph ${i} of the long story tells of the harvest and the rain that fell.</p>`,
+  ).join("");
+  await using site = startFixtureServer({
+    routes: [(_req, url) =>
+      url.pathname === "/story.html"
+        ? new Response(
+          `<!doctype html><title>Story</title><h1>Story</h1>
+          <a href="/news?utm_source=top"><img alt="" src="x.png" width="40" height="40"></a>
+          <a href="/news?utm_source=top">News</a> <a href="/news?utm_source=foot">News</a>
+          <a href="/news?page=2">News</a>
+          <figure><a href="/photo"><img alt="The river at dawn, seen from the old bridge" src="x.png" width="40" height="40"></a>
+          <figcaption>The river at dawn, seen from the old bridge</figcaption></figure>
+          <h2>The story</h2>${paragraphs}<button>Share</button>`,
+          { headers: { "content-type": "text/html; charset=utf-8" } },
+        )
+        : undefined],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/story.html"));
+  const { summary } = await browser.observe({ scope: "page", tokenBudget: 10_000 });
+  // One line per destination: the picture link and the repeat (tracking apart) go, page 2 stays.
+  const news = summary.split("\n").filter((l) => /^\[\d+\] News$/.test(l));
+  assert.equal(news.length, 2, summary);
+  assert.doesNotMatch(summary, /<a href="\/news/, summary);
+  // The caption only repeats the picture link's label.
+  assert.equal(summary.split("The river at dawn").length, 2, summary);
+  assert.match(summary, /^Paragraph 0 of the long story/m);
+  assert.match(summary, / \(\+\d lines\)$/m);
+  assert.doesNotMatch(summary, /Paragraph 7/);
+  assert.match(summary, /\(\+N lines\): text shortened .*use read/);
+  assert.match(summary, /^\[\d+\] <button> Share$/m);
+  assert.match((await browser.read()).text, /Paragraph 7/);
+});
