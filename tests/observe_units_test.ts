@@ -63,3 +63,10 @@ Deno.test("observeOptions() reads --scope, --token-budget, --overlay and --visio
   assert.equal(config.browser.observe.scope, "page");
   assert.equal(config.browser.observe.vision, true);
 });
+
+Deno.test("estimateTokens() errs high on table numbers, capitals and run-together words", () => {
+  // o200k counts them as 27, 16 and 11 tokens.
+  assert.ok(estimateTokens("45 | 49 | 49 | 65 | 65 | 45 | 318 | 2,721 | 17") >= 27);
+  assert.ok(estimateTokens("[1997] MYCOOKIESVENOMOUSYESTHEYBITE") >= 16);
+  assert.ok(estimateTokens("[187] kissmeoverthegardengate") >= 11);
+});
