@@ -10,9 +10,10 @@
  */
 /// <reference lib="dom" />
 import puppeteer from "puppeteer-core";
-import { chromium } from "npm:playwright-core@1.65.1";
-import { countTokens } from "npm:gpt-tokenizer@4.0.0/encoding/o200k_base";
+import { chromium } from "playwright-core";
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { join } from "node:path";
+import { CHROME_ARGS } from "../internal/browser/browser_launch.ts";
 import { findChrome } from "../internal/browser/find_chrome.ts";
 import { PageObserver } from "../internal/browser/observer.ts";
 import { isolatedRealm } from "../internal/browser/realm.ts";
@@ -63,12 +64,7 @@ async function main(): Promise<void> {
   const executablePath = findChrome(Deno.env.get("CHROME_PATH"));
   const args = [
     "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--no-default-browser-check",
+    ...CHROME_ARGS,
     ...(Deno.build.os === "linux" && Deno.uid() === 0 ? ["--no-sandbox"] : []),
   ];
 

@@ -1,4 +1,5 @@
 import type { BrowserState, ObservedElement } from "../entity/mod.ts";
+import { idOf } from "../tools/mod.ts";
 
 /**
  * What a trace records about the element a step acted on, so that a replay can find it again by
@@ -31,7 +32,7 @@ export function recordTarget(
   state: BrowserState,
   args: Record<string, unknown>,
 ): TargetRecord | undefined {
-  const id = numericId(args.id);
+  const id = idOf(args);
   if (id === undefined) return undefined;
   const elements = elementsOf(state);
   const element = elements.find((e) => e.id === id);
@@ -62,16 +63,6 @@ export function findTarget(state: BrowserState, target: TargetRecord): number | 
 export function describeTarget(target: TargetRecord): string {
   const where = target.of > 1 ? ` (${ordinal(target.nth + 1)} of ${target.of})` : "";
   return `${target.role} ${JSON.stringify(target.name || `<${target.tag}>`)}${where}`;
-}
-
-/** The numeric ID in a call argument: `12`, `"12"` and `"[12]"` all give 12. */
-export function numericId(id: unknown): number | undefined {
-  const n = typeof id === "number"
-    ? id
-    : typeof id === "string"
-    ? Number(id.replace(/[[\]\s]/g, ""))
-    : NaN;
-  return Number.isInteger(n) ? n : undefined;
 }
 
 function elementsOf(state: BrowserState): ObservedElement[] {

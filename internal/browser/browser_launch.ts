@@ -26,7 +26,8 @@ export interface BrowserOptions {
   log?: (line: string) => void;
 }
 
-const CHROME_ARGS = [
+/** Flags every Chromium we launch gets: no GPU, no background traffic, no first-run UI. */
+export const CHROME_ARGS: readonly string[] = [
   "--disable-gpu",
   "--disable-background-networking",
   "--disable-component-update",
