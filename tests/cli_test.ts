@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
+import { startInTerminal } from "./support/terminal.ts";
 
 /** A fake browser executable that only leaves a mark when something tries to launch it. */
 async function markerChrome(): Promise<{ path: string; marker: string; dir: string }> {
@@ -106,6 +107,34 @@ Deno.test("cli names a missing browser and how to install one, exit 2", async ()
     run.stderr,
     /Chrome not found at "\/nonexistent\/chrome": fix --chrome or CHROME_PATH/,
   );
+});
+
+Deno.test("cli in a terminal shows ask_user's question and the answer joins the history", async () => {
+  await using model = startScriptedModel([
+    { tool: "ask_user", args: { question: "Which size do you want: S, M or L?" } },
+    (req) => ({
+      tool: "done",
+      args: { result: /The user answered: "(\w+)"/.exec(req.user)?.[1] ?? "?" },
+    }),
+  ]);
+  const data = await Deno.makeTempDir({ prefix: "ba-ask-" });
+  const term = startInTerminal({ OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: data }, [
+    "buy a t-shirt",
+  ]);
+  try {
+    await term.waitFor(/Which size do you want: S, M or L\?/);
+    await term.type("M\n");
+    const rest = await term.waitFor(/goal_satisfied/);
+    assert.match(rest, /^M\r?$/m, "the answer is the final result");
+    assert.equal(await term.exit(), 0, term.screen);
+    assert.match(
+      model.requests[1]!.user,
+      /1\. .*ask_user\(question="Which size do you want: S, M or L\?"\) → The user answered: "M"/,
+    );
+  } finally {
+    await term.exit().catch(() => {});
+    await Deno.remove(data, { recursive: true });
+  }
 });
 
 Deno.test("cli stops on Ctrl+C: exit 130, browser closed", async () => {
