@@ -99,6 +99,14 @@ export class BrowserSession implements AsyncDisposable {
     return this.#opened.browser;
   }
 
+  /**
+   * False once the browser is gone (crashed, its last window closed, the connection lost) or
+   * this session was closed: such a session cannot act any more, start a new one.
+   */
+  get connected(): boolean {
+    return !this.#closed && this.#browser.connected;
+  }
+
   /** The page the agent works on. */
   get page(): Page {
     return this.#tabs.current;

@@ -15,7 +15,10 @@ import { toCallToolResult, toMcpTool } from "./tool_results.ts";
 
 /** What {@link serveMcp} needs from `main.ts`. */
 export interface McpOptions {
-  /** Starts (or attaches to) the browser; called on the first tool call, and again if it failed. */
+  /**
+   * Starts (or attaches to) the browser; called on the first tool call, again if it failed, and
+   * again when the browser was closed or crashed.
+   */
   startBrowser: () => Promise<BrowserSession>;
   /** The program's version, told to clients. */
   version: string;
@@ -61,7 +64,16 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       return toCallToolResult({ ok: false, text: `Unknown tool "${name}": use one of ${names}` });
     }
     let session: BrowserSession;
+    let restarted = false;
     try {
+      const previous = await browser?.catch(() => undefined);
+      if (previous && !previous.connected) {
+        // The window was closed or the browser crashed: every call would fail until a restart.
+        options.log("mcp: the browser is gone (closed or crashed); starting a new one");
+        browser = undefined;
+        restarted = true;
+        await previous.close().catch(() => {/* already gone: this only cleans up */});
+      }
       session = await (browser ??= options.startBrowser());
     } catch (error) {
       browser = undefined;
@@ -70,7 +82,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       return toCallToolResult({ ok: false, text: `Cannot start the browser: ${why}` });
     }
     const ctx = { browser: session, signal: AbortSignal.any([signal, stopping.signal]) };
-    const result = await gate.run(
+    const done = await gate.run(
       tool,
       args,
       session,
@@ -84,6 +96,13 @@ export async function serveMcp(options: McpOptions): Promise<void> {
         ? error.message
         : String(error),
     }));
+    const result = restarted
+      ? {
+        ...done,
+        text:
+          `The browser had closed or crashed, so a new one was started (the old pages, tabs and logins are gone). ${done.text}`,
+      }
+      : done;
     const ms = Math.round(performance.now() - started);
     const status = result.ok ? "ok" : `error: ${result.text.replace(/\s+/g, " ").slice(0, 160)}`;
     options.log(`mcp: ${name} · ${status} (${ms} ms)`);

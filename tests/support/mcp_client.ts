@@ -27,6 +27,8 @@ export interface McpSession extends AsyncDisposable {
   call(name: string, args?: Record<string, unknown>): Promise<McpAnswer>;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
+  /** The server process's ID (its browser is a child of it). */
+  pid: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export async function startMcp(
   return {
     client,
     stderr: () => stderr,
+    pid: transport.pid!,
     async call(name, args = {}) {
       const result = await client.callTool({ name, arguments: args });
       const content = result.content as {
