@@ -53,11 +53,12 @@ export async function runAction(
     await tabs.endAction();
     throw error;
   }
-  let settled = await activity.settle({
+  const first = await activity.settle({
     capMs: env.settleCapMs,
     signal,
     untilNotBusy: !probe.wasBusy,
   });
+  let settled = first.ms;
   const parts: string[] = [];
   const { opened, closedItself } = await tabs.endAction();
   parts.push(...activity.takeDialogs());
@@ -67,7 +68,7 @@ export async function runAction(
     const index = tabs.pages.indexOf(now);
     tabs.select(index);
     await now.bringToFront().catch(() => {/* headless tabs need no focus */});
-    settled += await env.activity(now).settle({ capMs: env.settleCapMs, signal });
+    settled += (await env.activity(now).settle({ capMs: env.settleCapMs, signal })).ms;
     const title = await now.title().catch(() => "");
     const more = opened.length > 1 ? ` (${opened.length} tabs opened)` : "";
     parts.push(
@@ -81,6 +82,9 @@ export async function runAction(
   if (downloads?.beganSince(mark)) parts.push(...await downloads.finishSince(mark, signal));
   parts.push(...await probe.finish(now, { scroll: options.scroll ?? false }));
   if (now !== page || now.url() !== probe.url) parts.push(...await env.banners.afterLoad(now));
+  if (first.capped) {
+    parts.push(`the page had not settled after ${env.settleCapMs} ms (still loading or busy)`);
+  }
   const effects = parts.length > 0 ? `${capital(parts.join("; "))}.` : "No visible change.";
   return `${did}. ${effects} (settled in ${settled} ms)`;
 }

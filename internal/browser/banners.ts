@@ -1,5 +1,6 @@
 import type { Frame, Page } from "puppeteer-core";
 import { type BannerClosing, closeBanner } from "./in_page_banners.ts";
+import { withDeadline } from "./deadline.ts";
 import { waitForDomQuiet } from "./in_page_actions.ts";
 import { isolatedRealm } from "./realm.ts";
 
@@ -144,12 +145,4 @@ function originOf(frame: Frame): string {
   } catch {
     return "another site";
   }
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,7 @@
 import puppeteer from "puppeteer-core";
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { BrowserError, ConfigError } from "../entity/mod.ts";
+import { withDeadline } from "./deadline.ts";
 import { findChrome } from "./find_chrome.ts";
 import type { ObserveOptions } from "./observer.ts";
 
@@ -128,12 +129,4 @@ export async function closeBrowser(
     await page.close().catch(() => {/* the remote browser went away */});
     await browser.disconnect().catch(() => {/* already disconnected */});
   }
-}
-
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -30,6 +30,8 @@ import {
   focusedElement,
   goHistory,
   type HistoryAction,
+  type Screenshot,
+  type ScreenshotOptions,
   scrollPageTo,
   takeScreenshot,
   waitFor,
@@ -291,7 +293,8 @@ export class BrowserSession implements AsyncDisposable {
   /** Makes tab `index` the current one. */
   async switchTab(index: number, signal?: AbortSignal): Promise<string> {
     const page = this.#tabs.select(index);
-    const settle = () => this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal });
+    const settle = async () =>
+      (await this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal })).ms;
     return await switchedTo(page, index, settle, this.#banners);
   }
 
@@ -374,8 +377,12 @@ export class BrowserSession implements AsyncDisposable {
     return focusedElement(this.page);
   }
 
-  /** A JPEG screenshot of the viewport, or of the whole page. */
-  screenshot(options: { fullPage: boolean }): Promise<{ mimeType: string; base64: string }> {
+  /**
+   * A screenshot of the viewport or the whole page, JPEG unless asked for PNG; with `hideFields`
+   * what fields hold is hidden in the picture, and with `path` it is also written to that file
+   * (see {@link takeScreenshot}).
+   */
+  screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     return takeScreenshot(this.page, options);
   }
 
@@ -385,8 +392,8 @@ export class BrowserSession implements AsyncDisposable {
   }
 
   /** Waits until the page settles after an action (see {@link PageActivity.settle}); returns ms. */
-  settle(signal?: AbortSignal): Promise<number> {
-    return this.#activity.settle({ capMs: this.#settleCapMs, signal });
+  async settle(signal?: AbortSignal): Promise<number> {
+    return (await this.#activity.settle({ capMs: this.#settleCapMs, signal })).ms;
   }
 
   /** Closes the page and the browser it launched (or detaches from one it did not), then cleans up. */

@@ -1,5 +1,6 @@
 import { basename, extname, join, resolve } from "node:path";
 import type { Browser, CDPSession, Target } from "puppeteer-core";
+import { withDeadline } from "./deadline.ts";
 
 /** Longest wait for one download to finish, in ms. */
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -103,7 +104,9 @@ export class Downloads implements AsyncDisposable {
   async finishSince(mark: number, signal?: AbortSignal): Promise<string[]> {
     const out: string[] = [];
     for (const item of this.#items.slice(mark)) {
-      const timedOut = await waitFor(item.finished.promise, DOWNLOAD_TIMEOUT_MS, signal);
+      // finished never rejects: a rejection here is the deadline or the signal.
+      const timedOut = await withDeadline(item.finished.promise, DOWNLOAD_TIMEOUT_MS, signal)
+        .then(() => false, () => true);
       if (timedOut) {
         out.push(
           `a download of ${JSON.stringify(item.name)} is still running after ${
@@ -171,20 +174,6 @@ function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-/** Resolves true when `ms` passed (or `signal` aborted) before `promise` settled. */
-async function waitFor(promise: Promise<void>, ms: number, signal?: AbortSignal): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(true), ms);
-    signal?.addEventListener("abort", () => resolve(true), { once: true });
-  });
-  try {
-    return await Promise.race([promise.then(() => false), late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 const browserTargets = new WeakMap<Browser, Target>();

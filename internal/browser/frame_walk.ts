@@ -1,4 +1,5 @@
 import type { Frame, Page } from "puppeteer-core";
+import { DeadlineError, withDeadline } from "./deadline.ts";
 import { walkFrame } from "./in_page.ts";
 import { helpersVersion, installHelpers } from "./in_page_install.ts";
 import { frameIdOf } from "./in_page_refs.ts";
@@ -39,7 +40,7 @@ export async function walkPage(
   // Which <iframe> holds which frame: asked for all frames at once, while the main frame is walked.
   const owners = new Map(all.map((f) => [f, ownerId(f)]));
   const main = await walkOne(mainFrame, { ...options, clip: null, band: null });
-  if (!main) throw new Error("The page is loading: observe again");
+  if (!main) throw new Error(LOADING);
   const walks = new Map<Frame, FrameWalk>([[mainFrame, main]]);
   const totals = { above: main.above, below: main.below, scrollers: [...main.scrollers] };
   const pageScope = options.scope === "page";
@@ -106,6 +107,19 @@ export async function walkPage(
   return { entries, main, walks, ...totals };
 }
 
+const LOADING = "The page is loading: observe again";
+
+/**
+ * True for the errors of a document replaced while it was asked (a navigation, or the page still
+ * loading after a retry), which a new observation gets past; false for a closed browser or tab.
+ */
+export function isNavigationError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  return message === LOADING ||
+    /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|detached Frame|frame (got|was) detached|Inspected target navigated/i
+      .test(message);
+}
+
 /** Frames worth walking: attached, and not the browser's error page for a frame that failed to load
  * (it may never get a context to run in). */
 function shown(frame: Frame): boolean {
@@ -124,16 +138,22 @@ async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | 
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const realm = isolatedRealm(frame);
-      let walk = await within(limit, realm.evaluate(walkFrame, options));
+      let walk = await withDeadline(realm.evaluate(walkFrame, options), limit);
       if (walk === null) {
         // A new document (or frame): its isolated world has no helpers yet.
-        await within(limit, installHelpers(realm));
-        walk = await within(limit, realm.evaluate(walkFrame, options));
+        await withDeadline(installHelpers(realm), limit);
+        walk = await withDeadline(realm.evaluate(walkFrame, options), limit);
       }
       if (walk || frame.parentFrame()) return walk ?? undefined;
-    } catch {
-      // The document was replaced while we looked (navigation), or the frame went away.
+    } catch (error) {
+      // A frame that went away, or a child frame too slow to answer, is left out this time.
       if (frame.detached) return undefined;
+      if (error instanceof DeadlineError && frame.parentFrame()) return undefined;
+      // The main frame is asked again when its document was replaced (navigation) or it was
+      // slow; anything else (a closed browser) is the caller's to see. A child frame's other
+      // failures (its process swapped as it navigated) leave it out like a detached one.
+      const retry = error instanceof DeadlineError || isNavigationError(error);
+      if (!retry && !frame.parentFrame()) throw error;
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -142,7 +162,8 @@ async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | 
 
 /** The number the parent's walker gives the `<iframe>` that holds `frame`; 0 when unknown. */
 function ownerId(frame: Frame): Promise<number> {
-  return within(FRAME_TIMEOUT_MS, askOwnerId(frame)).then((id) => id ?? 0);
+  // askOwnerId never rejects; only its deadline does, and then the owner is unknown.
+  return withDeadline(askOwnerId(frame), FRAME_TIMEOUT_MS).catch(() => 0);
 }
 
 async function askOwnerId(frame: Frame): Promise<number> {
@@ -168,15 +189,6 @@ async function askOwnerId(frame: Frame): Promise<number> {
   } catch {
     return 0; // the frame detached meanwhile
   }
-}
-
-/** The promise's value, or undefined when it takes longer than `ms`. */
-function within<T>(ms: number, promise: Promise<T>): Promise<T | undefined> {
-  let timer = 0;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(resolve, ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 function intersect(a: Box, b: Box): Box {

@@ -2,7 +2,7 @@ import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import type { BrowserState, SummaryLine } from "../entity/mod.ts";
 import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
-import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
+import { isNavigationError, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { elementByLocalId } from "./in_page_refs.ts";
 import { WHERE } from "./in_page_types.ts";
 import { clearOverlay, drawOverlay } from "./in_page_overlay.ts";
@@ -59,8 +59,8 @@ export class PageObserver {
         margin: MARGIN,
         maxText: o.scope === "page" ? MAX_PAGE_TEXT : MAX_TEXT,
         maxLabel: MAX_LABEL,
-      }).catch(() => undefined),
-      page.title().catch(() => ""),
+      }).catch(unlessNavigating(undefined)),
+      page.title().catch(unlessNavigating("")),
     ]);
     if (!walk) return { url: page.url(), title, lines: [], summary: renderSummary([]) };
     const lines = this.#compose(walk, o);
@@ -68,7 +68,7 @@ export class PageObserver {
     if (o.overlay || o.vision) await this.#drawOverlay(walk, lines);
     if (o.vision) {
       const base64 = await page.screenshot({ type: "jpeg", quality: 70, encoding: "base64" })
-        .catch(() => undefined);
+        .catch(unlessNavigating(undefined));
       if (base64) state.image = { mimeType: "image/jpeg", base64 };
       if (!o.overlay) await this.#clearOverlay();
     }
@@ -361,6 +361,17 @@ export class PageObserver {
       ),
     );
   }
+}
+
+/**
+ * A catch handler: the fallback when the document was replaced while it was asked (the page
+ * navigated; the next observation sees the new one), else the error again (a closed browser).
+ */
+function unlessNavigating<T>(fallback: T): (error: unknown) => T {
+  return (error) => {
+    if (isNavigationError(error)) return fallback;
+    throw error;
+  };
 }
 
 function position(y: number): string {

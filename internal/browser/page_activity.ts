@@ -1,5 +1,6 @@
 import type { Dialog, HTTPRequest, Page } from "puppeteer-core";
 import { type DomIdle, domIdle } from "./in_page_actions.ts";
+import { DeadlineError, withDeadline } from "./deadline.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** How long the network and the DOM must stay quiet to call the page settled, in ms. */
@@ -39,6 +40,12 @@ export interface SettleOptions {
   signal?: AbortSignal | undefined;
   /** Also wait while a loading indicator ("Loading…", `aria-busy`) shows. */
   untilNotBusy?: boolean;
+}
+
+/** How a {@link PageActivity.settle} went: its time, and whether the cap ended it unsettled. */
+export interface Settled {
+  ms: number;
+  capped: boolean;
 }
 
 /**
@@ -104,7 +111,7 @@ export class PageActivity {
     const policy = this.#policy();
     try {
       answer = typeof policy === "function"
-        ? await withTimeout(
+        ? await withDeadline(
           Promise.resolve(policy({ type, message, defaultValue: dialog.defaultValue() })),
           POLICY_TIMEOUT_MS,
         )
@@ -124,22 +131,29 @@ export class PageActivity {
 
   /**
    * Waits until the page settles: loaded, no fresh network request for a quiet window, no DOM
-   * change for a quiet window and, when asked, no loading indicator; at most `capMs`. Long
-   * requests, polling, websockets and analytics beacons do not count. Returns the time in ms.
+   * change for a quiet window and, when asked, no loading indicator; at most `capMs`, even while
+   * the page's main thread is too busy to answer. Long requests, polling, websockets and
+   * analytics beacons do not count. Returns the time in ms, and whether the cap ended the wait.
    */
-  async settle(options: SettleOptions): Promise<number> {
+  async settle(options: SettleOptions): Promise<Settled> {
     const start = performance.now();
     const deadline = start + options.capMs;
     const signal = options.signal;
     const busy = options.untilNotBusy ?? false;
+    let settled = false;
     while (!signal?.aborted && !this.#page.isClosed()) {
       const now = performance.now();
       const left = deadline - now;
       if (left <= 0) break;
       let dom: DomIdle;
       try {
-        dom = await isolatedRealm(this.#page.mainFrame()).evaluate(domIdle, QUIET_MS, busy);
-      } catch {
+        dom = await withDeadline(
+          isolatedRealm(this.#page.mainFrame()).evaluate(domIdle, QUIET_MS, busy),
+          left,
+        );
+      } catch (error) {
+        // A main thread too busy to answer within the cap: not settled, and no more waiting.
+        if (error instanceof DeadlineError) break;
         // The document was replaced while we asked (navigation): ask the next one.
         await delay(Math.min(25, left));
         continue;
@@ -147,10 +161,14 @@ export class PageActivity {
       // Quiet windows count from the start of settling: what the action caused comes after it.
       const since = performance.now() - start;
       const quiet = Math.min(dom.idleMs, since, this.#networkIdleMs());
-      if (quiet >= QUIET_MS && !dom.loading && !dom.busy) break;
+      if (quiet >= QUIET_MS && !dom.loading && !dom.busy) {
+        settled = true;
+        break;
+      }
       await delay(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now(), 50)));
     }
-    return Math.round(performance.now() - start);
+    const ms = Math.round(performance.now() - start);
+    return { ms, capped: !settled && performance.now() >= deadline };
   }
 
   /** Milliseconds since the network last did something that counts; 0 while a request is fresh. */
@@ -161,13 +179,6 @@ export class PageActivity {
     }
     return now - this.#lastNetwork;
   }
-}
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 function delay(ms: number): Promise<void> {
