@@ -55,7 +55,7 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
       try {
         session = await browser.isolated();
         await ctx.prepareBrowser(session);
-        if (task.start_url) await session.navigate(task.start_url);
+        if (task.start_url) await session.navigate(task.start_url, signal);
         outcome = await runOne(ctx, {
           task: task.task,
           browser: session,
@@ -66,18 +66,20 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
         });
       } catch (error) {
         // A task that cannot start (bad start_url) fails alone; the batch goes on.
-        const message = error instanceof Error ? error.message : String(error);
-        progress.line(`error: ${message}`);
+        const reason = signal.aborted ? "aborted" : "error";
+        const message = signal.aborted
+          ? "Stopped by the user"
+          : error instanceof Error
+          ? error.message
+          : String(error);
+        progress.line(`${reason}: ${message}`);
         const ms = Math.round(performance.now() - started);
         if (ctx.config.cli.json) {
           ctx.stdout(
-            ctx.mask(
-              JSON.stringify({ name: task.name, reason: "error", message, ms, run_dir: dir }),
-            ) +
-              "\n",
+            ctx.mask(JSON.stringify({ name: task.name, reason, message, ms, run_dir: dir })) + "\n",
           );
         }
-        return { name: task.name, reason: "error", message, steps: 0, ms, tokens: 0, run_dir: dir };
+        return { name: task.name, reason, message, steps: 0, ms, tokens: 0, run_dir: dir };
       } finally {
         await session?.close();
       }
@@ -101,6 +103,30 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
         );
       }
       return line;
+    }, {
+      signal,
+      // Ctrl+C: the tasks not started yet never open a context; they are reported as not run.
+      notRun: (task) => {
+        const message = "Not run: the batch was stopped by the user";
+        if (ctx.config.cli.json) {
+          ctx.stdout(
+            ctx.mask(
+              JSON.stringify({ name: task.name, reason: "aborted", message, not_run: true }),
+            ) +
+              "\n",
+          );
+        }
+        return {
+          name: task.name,
+          reason: "aborted",
+          message,
+          steps: 0,
+          ms: 0,
+          tokens: 0,
+          run_dir: "",
+          not_run: true,
+        };
+      },
     });
   } finally {
     await browser.close();

@@ -120,3 +120,61 @@ Deno.test("parseTasks() names the file and line of a bad task", () => {
     { name: "task-1", task: "x", max_steps: 3 },
   ]);
 });
+
+Deno.test("cli --tasks stops at Ctrl+C: the tasks not started never run, exit 130", async () => {
+  const visited: string[] = [];
+  await using site = startFixtureServer({
+    routes: [(_req, url) => {
+      visited.push(url.pathname);
+      return undefined;
+    }],
+  });
+  const dir = await Deno.makeTempDir({ prefix: "ba-batch-stop-" });
+  let child: Deno.ChildProcess | undefined;
+  // The first task's model request is where the user presses Ctrl+C; it then waits for ever.
+  await using model = startScriptedModel([
+    () => {
+      child?.kill("SIGINT");
+      return { waitMs: 120_000 };
+    },
+    ...Array.from({ length: 4 }, () => answer),
+  ]);
+  try {
+    const tasks = ["one", "two", "three"].map((name) => ({
+      name,
+      task: "find the price",
+      start_url: site.url(`/cli/price.html?task=${name}`),
+    }));
+    await Deno.writeTextFile(
+      `${dir}/tasks.jsonl`,
+      tasks.map((t) => JSON.stringify(t)).join("\n") + "\n",
+    );
+    const run = await runCli({
+      args: [
+        "--tasks",
+        `${dir}/tasks.jsonl`,
+        "--concurrency",
+        "1",
+        "--junit",
+        `${dir}/junit.xml`,
+        "--out",
+        `${dir}/runs`,
+      ],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+      onStart: (started) => (child = started),
+    });
+    assert.equal(run.code, 130, run.stderr);
+    assert.equal(model.requests.length, 1, "the model saw only the first task");
+    assert.match(run.stdout, /^one\s+failed \(aborted\)/m);
+    assert.match(run.stdout, /^two\s+not run\s/m);
+    assert.match(run.stdout, /^three\s+not run\s/m);
+    assert.equal(run.stdout.trim().split("\n").at(-1), "0 passed, 1 failed, 2 not run");
+    const junit = await Deno.readTextFile(`${dir}/junit.xml`);
+    assert.match(junit, /skipped="2"/);
+    assert.ok(visited.some((p) => p === "/cli/price.html"), "the first task started");
+    const later = await Deno.stat(`${dir}/runs/two`).then(() => true, () => false);
+    assert.equal(later, false, "no run folder for a task that never started");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -22,6 +22,8 @@ export interface BatchOutcome {
   run_dir: string;
   /** The last failed step's result, for failure messages. */
   last_error?: string;
+  /** True when the task never started: the batch was stopped (Ctrl+C) before its turn. */
+  not_run?: boolean;
 }
 
 /**
@@ -78,25 +80,38 @@ export function parseTasks(text: string, file: string): BatchTask[] {
   return tasks;
 }
 
+/** Options of {@link runPool}. */
+export interface PoolOptions<T, R> {
+  /** Once aborted (Ctrl+C), no further item starts; the running ones finish by their own means. */
+  signal?: AbortSignal;
+  /** The result of an item that was never started because `signal` aborted first. */
+  notRun: (item: T, index: number) => R;
+}
+
 /**
  * Runs `fn` over the items with at most `concurrency` at once; results keep the items' order.
+ * After `signal` aborts no item starts: those left get `notRun`'s result.
  *
  * @example
  * ```ts
- * const outcomes = await runPool(tasks, 2, (task) => runOne(task));
+ * const outcomes = await runPool(tasks, 2, (task) => runOne(task), {
+ *   signal,
+ *   notRun: (task) => ({ name: task.name, reason: "aborted" }),
+ * });
  * ```
  */
 export async function runPool<T, R>(
   items: readonly T[],
   concurrency: number,
   fn: (item: T, index: number) => Promise<R>,
+  options: PoolOptions<T, R>,
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      results[i] = await fn(items[i]!, i);
+      results[i] = options.signal?.aborted ? options.notRun(items[i]!, i) : await fn(items[i]!, i);
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
@@ -109,7 +124,7 @@ export function resultsTable(outcomes: readonly BatchOutcome[]): string {
     ["task", "result", "steps", "time", "tokens", "answer or reason"],
     ...outcomes.map((o) => [
       o.name,
-      o.reason === "goal_satisfied" ? "passed" : `failed (${o.reason})`,
+      o.not_run ? "not run" : o.reason === "goal_satisfied" ? "passed" : `failed (${o.reason})`,
       String(o.steps),
       `${(o.ms / 1000).toFixed(1)} s`,
       String(o.tokens),
@@ -118,18 +133,22 @@ export function resultsTable(outcomes: readonly BatchOutcome[]): string {
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const passed = outcomes.filter((o) => o.reason === "goal_satisfied").length;
+  const notRun = outcomes.filter((o) => o.not_run).length;
   return [
     ...rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()),
-    `${passed} passed, ${outcomes.length - passed} failed`,
+    `${passed} passed, ${outcomes.length - passed - notRun} failed${
+      notRun ? `, ${notRun} not run` : ""
+    }`,
   ].join("\n");
 }
 
 /**
  * A JUnit XML report: one test case per task; a task that did not end with goal_satisfied is a
- * failure whose message is its terminal reason and last error.
+ * failure whose message is its terminal reason and last error; one never started is skipped.
  */
 export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-agent"): string {
-  const failures = outcomes.filter((o) => o.reason !== "goal_satisfied").length;
+  const skipped = outcomes.filter((o) => o.not_run).length;
+  const failures = outcomes.filter((o) => o.reason !== "goal_satisfied").length - skipped;
   const total = outcomes.reduce((s, o) => s + o.ms, 0) / 1000;
   const cases = outcomes.map((o) => {
     const head = `  <testcase classname="${xml(suite)}" name="${xml(o.name)}" time="${
@@ -137,6 +156,7 @@ export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-age
     }">`;
     const out = `    <system-out>${xml(`${o.message}\nrun folder: ${o.run_dir}`)}</system-out>`;
     if (o.reason === "goal_satisfied") return `${head}\n${out}\n  </testcase>`;
+    if (o.not_run) return `${head}\n    <skipped message="${xml(o.message)}"/>\n  </testcase>`;
     const message = `${o.reason}: ${o.last_error ?? o.message}`;
     return `${head}\n    <failure message="${xml(oneLine(message, 500))}" type="${xml(o.reason)}">${
       xml(`${o.message}${o.last_error ? `\nlast error: ${o.last_error}` : ""}`)
@@ -146,7 +166,9 @@ export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-age
 <testsuites tests="${outcomes.length}" failures="${failures}" time="${total.toFixed(3)}">
 <testsuite name="${
     xml(suite)
-  }" tests="${outcomes.length}" failures="${failures}" errors="0" time="${total.toFixed(3)}">
+  }" tests="${outcomes.length}" failures="${failures}" errors="0" skipped="${skipped}" time="${
+    total.toFixed(3)
+  }">
 ${cases.join("\n")}
 </testsuite>
 </testsuites>
