@@ -120,3 +120,48 @@ Deno.test("BrowserSession.close leaves no browser process behind", async () => {
   await browser.close();
   assert.throws(() => Deno.kill(pid, "SIGCONT"), "the browser process is gone");
 });
+
+function fieldsPage(value: string): string {
+  const field = (v: string) => `<input aria-label="Code" value="${v}" style="font-size:24px">`;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fields</title></head>
+<body><h1>Fields</h1>${field(value)}
+<iframe srcdoc='${field(value)}' style="width:400px;height:80px;border:0"></iframe>
+<script>
+// The page breaks what a main-world script would use: the isolated world has its own.
+Document.prototype.createElement = () => { throw new Error("no elements for you"); };
+Element.prototype.append = () => { throw new Error("no appending"); };
+</script></body></html>`;
+}
+
+Deno.test("BrowserSession.screenshot() hides what fields hold, in frames too, even when the page breaks its globals", async () => {
+  await using site = startFixtureServer({
+    routes: [(_req, url) => {
+      const value = url.pathname === "/secret.html" ? "TOPSECRET-42" : "";
+      if (url.pathname === "/secret.html" || url.pathname === "/empty.html") {
+        return new Response(fieldsPage(value), { headers: { "content-type": "text/html" } });
+      }
+    }],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  const dir = await Deno.makeTempDir({ prefix: "ba-shot-" });
+  try {
+    await browser.navigate(site.url("/empty.html"));
+    const empty = await browser.screenshot({ format: "png" });
+    await browser.navigate(site.url("/secret.html"));
+    const hidden = await browser.screenshot({
+      format: "png",
+      hideFields: true,
+      path: `${dir}/s.png`,
+    });
+    const shown = await browser.screenshot({ format: "png" });
+    assert.equal(hidden.mimeType, "image/png");
+    assert.deepEqual(hidden.bytes, empty.bytes, "the hidden picture shows no field text");
+    assert.notDeepEqual(shown.bytes, empty.bytes, "the text shows again afterwards");
+    assert.deepEqual(await Deno.readFile(`${dir}/s.png`), hidden.bytes);
+    const jpeg = await browser.screenshot();
+    assert.equal(jpeg.mimeType, "image/jpeg");
+    assert.equal(atob(jpeg.base64).length, jpeg.bytes.length);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -88,3 +88,42 @@ export function focusedElementInfo(): FocusedInfo | undefined {
   if (!label) label = clean(el.textContent).slice(0, 100);
   return { role: role || tag, tag, label, inFrame: tag === "iframe" || tag === "frame" };
 }
+
+/**
+ * Makes the text of inputs, text areas and editors transparent in this document and its open
+ * shadow roots (for a screenshot that must not show typed secrets), with style elements marked
+ * `data-ba-hide="<token>"`; {@link showFieldText} removes them. Returns how many were added.
+ */
+export function hideFieldText(token: string): number {
+  const css = "input, textarea, [contenteditable]:not([contenteditable=false]) {" +
+    " color: transparent !important; -webkit-text-fill-color: transparent !important;" +
+    " text-shadow: none !important; caret-color: transparent !important; }";
+  const roots: (Document | ShadowRoot)[] = [document];
+  const walk = (root: Document | ShadowRoot) => {
+    for (const el of Array.from(root.querySelectorAll("*"))) {
+      if (el.shadowRoot) {
+        roots.push(el.shadowRoot);
+        walk(el.shadowRoot);
+      }
+    }
+  };
+  walk(document);
+  for (const root of roots) {
+    const style = document.createElement("style");
+    style.setAttribute("data-ba-hide", token);
+    style.textContent = css;
+    (root === document ? document.documentElement : root).append(style);
+  }
+  return roots.length;
+}
+
+/** Removes what {@link hideFieldText} added with this token. */
+export function showFieldText(token: string): void {
+  const remove = (root: Document | ShadowRoot) => {
+    for (const el of Array.from(root.querySelectorAll("*"))) {
+      if (el.localName === "style" && el.getAttribute("data-ba-hide") === token) el.remove();
+      else if (el.shadowRoot) remove(el.shadowRoot);
+    }
+  };
+  remove(document);
+}

@@ -5,6 +5,7 @@
  * @module
  */
 export { type BrowserOptions, BrowserSession } from "./browser_session.ts";
+export type { Screenshot, ScreenshotOptions } from "./page_controls.ts";
 export { CHROME_ARGS } from "./browser_launch.ts";
 export { findChrome } from "./find_chrome.ts";
 export { renderElement, renderSummary } from "./dom_summary.ts";

@@ -222,13 +222,13 @@ export const browserScreenshot: Tool = {
   parameters: { type: "object", properties: { full_page: { type: "boolean" } } },
   async handler(args, ctx) {
     const fullPage = args.full_page === true;
-    const image = await ctx.browser.screenshot({ fullPage });
+    const { mimeType, base64 } = await ctx.browser.screenshot({ fullPage });
     return {
       ok: true,
       text: `Screenshot of ${
         fullPage ? "the full page" : "the viewport"
       } of ${ctx.browser.page.url()}.`,
-      image,
+      image: { mimeType, base64 },
     };
   },
 };
