@@ -139,21 +139,7 @@ export function confirmWith(
  * typed secret would show in a text field; masking text cannot reach pixels).
  */
 async function screenshot(browser: BrowserSession, hideFields: boolean): Promise<Uint8Array> {
-  if (!hideFields) return await browser.page.screenshot({ type: "jpeg", quality: 60 });
-  const id = `ba-hide-${crypto.randomUUID()}`;
-  await browser.page.evaluate((id) => {
-    const style = document.createElement("style");
-    style.id = id;
-    style.textContent =
-      "input, textarea, [contenteditable] { color: transparent !important; text-shadow: none !important; }";
-    document.documentElement.append(style);
-  }, id);
-  try {
-    return await browser.page.screenshot({ type: "jpeg", quality: 60 });
-  } finally {
-    await browser.page.evaluate((id) => document.getElementById(id)?.remove(), id)
-      .catch(() => {/* the page navigated: the style went with it */});
-  }
+  return (await browser.screenshot({ hideFields, quality: 60 })).bytes;
 }
 
 /** The result as one JSON object, for `--json`. */
