@@ -10,7 +10,8 @@ import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
- * step found its target and worked, 1 otherwise, 2 when the folder holds no successful run.
+ * step found its target and worked, 3 when a destructive step or a `confirm()` dialog was held
+ * (no `--yes`), 1 otherwise, 2 when the folder holds no successful run.
  */
 export async function replayCommand(
   ctx: CliContext,
@@ -36,29 +37,45 @@ export async function replayCommand(
       signal,
       outDir,
       secrets: ctx.runFlags.secrets ?? {},
+      confirmAll: ctx.runFlags.confirmAll ?? false,
       onStep: (record) => progress.step(record),
     });
   } finally {
     progress.stop();
     await browser.close();
   }
-  const code = signal.aborted ? EXIT.interrupted : result.ok ? EXIT.ok : EXIT.failed;
+  const code = signal.aborted
+    ? EXIT.interrupted
+    : result.ok
+    ? EXIT.ok
+    : result.held
+    ? EXIT.needsUser
+    : EXIT.failed;
   if (ctx.config.cli.json) {
+    const reason = result.ok
+      ? "replay_passed"
+      : signal.aborted
+      ? "aborted"
+      : result.held
+      ? "needs_user"
+      : "replay_failed";
     ctx.stdout(
       ctx.mask(JSON.stringify({
-        reason: result.ok ? "replay_passed" : signal.aborted ? "aborted" : "replay_failed",
+        reason,
         message: result.message,
         steps: result.steps,
         ms: result.ms,
         screenshot: result.screenshot ?? null,
-        run_dir: dir,
+        ...(result.held ? { held: result.held } : {}),
+        run_dir: outDir,
+        recording: dir,
       })) + "\n",
     );
   } else if (result.ok) {
     ctx.stdout(ctx.mask(result.message) + "\n");
     progress.info(`replay passed: ${result.steps} steps, ${(result.ms / 1000).toFixed(1)} s`);
   } else {
-    progress.line(`replay failed: ${ctx.mask(result.message)}`);
+    progress.line(`replay ${result.held ? "held" : "failed"}: ${ctx.mask(result.message)}`);
   }
   return code;
 }

@@ -134,3 +134,89 @@ Deno.test("findTarget() finds the recorded element by role, name and position, w
   assert.equal(findTarget(renamed, second), undefined);
   assert.equal(recordTarget(recorded, { url: "http://x/" }), undefined);
 });
+
+const CHECKOUT =
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Checkout</title></head>
+<body><h1>Checkout</h1><p>Total: $24.00</p>
+<button type="button" id="order">Place order</button>
+<button type="button" id="shuffle">Shuffle tiles</button>
+<p id="out"></p>
+<script>
+async function ask(question, path) {
+  if (!confirm(question)) return;
+  const res = await fetch(path, { method: "POST" });
+  document.getElementById("out").textContent = await res.text();
+}
+document.getElementById("order").onclick = () => ask("Pay $24.00 now?", "/cli/order");
+document.getElementById("shuffle").onclick = () => ask("Shuffle all tiles?", "/cli/shuffle");
+</script></body></html>`;
+
+/** Records `label`'s click with --yes, then replays it without and with --yes. */
+async function recordAndReplay(label: string) {
+  const posted: string[] = [];
+  const site = startFixtureServer({
+    routes: [(req, url) => {
+      if (url.pathname === "/cli/checkout.html") {
+        return new Response(CHECKOUT, { headers: { "content-type": "text/html" } });
+      }
+      if (req.method === "POST") {
+        posted.push(url.pathname);
+        return new Response(`Done: ${url.pathname}`);
+      }
+    }],
+  });
+  const root = await Deno.makeTempDir({ prefix: "ba-replay-held-" });
+  const model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/cli/checkout.html") } },
+    (req) => ({ tool: "click", args: { id: idOf(req, label) } }),
+    (req) => ({
+      tool: "done",
+      args: { result: /Done: \S+/.exec(req.user)?.[0] ?? "nothing done", success: true },
+    }),
+  ]);
+  const record = await runCli({
+    args: ["--yes", "--out", `${root}/recorded`, `press ${label}`],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  const held = await runCli({ args: ["--replay", `${root}/recorded`, "--out", `${root}/held`] });
+  const afterHeld = [...posted];
+  const allowed = await runCli({
+    args: ["--yes", "--json", "--replay", `${root}/recorded`, "--out", `${root}/allowed`],
+  });
+  await model[Symbol.asyncDispose]();
+  await site[Symbol.asyncDispose]();
+  await Deno.remove(root, { recursive: true });
+  return { root, record, held, afterHeld, allowed, posted };
+}
+
+Deno.test("cli --replay holds a recorded purchase without --yes (exit 3) and performs it with --yes", async () => {
+  const { root, record, held, afterHeld, allowed, posted } = await recordAndReplay("Place order");
+  assert.equal(record.code, 0, record.stderr);
+  assert.equal(record.stdout.trim(), "Done: /cli/order");
+  assert.equal(held.code, 3, held.stderr);
+  assert.match(
+    held.stderr,
+    /replay held: Step 2 \(click\) is held: click \[\d+\] .*"Place order".*a payment or purchase.*Nothing was done; replay with --yes to allow it/,
+  );
+  assert.deepEqual(afterHeld, ["/cli/order"], "the held replay ordered nothing");
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.deepEqual(posted, ["/cli/order", "/cli/order"]);
+  const json = JSON.parse(allowed.stdout);
+  assert.equal(json.reason, "replay_passed");
+  assert.equal(json.run_dir, `${root}/allowed`, "run_dir is the --out folder");
+  assert.equal(json.recording, `${root}/recorded`);
+});
+
+Deno.test("cli --replay accepts a confirm() dialog only with --yes; a dismissed one stops the replay", async () => {
+  const { record, held, afterHeld, allowed, posted } = await recordAndReplay("Shuffle tiles");
+  assert.equal(record.code, 0, record.stderr);
+  assert.equal(record.stdout.trim(), "Done: /cli/shuffle");
+  assert.equal(held.code, 3, held.stderr);
+  assert.match(
+    held.stderr,
+    /replay held: Step 2 \(click\): the page's confirm "Shuffle all tiles\?" dialog was dismissed; replay with --yes to accept it/,
+  );
+  assert.deepEqual(afterHeld, ["/cli/shuffle"], "the dismissed dialog shuffled nothing");
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.deepEqual(posted, ["/cli/shuffle", "/cli/shuffle"]);
+});

@@ -1,5 +1,11 @@
-import type { StepRecord } from "../entity/mod.ts";
-import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
+import type { BrowserState, StepRecord, ToolCall } from "../entity/mod.ts";
+import {
+  assessRisk,
+  type Risk,
+  riskKind,
+  type ToolContext,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 import { describeTarget, findTarget } from "./replay_target.ts";
 import { SecretVault } from "./secrets.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
@@ -26,6 +32,11 @@ export interface ReplayOptions {
   secrets?: Record<string, string>;
   /** How long to look for a step's target before failing, in ms (pages may still be loading). */
   findTimeoutMs?: number;
+  /**
+   * `--yes`: destructive steps (pay, delete, send) and the page's `confirm()` dialogs are allowed.
+   * Without it such a step is held: the replay stops before it, with `held` set.
+   */
+  confirmAll?: boolean;
   onStep?: (record: StepRecord) => void;
 }
 
@@ -38,13 +49,17 @@ export interface ReplayResult {
   steps: number;
   /** The screenshot of the page where a step failed. */
   screenshot?: string;
+  /** The destructive action (or dismissed dialog) the replay stopped at, without `confirmAll`. */
+  held?: string;
   ms: number;
 }
 
 /**
  * Re-executes a recorded successful run without a model: each step's target is found again by
  * role, accessible name and position among similar elements (not by its old number); a target
- * that cannot be found fails the replay with a clear message and a screenshot.
+ * that cannot be found fails the replay with a clear message and a screenshot. The agent's
+ * safety policy holds: without `confirmAll` a destructive step is not run and a `confirm()`
+ * dialog is dismissed, and either stops the replay with `held` set.
  *
  * @example
  * ```ts
@@ -59,6 +74,12 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
   const vault = new SecretVault(options.secrets);
   let done = 0;
   const elapsed = () => Math.round(performance.now() - started);
+  let dismissed: string | undefined;
+  browser.dialogPolicy = (dialog) => {
+    if (options.confirmAll) return "accept";
+    dismissed ??= `${dialog.type} ${JSON.stringify(vault.mask(dialog.message))}`;
+    return "dismiss";
+  };
   for (const recorded of steps) {
     if (signal.aborted) {
       return { ok: false, message: "Stopped by the user", steps: done, ms: elapsed() };
@@ -67,8 +88,11 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     if (name === "done") return { ok: true, message: answer, steps: done, ms: elapsed() };
     if (name === "ask_user") continue; // the answer only informed the model
     const args = { ...recorded.call.args };
+    let state: BrowserState | undefined;
     if (recorded.target) {
-      const id = await locate(options, recorded);
+      const found = await locate(options, recorded);
+      state = found.state;
+      const id = found.id;
       if (id === undefined) {
         const state = await browser.observe().catch(() => undefined); // for the URL only
         const screenshot = await saveScreenshot(options, recorded.step);
@@ -88,6 +112,18 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     }
     const t0 = performance.now();
     const call = { name, args, reasoning };
+    const risk = await riskOf(options, call, state);
+    if (risk && !options.confirmAll) {
+      const held = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
+      return {
+        ok: false,
+        message:
+          `Step ${recorded.step} (${name}) is held: ${held}. Nothing was done; replay with --yes to allow it`,
+        steps: done,
+        held,
+        ms: elapsed(),
+      };
+    }
     let sent = call;
     if (typeof args.text === "string" && SecretVault.mentions(args.text)) {
       try {
@@ -104,6 +140,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
         };
       }
     }
+    dismissed = undefined;
     const result = vault.maskDeep(await registry.dispatch(sent, { browser, signal }));
     const record: StepRecord = {
       step: recorded.step,
@@ -114,6 +151,17 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     if (recorded.target) record.target = `[${args.id}] ${describeTarget(recorded.target)}`;
     options.onStep?.(record);
     done++;
+    if (dismissed) {
+      const held = `${name}: ${dismissed}`;
+      return {
+        ok: false,
+        message:
+          `Step ${recorded.step} (${name}): the page's ${dismissed} dialog was dismissed; replay with --yes to accept it`,
+        steps: done,
+        held,
+        ms: elapsed(),
+      };
+    }
     if (!result.ok) {
       const screenshot = await saveScreenshot(options, recorded.step);
       return {
@@ -150,16 +198,43 @@ export async function loadRecording(dir: string): Promise<Recording> {
   return { dir, steps, answer: end.message };
 }
 
-/** Observes until the recorded target shows up, or the time runs out. */
-async function locate(options: ReplayOptions, recorded: TraceStep): Promise<number | undefined> {
+/** Observes until the recorded target shows up, or the time runs out; the last observation. */
+async function locate(
+  options: ReplayOptions,
+  recorded: TraceStep,
+): Promise<{ id: number | undefined; state: BrowserState }> {
   const deadline = performance.now() + (options.findTimeoutMs ?? 3000);
   for (;;) {
     const state = await options.browser.observe();
     const id = findTarget(state, recorded.target!);
-    if (id !== undefined || performance.now() >= deadline || options.signal.aborted) return id;
+    if (id !== undefined || performance.now() >= deadline || options.signal.aborted) {
+      return { id, state };
+    }
     // Late content (a list still loading) gets a moment; the deadline bounds the wait.
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/**
+ * What the agent's safety policy says of a call (see {@link assessRisk}): judged against the
+ * observation that found its target, or a fresh one for a key press; tools marked destructive
+ * count whatever their target.
+ */
+async function riskOf(
+  options: ReplayOptions,
+  call: ToolCall,
+  state: BrowserState | undefined,
+): Promise<Risk | undefined> {
+  const tool = options.registry.tools.find((t) => t.name === call.name);
+  if (tool?.destructive && !["click", "type", "press"].includes(call.name)) {
+    return {
+      category: "sending",
+      action: call.name,
+      reason: "this tool may do what cannot be undone",
+    };
+  }
+  if (!["click", "type", "press"].includes(call.name)) return undefined;
+  return assessRisk(call, state ?? await options.browser.observe());
 }
 
 async function saveScreenshot(options: ReplayOptions, step: number): Promise<string | undefined> {
@@ -167,8 +242,11 @@ async function saveScreenshot(options: ReplayOptions, step: number): Promise<str
   const path = `${dir}/replay-failed-step-${String(step).padStart(3, "0")}.png`;
   try {
     await Deno.mkdir(dir, { recursive: true });
-    const bytes = await options.browser.page.screenshot({ type: "png" });
-    await Deno.writeFile(path, bytes);
+    await options.browser.screenshot({
+      format: "png",
+      hideFields: Object.keys(options.secrets ?? {}).length > 0,
+      path,
+    });
     return path;
   } catch {
     // A crashed page cannot be pictured; the message still says what failed.
