@@ -66,7 +66,8 @@ async function main(argv: string[]): Promise<number> {
     if (!task && !config.cli.replay) {
       throw new ConfigError('No task given: pass it as an argument, with --task "…", or on stdin');
     }
-    return await withSignals(async (signal) => {
+    return await withSignals(async (signal, interrupt) => {
+      const ask = (question: string) => askUser(question, signal, interrupt);
       const lock = config.cli.session
         ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
         : undefined;
@@ -81,7 +82,7 @@ async function main(argv: string[]): Promise<number> {
             signal,
             dir: config.cli.out ?? defaultRunDir(config, task),
             progress,
-            ...(stdinIsTerminal ? { askUser, confirm: confirmWith(askUser) } : {}),
+            ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
           });
           return report(ctx, outcome, progress);
         } finally {
@@ -163,7 +164,9 @@ function context(config: Config): CliContext {
  * Runs with Ctrl+C (and SIGTERM) wired to an abort signal: the first stops the run and closes
  * the browser; a second exits at once.
  */
-async function withSignals(run: (signal: AbortSignal) => Promise<number>): Promise<number> {
+async function withSignals(
+  run: (signal: AbortSignal, interrupt: () => void) => Promise<number>,
+): Promise<number> {
   const controller = new AbortController();
   let interrupts = 0;
   const onSignal = () => {
@@ -175,7 +178,7 @@ async function withSignals(run: (signal: AbortSignal) => Promise<number>): Promi
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   for (const s of signals) Deno.addSignalListener(s, onSignal);
   try {
-    return await run(controller.signal);
+    return await run(controller.signal, onSignal);
   } finally {
     for (const s of signals) Deno.removeSignalListener(s, onSignal);
   }
@@ -224,10 +227,19 @@ async function mcpCommand(argv: string[]): Promise<number> {
   }
 }
 
-async function askUser(question: string): Promise<string> {
+/**
+ * Asks at the terminal. The terminal is in raw mode while reading, so Ctrl+C arrives as a key,
+ * not a signal: it is passed to `interrupt`, and `signal` ends the question.
+ */
+async function askUser(
+  question: string,
+  signal: AbortSignal,
+  interrupt: () => void,
+): Promise<string> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  rl.on("SIGINT", interrupt);
   try {
-    return (await rl.question(`? ${question}\n> `)).trim();
+    return (await rl.question(`? ${question}\n> `, { signal })).trim();
   } finally {
     rl.close();
   }

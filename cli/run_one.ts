@@ -82,6 +82,11 @@ export async function runOne(ctx: CliContext, options: {
   confirm?: (question: string) => Promise<boolean>;
 }): Promise<RunOutcome> {
   const { browser, progress } = options;
+  // A question needs the line to itself: the spinner stops before it is asked.
+  const quietly = <A, R>(fn: (a: A) => Promise<R>) => (a: A) => {
+    progress.stop();
+    return fn(a);
+  };
   const trace = await TraceWriter.create({
     dir: options.dir,
     task: options.task,
@@ -102,8 +107,8 @@ export async function runOne(ctx: CliContext, options: {
       task: options.task,
       browser,
       signal: options.signal,
-      ...(options.askUser ? { askUser: options.askUser } : {}),
-      ...(options.confirm ? { confirm: options.confirm } : {}),
+      ...(options.askUser ? { askUser: quietly(options.askUser) } : {}),
+      ...(options.confirm ? { confirm: quietly(options.confirm) } : {}),
       onThinking: p.onThinking,
       onObserved: async (step, state) => {
         p.onObserved(step, state);

@@ -137,6 +137,30 @@ Deno.test("cli in a terminal shows ask_user's question and the answer joins the 
   }
 });
 
+Deno.test("cli in a terminal stops on Ctrl+C while ask_user waits for an answer: exit 130", async () => {
+  await using model = startScriptedModel([
+    { tool: "ask_user", args: { question: "Which colour do you want?" } },
+    { tool: "done", args: { result: "must not be reached" } },
+  ]);
+  const data = await Deno.makeTempDir({ prefix: "ba-ask-" });
+  const term = startInTerminal({ OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: data }, [
+    "buy a t-shirt",
+  ]);
+  try {
+    await term.waitFor(/Which colour do you want\?\r?\n> /);
+    // The spinner stopped for the question: nothing redraws over the prompt line.
+    await new Promise((r) => setTimeout(r, 400));
+    assert.doesNotMatch(term.screen.slice(term.screen.indexOf("Which colour")), /thinking/);
+    await term.type("\x03");
+    assert.equal(await term.exit(), 130, term.screen);
+    assert.match(term.screen, /stopped by the user/);
+    assert.equal(model.requests.length, 1);
+  } finally {
+    await term.exit().catch(() => {});
+    await Deno.remove(data, { recursive: true });
+  }
+});
+
 Deno.test("cli stops on Ctrl+C: exit 130, browser closed", async () => {
   await using site = startFixtureServer();
   await using model = startScriptedModel([
