@@ -1,4 +1,10 @@
-import { type BrowserState, ModelError, type StepRecord, type ToolCall } from "../entity/mod.ts";
+import {
+  BrowserClosedError,
+  type BrowserState,
+  ModelError,
+  type StepRecord,
+  type ToolCall,
+} from "../entity/mod.ts";
 import {
   boundedUserMessage,
   estimateCost,
@@ -233,6 +239,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     if (error instanceof ModelError) {
       return end("error", error.message, { configError: error.isConfig });
     }
+    if (error instanceof BrowserClosedError) return end("error", error.message);
     const message = error instanceof Error ? error.message : String(error);
     return end("error", `Unexpected failure: ${message}`);
   }

@@ -12,6 +12,8 @@ export interface ActionEnv {
   downloads: Downloads | undefined;
   banners: BannerCloser;
   settleCapMs: number;
+  /** Runs an action on a tab, failing at once when the browser or the tab is gone. */
+  guard<T>(page: Page, work: () => Promise<T>): Promise<T>;
 }
 
 /** Options of one {@link runAction}. */
@@ -34,7 +36,15 @@ export interface RunActionOptions {
  * const text = await runAction(env, { target: { el, id } }, () => clickElement(page, el, id, b));
  * ```
  */
-export async function runAction(
+export function runAction(
+  env: ActionEnv,
+  options: RunActionOptions,
+  act: (page: Page) => Promise<string>,
+): Promise<string> {
+  return env.guard(env.tabs.current, () => actAndSettle(env, options, act));
+}
+
+async function actAndSettle(
   env: ActionEnv,
   options: RunActionOptions,
   act: (page: Page) => Promise<string>,

@@ -67,7 +67,8 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
         `Cannot attach to the browser at "${url}" (${why}): start it with --remote-debugging-port, or fix --cdp-url`,
       );
     }
-    return { browser, owned: false, tempProfile: undefined, page: await browser.newPage() };
+    const attached = { browser, owned: false, tempProfile: undefined };
+    return { ...attached, page: await firstPage(attached, () => browser.newPage()) };
   }
   const executablePath = findChrome(options.chromePath);
   const kept = options.profileDir;
@@ -95,22 +96,36 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
     const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
     throw new BrowserError(`Cannot start "${executablePath}": ${why}`, { cause });
   }
-  const pages = await browser.pages();
-  return {
-    browser,
-    owned: true,
-    tempProfile: kept ? undefined : profileDir,
-    page: pages[0] ?? await browser.newPage(),
-  };
+  const launched = { browser, owned: true, tempProfile: kept ? undefined : profileDir };
+  const page = await firstPage(
+    launched,
+    async () => (await browser.pages())[0] ?? await browser.newPage(),
+  );
+  return { ...launched, page };
+}
+
+/** The page to start on; when it cannot be had, the browser is closed (or detached from) first. */
+async function firstPage(
+  opened: Omit<OpenedBrowser, "page">,
+  get: () => Promise<Page>,
+): Promise<Page> {
+  try {
+    return await get();
+  } catch (cause) {
+    await closeBrowser(opened, [], undefined);
+    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    throw new BrowserError(`Cannot open a page in the browser: ${why}`, { cause });
+  }
 }
 
 /**
  * Closes what a session opened: its isolated context; or the browser it launched (asked politely,
- * killed after 5 s) and its temporary profile; or, attached, its page, then detaches.
+ * killed after 5 s) and its temporary profile; or, attached, its `pages` (5 s each), then
+ * detaches, leaving the user's own tabs open.
  */
 export async function closeBrowser(
   opened: Omit<OpenedBrowser, "page">,
-  page: Page,
+  pages: readonly Page[],
   context: BrowserContext | undefined,
 ): Promise<void> {
   const { browser, owned, tempProfile } = opened;
@@ -126,7 +141,13 @@ export async function closeBrowser(
       await Deno.remove(tempProfile, { recursive: true }).catch(() => {/* best effort */});
     }
   } else {
-    await page.close().catch(() => {/* the remote browser went away */});
-    await browser.disconnect().catch(() => {/* already disconnected */});
+    await Promise.all(
+      pages.map((p) =>
+        withDeadline(p.close(), 5000).catch(
+          () => {/* the tab or the browser went away, or hangs */},
+        )
+      ),
+    );
+    await withDeadline(browser.disconnect(), 5000).catch(() => {/* already disconnected */});
   }
 }

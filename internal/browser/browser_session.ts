@@ -25,6 +25,7 @@ import {
 } from "./session_steps.ts";
 import { type TabInfo, Tabs } from "./tabs.ts";
 import { DomainGuard } from "./domain_guard.ts";
+import { BrowserHealth } from "./browser_health.ts";
 import { type DialogPolicy, PageActivity } from "./page_activity.ts";
 import {
   focusedElement,
@@ -54,6 +55,7 @@ import { type ObserveOptions, PageObserver } from "./observer.ts";
 export class BrowserSession implements AsyncDisposable {
   readonly #opened: Omit<OpenedBrowser, "page">;
   readonly #settleCapMs: number;
+  readonly #health: BrowserHealth;
   #observer = new PageObserver();
   #tabs!: Tabs;
   readonly #activities = new WeakMap<Page, PageActivity>();
@@ -72,6 +74,7 @@ export class BrowserSession implements AsyncDisposable {
   private constructor(opened: Omit<OpenedBrowser, "page">, cap: number) {
     this.#opened = opened;
     this.#settleCapMs = cap;
+    this.#health = new BrowserHealth(opened.browser);
   }
 
   /** Launches a browser (or attaches to `cdpUrl`) with one page ready. */
@@ -79,7 +82,7 @@ export class BrowserSession implements AsyncDisposable {
     const opened = await openBrowser(options);
     const session = new BrowserSession(opened, options.settleCapMs ?? 5000);
     session.#observer = new PageObserver(options.observe);
-    await session.#adopt(opened.page, options);
+    await session.#adoptOrClose(() => Promise.resolve(opened.page), options);
     return session;
   }
 
@@ -93,7 +96,7 @@ export class BrowserSession implements AsyncDisposable {
     const session = new BrowserSession(opened, this.#settleCapMs);
     session.#observer = new PageObserver(this.#observer.options);
     session.#context = context;
-    await session.#adopt(await context.newPage(), this.#setup);
+    await session.#adoptOrClose(() => context.newPage(), this.#setup);
     return session;
   }
 
@@ -127,6 +130,16 @@ export class BrowserSession implements AsyncDisposable {
     return activity;
   }
 
+  /** Adopts the first page; when that fails, closes what was opened (browser or context, files). */
+  async #adoptOrClose(page: () => Promise<Page>, options: BrowserOptions): Promise<void> {
+    try {
+      await this.#adopt(await page(), options);
+    } catch (error) {
+      await this.close();
+      throw error;
+    }
+  }
+
   async #adopt(page: Page, options: BrowserOptions): Promise<void> {
     this.#setup = options;
     this.#banners = new BannerCloser({
@@ -134,6 +147,7 @@ export class BrowserSession implements AsyncDisposable {
       ...(options.log ? { log: options.log } : {}),
     });
     this.#tabs = new Tabs(this.#browser, page, (p) => {
+      this.#health.watch(p);
       this.#activityOf(p);
       if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
     });
@@ -148,11 +162,22 @@ export class BrowserSession implements AsyncDisposable {
   }
 
   /** Observes the page: URL, title and the numbered DOM summary (options override the session's). */
-  async observe(options?: Partial<ObserveOptions>): Promise<BrowserState> {
-    await this.#banners.afterLoad(this.page);
-    const state = await this.#observer.observe(this.page, options);
-    if (this.#tabs.pages.length > 1) state.tabs = await this.#tabs.list();
-    return state;
+  observe(options?: Partial<ObserveOptions>): Promise<BrowserState> {
+    const page = this.#tabs.current;
+    return this.#health.run(page, async () => {
+      await this.#banners.afterLoad(page);
+      const state = await this.#observer.observe(page, options);
+      if (this.#tabs.pages.length > 1) state.tabs = await this.#tabs.list();
+      return state;
+    });
+  }
+
+  /**
+   * Throws a `BrowserClosedError` ("The browser closed or crashed: …") once the browser closed or
+   * crashed, or the current tab crashed, with `cause` when given (the error that loss produced).
+   */
+  throwIfGone(cause?: unknown): void {
+    this.#health.check(this.#tabs.current, cause);
   }
 
   /** The tabs: index, title, URL, and which one is current. */
@@ -174,13 +199,17 @@ export class BrowserSession implements AsyncDisposable {
    * The element behind an ID from an observation; throws when it never existed, is gone, or is
    * in another tab.
    */
-  async element(id: number): Promise<ElementHandle<Element>> {
-    return inTab(await this.#observer.element(id), id, this.page, this.#tabs.pages);
+  element(id: number): Promise<ElementHandle<Element>> {
+    return this.#health.run(
+      this.#tabs.current,
+      async () => inTab(await this.#observer.element(id), id, this.page, this.#tabs.pages),
+    );
   }
 
   /** What every action runs with. */
   get #env(): ActionEnv {
     return {
+      guard: (page, work) => this.#health.run(page, work),
       tabs: this.#tabs,
       activity: (page) => this.#activityOf(page),
       downloads: this.#downloads,
@@ -396,12 +425,16 @@ export class BrowserSession implements AsyncDisposable {
     return (await this.#activity.settle({ capMs: this.#settleCapMs, signal })).ms;
   }
 
-  /** Closes the page and the browser it launched (or detaches from one it did not), then cleans up. */
+  /**
+   * Closes the browser it launched, or its tabs and detaches from a browser it did not launch (or
+   * its isolated context), then cleans up.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#downloads?.[Symbol.asyncDispose]();
-    await closeBrowser(this.#opened, this.page, this.#context);
+    // No tabs yet when the first page could not be adopted: there is nothing of ours to close.
+    await closeBrowser(this.#opened, this.#tabs?.pages ?? [], this.#context);
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

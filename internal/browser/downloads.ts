@@ -51,7 +51,13 @@ export class Downloads implements AsyncDisposable {
     scope: { contextId?: string | undefined; owns?: (frameId: string) => boolean } = {},
   ): Promise<Downloads> {
     const staging = await Deno.makeTempDir({ prefix: "browser-agent-downloads-" });
-    const session = await browserTarget(browser).createCDPSession();
+    let session: CDPSession;
+    try {
+      session = await browserTarget(browser).createCDPSession();
+    } catch (error) {
+      await Deno.remove(staging, { recursive: true }).catch(() => {/* best effort */});
+      throw error;
+    }
     const downloads = new Downloads(resolve(dir), staging, session);
     session.on("Browser.downloadWillBegin", (e) => {
       if (scope.owns && !scope.owns(e.frameId)) return; // another session's download
@@ -73,12 +79,17 @@ export class Downloads implements AsyncDisposable {
       item.bytes = e.receivedBytes;
       item.finished.resolve();
     });
-    await session.send("Browser.setDownloadBehavior", {
-      behavior: "allowAndName",
-      downloadPath: staging,
-      eventsEnabled: true,
-      ...(scope.contextId ? { browserContextId: scope.contextId } : {}),
-    });
+    try {
+      await session.send("Browser.setDownloadBehavior", {
+        behavior: "allowAndName",
+        downloadPath: staging,
+        eventsEnabled: true,
+        ...(scope.contextId ? { browserContextId: scope.contextId } : {}),
+      });
+    } catch (error) {
+      await downloads[Symbol.asyncDispose]();
+      throw error;
+    }
     return downloads;
   }
 

@@ -137,6 +137,17 @@ export class BrowserError extends Error {
   }
 }
 
+/**
+ * The browser closed or crashed, or the tab worked in crashed: the run cannot go on. Unlike other
+ * browser errors it is never shown to the model as a tool result.
+ */
+export class BrowserClosedError extends BrowserError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "BrowserClosedError";
+  }
+}
+
 /** A configuration or usage error: the user must change a flag or a variable. */
 export class ConfigError extends Error {
   constructor(message: string) {

@@ -1,4 +1,9 @@
-import type { ToolCall, ToolResult, ToolSpec } from "../entity/mod.ts";
+import {
+  BrowserClosedError,
+  type ToolCall,
+  type ToolResult,
+  type ToolSpec,
+} from "../entity/mod.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 import { validateArgs } from "./validate.ts";
 
@@ -36,7 +41,10 @@ export class ToolRegistry {
     }));
   }
 
-  /** Looks the tool up, validates the arguments, runs it; every failure comes back as a result. */
+  /**
+   * Looks the tool up, validates the arguments, runs it; every failure comes back as a result,
+   * except a closed or crashed browser (`BrowserClosedError`, thrown) and Ctrl+C.
+   */
   async dispatch(call: Pick<ToolCall, "name" | "args">, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.#byName.get(call.name);
     if (!tool) {
@@ -49,6 +57,9 @@ export class ToolRegistry {
       return await tool.handler(checked.args, ctx);
     } catch (error) {
       if (ctx.signal.aborted) throw error;
+      // A closed or crashed browser ends the run: no result the model could act on.
+      if (error instanceof BrowserClosedError) throw error;
+      ctx.browser?.throwIfGone(error);
       const text = error instanceof Error ? error.message : String(error);
       return { ok: false, text };
     }

@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { BrowserClosedError } from "../internal/entity/mod.ts";
+import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { startScriptedModel } from "./support/scripted_model.ts";
+
+const html = (body: string) =>
+  new Response(
+    `<!doctype html><html><head><title>Fixture</title></head><body>${body}</body></html>`,
+    {
+      headers: { "content-type": "text/html" },
+    },
+  );
+
+/** A site of inline pages: `/busy` freezes its main thread for 3 s after a click; `/tabs` opens one. */
+function site() {
+  return startFixtureServer({
+    routes: [(_req, url) => {
+      if (url.pathname === "/busy") {
+        return html(`<button id="b">Crunch numbers</button><p id="out">idle</p><script>
+          document.getElementById("b").onclick = () => setTimeout(() => {
+            const end = Date.now() + 3000;
+            while (Date.now() < end) { /* a main thread too busy to answer */ }
+          }, 0);
+        </script>`);
+      }
+      if (url.pathname === "/tabs") {
+        return html(`<a href="/second" target="_blank">Open the second page</a>`);
+      }
+      if (url.pathname === "/second") return html(`<h1>Second page</h1>`);
+      if (url.pathname === "/") return html(`<h1>Home</h1><a href="/second">Second</a>`);
+      return undefined;
+    }],
+  });
+}
+
+function idIn(summary: string, pattern: RegExp): number {
+  const line = summary.split("\n").find((l) => pattern.test(l));
+  const m = line && /\[(\d+)\]/.exec(line);
+  if (!m) throw new Error(`no element matching ${pattern} in:\n${summary}`);
+  return Number(m[1]);
+}
+
+/** The pids of `pid`'s children whose command line mentions chrom(e|ium). */
+function chromeChildren(pid: number): number[] {
+  const out = new Deno.Command("pgrep", {
+    args: ["-P", String(pid), "-f", "chrom"],
+    stdout: "piped",
+  })
+    .outputSync();
+  return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map(Number);
+}
+
+Deno.test("cli ends a run as error (exit 4) when the browser dies, without asking the model again", async () => {
+  await using server = site();
+  let agentPid = 0;
+  let killed: number[] = [];
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: server.url("/") } },
+    () => {
+      killed = chromeChildren(agentPid);
+      for (const pid of killed) Deno.kill(pid, "SIGKILL");
+      // Time for the agent to notice the lost connection; the outcome must not depend on it.
+      return { waitMs: 500, then: { tool: "scroll", args: { direction: "down" } } };
+    },
+    { tool: "scroll", args: { direction: "down" } },
+    { tool: "scroll", args: { direction: "up" } },
+    { tool: "done", args: { result: "should not get here", success: true } },
+  ]);
+  const run = await runCli({
+    args: ["--json", "--max-steps", "10", "read the home page"],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+    onStart: (child) => agentPid = child.pid,
+  });
+  assert.ok(killed.length > 0, "the browser process was found and killed");
+  assert.equal(run.code, 4, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "error");
+  assert.match(result.message, /The browser closed or crashed/);
+  assert.equal(model.requests.length, 2, "no model request after the browser died");
+});
+
+Deno.test("BrowserSession throws BrowserClosedError from observe and actions after its tab crashed", async () => {
+  await using server = site();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/"));
+  const link = idIn((await browser.observe()).summary, /Second/);
+  await browser.page.goto("chrome://crash").catch(() => {/* the navigation dies with the tab */});
+  await assert.rejects(() => browser.observe(), BrowserClosedError);
+  await assert.rejects(() => browser.click(link), /The browser closed or crashed: the tab crashed/);
+  const registry = new ToolRegistry(coreTools);
+  const signal = new AbortController().signal;
+  await assert.rejects(
+    () => registry.dispatch({ name: "scroll", args: { direction: "down" } }, { browser, signal }),
+    BrowserClosedError,
+    "dispatch does not turn a crashed browser into a tool result",
+  );
+});
+
+Deno.test("click on a page whose main thread stays busy returns at the settle cap, saying so", async () => {
+  await using server = site();
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 500 });
+  await browser.navigate(server.url("/busy"));
+  const button = idIn((await browser.observe()).summary, /Crunch numbers/);
+  const result = await browser.click(button);
+  assert.match(result, /the page had not settled after 500 ms \(still loading or busy\)/i, result);
+  assert.match((await browser.observe()).summary, /Crunch numbers/);
+});
+
+Deno.test("cli --cdp-url closes every tab it opened and leaves the browser's own tabs", async () => {
+  await using server = site();
+  const profile = await Deno.makeTempDir({ prefix: "ba-cdp-tabs-" });
+  const chrome = new Deno.Command("/usr/bin/chromium", {
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--no-first-run",
+      "--remote-debugging-port=0",
+      `--user-data-dir=${profile}`,
+      "about:blank",
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  try {
+    const port = new URL(await devtoolsUrl(chrome.stderr)).port;
+    const pages = async () => {
+      const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+      return (list as { type: string; url: string }[]).filter((t) => t.type === "page");
+    };
+    await using model = startScriptedModel([
+      { tool: "navigate", args: { url: server.url("/tabs") } },
+      (req) => ({ tool: "click", args: { id: idFromRequest(req.user, /Open the second page/) } }),
+      { tool: "done", args: { result: "opened", success: true } },
+    ]);
+    const run = await runCli({
+      args: ["--cdp-url", `http://127.0.0.1:${port}`, "open the second page"],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(model.requests[2]!.user, /Second page/, "the second tab opened");
+    const left = await pages();
+    assert.deepEqual(
+      left.filter((p) => p.url.startsWith(server.origin)).map((p) => p.url),
+      [],
+      "no tab of the agent is left open",
+    );
+    assert.ok(left.some((p) => p.url === "about:blank"), "the browser's own tab stays open");
+  } finally {
+    chrome.kill("SIGKILL");
+    await chrome.status;
+    await Deno.remove(profile, { recursive: true }).catch(() => {/* best effort */});
+  }
+});
+
+function idFromRequest(user: string, pattern: RegExp): number {
+  return idIn(user.slice(user.indexOf("# CURRENT PAGE")), pattern);
+}
+
+async function devtoolsUrl(stderr: ReadableStream<Uint8Array>): Promise<string> {
+  let text = "";
+  const decoder = new TextDecoder();
+  for await (const chunk of stderr) {
+    text += decoder.decode(chunk);
+    const m = /DevTools listening on (ws:\/\/\S+)/.exec(text);
+    if (m) {
+      stderr.cancel().catch(() => {/* the rest of the log is not needed */});
+      return m[1]!;
+    }
+  }
+  throw new Error(`Chromium did not print its DevTools URL:\n${text}`);
+}
