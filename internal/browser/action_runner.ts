@@ -79,7 +79,7 @@ async function actAndSettle(
     tabs.select(index);
     await now.bringToFront().catch(() => {/* headless tabs need no focus */});
     settled += (await env.activity(now).settle({ capMs: env.settleCapMs, signal })).ms;
-    const title = await now.title().catch(() => "");
+    const title = await now.title().catch(() => ""); // the new tab navigated again: no title yet
     const more = opened.length > 1 ? ` (${opened.length} tabs opened)` : "";
     parts.push(
       `a new tab ${index} opened${more}: ${now.url()}${
