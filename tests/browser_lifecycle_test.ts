@@ -5,6 +5,7 @@ import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
+import { startRemoteChromium } from "./support/remote_chromium.ts";
 
 const html = (body: string) =>
   new Response(
@@ -111,66 +112,32 @@ Deno.test("click on a page whose main thread stays busy returns at the settle ca
 
 Deno.test("cli --cdp-url closes every tab it opened and leaves the browser's own tabs", async () => {
   await using server = site();
-  const profile = await Deno.makeTempDir({ prefix: "ba-cdp-tabs-" });
-  const chrome = new Deno.Command("/usr/bin/chromium", {
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--no-first-run",
-      "--remote-debugging-port=0",
-      `--user-data-dir=${profile}`,
-      "about:blank",
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  try {
-    const port = new URL(await devtoolsUrl(chrome.stderr)).port;
-    const pages = async () => {
-      const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
-      return (list as { type: string; url: string }[]).filter((t) => t.type === "page");
-    };
-    await using model = startScriptedModel([
-      { tool: "navigate", args: { url: server.url("/tabs") } },
-      (req) => ({ tool: "click", args: { id: idFromRequest(req.user, /Open the second page/) } }),
-      { tool: "done", args: { result: "opened", success: true } },
-    ]);
-    const run = await runCli({
-      args: ["--cdp-url", `http://127.0.0.1:${port}`, "open the second page"],
-      env: { OPENAI_BASE_URL: model.baseUrl },
-    });
-    assert.equal(run.code, 0, run.stderr);
-    assert.match(model.requests[2]!.user, /Second page/, "the second tab opened");
-    const left = await pages();
-    assert.deepEqual(
-      left.filter((p) => p.url.startsWith(server.origin)).map((p) => p.url),
-      [],
-      "no tab of the agent is left open",
-    );
-    assert.ok(left.some((p) => p.url === "about:blank"), "the browser's own tab stays open");
-  } finally {
-    chrome.kill("SIGKILL");
-    await chrome.status;
-    await Deno.remove(profile, { recursive: true }).catch(() => {/* best effort */});
-  }
+  await using chrome = await startRemoteChromium();
+  const port = chrome.port;
+  const pages = async () => {
+    const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+    return (list as { type: string; url: string }[]).filter((t) => t.type === "page");
+  };
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: server.url("/tabs") } },
+    (req) => ({ tool: "click", args: { id: idFromRequest(req.user, /Open the second page/) } }),
+    { tool: "done", args: { result: "opened", success: true } },
+  ]);
+  const run = await runCli({
+    args: ["--cdp-url", `http://127.0.0.1:${port}`, "open the second page"],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(model.requests[2]!.user, /Second page/, "the second tab opened");
+  const left = await pages();
+  assert.deepEqual(
+    left.filter((p) => p.url.startsWith(server.origin)).map((p) => p.url),
+    [],
+    "no tab of the agent is left open",
+  );
+  assert.ok(left.some((p) => p.url === "about:blank"), "the browser's own tab stays open");
 });
 
 function idFromRequest(user: string, pattern: RegExp): number {
   return idIn(user.slice(user.indexOf("# CURRENT PAGE")), pattern);
-}
-
-async function devtoolsUrl(stderr: ReadableStream<Uint8Array>): Promise<string> {
-  let text = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of stderr) {
-    text += decoder.decode(chunk);
-    const m = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-    if (m) {
-      stderr.cancel().catch(() => {/* the rest of the log is not needed */});
-      return m[1]!;
-    }
-  }
-  throw new Error(`Chromium did not print its DevTools URL:\n${text}`);
 }

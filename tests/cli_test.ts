@@ -3,6 +3,7 @@ import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
 import { startInTerminal } from "./support/terminal.ts";
+import { startRemoteChromium } from "./support/remote_chromium.ts";
 
 /** A fake browser executable that only leaves a mark when something tries to launch it. */
 async function markerChrome(): Promise<{ path: string; marker: string; dir: string }> {
@@ -187,55 +188,19 @@ Deno.test("cli stops on Ctrl+C: exit 130, browser closed", async () => {
 
 Deno.test("cli attaches to a running browser with --cdp-url", async () => {
   await using site = startFixtureServer();
-  const profile = await Deno.makeTempDir({ prefix: "ba-cdp-" });
-  const chrome = new Deno.Command("/usr/bin/chromium", {
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--no-first-run",
-      "--remote-debugging-port=0",
-      `--user-data-dir=${profile}`,
-      "about:blank",
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  try {
-    const ws = await devtoolsUrl(chrome.stderr);
-    const port = new URL(ws).port;
-    await using model = startScriptedModel([
-      { tool: "navigate", args: { url: site.url("/shop/dome-3.html") } },
-      (req) => ({ tool: "done", args: { result: /Price: (\$[\d.]+)/.exec(req.user)?.[1] ?? "?" } }),
-    ]);
-    const run = await runCli({
-      args: ["--cdp-url", `http://127.0.0.1:${port}`, "price of the tent"],
-      env: { OPENAI_BASE_URL: model.baseUrl },
-    });
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout.trim(), "$210.50");
-    assert.equal(await alive(chrome.pid, 0), true, "an attached browser is left running");
-  } finally {
-    chrome.kill("SIGKILL");
-    await chrome.status;
-    await Deno.remove(profile, { recursive: true }).catch(() => {});
-  }
+  await using chrome = await startRemoteChromium();
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/shop/dome-3.html") } },
+    (req) => ({ tool: "done", args: { result: /Price: (\$[\d.]+)/.exec(req.user)?.[1] ?? "?" } }),
+  ]);
+  const run = await runCli({
+    args: ["--cdp-url", chrome.url, "price of the tent"],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "$210.50");
+  assert.equal(await alive(chrome.pid, 0), true, "an attached browser is left running");
 });
-
-async function devtoolsUrl(stderr: ReadableStream<Uint8Array>): Promise<string> {
-  let text = "";
-  const decoder = new TextDecoder();
-  for await (const chunk of stderr) {
-    text += decoder.decode(chunk);
-    const m = /DevTools listening on (ws:\/\/\S+)/.exec(text);
-    if (m) {
-      stderr.cancel().catch(() => {});
-      return m[1]!;
-    }
-  }
-  throw new Error(`Chromium did not print its DevTools URL:\n${text}`);
-}
 
 async function childPids(pid: number): Promise<number[]> {
   const out = await new Deno.Command("pgrep", { args: ["-P", String(pid)], stdout: "piped" })
