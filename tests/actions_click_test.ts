@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { idIn } from "./support/summary.ts";
 
 /** The ID of the first summary line matching `pattern`. */
-function idIn(summary: string, pattern: RegExp): number {
-  for (const line of summary.split("\n")) {
-    const m = /^\*?\[(\d+)\]/.exec(line);
-    if (m && pattern.test(line)) return Number(m[1]);
-  }
-  throw new Error(`no element matching ${pattern} in:\n${summary}`);
-}
 
 function site() {
   return startFixtureServer({

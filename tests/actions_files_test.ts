@@ -2,14 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-
-function idIn(summary: string, pattern: RegExp): number {
-  for (const line of summary.split("\n")) {
-    const m = /^\*?\[(\d+)\]/.exec(line);
-    if (m && pattern.test(line)) return Number(m[1]);
-  }
-  throw new Error(`no element matching ${pattern} in:\n${summary}`);
-}
+import { idIn } from "./support/summary.ts";
 
 const REPORT = "month,total\nJanuary,120\nFebruary,95\n";
 

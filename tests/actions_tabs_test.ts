@@ -2,14 +2,7 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { userMessage } from "../internal/llm/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-
-function idIn(summary: string, pattern: RegExp): number {
-  for (const line of summary.split("\n")) {
-    const m = /^\*?\[(\d+)\]/.exec(line);
-    if (m && pattern.test(line)) return Number(m[1]);
-  }
-  throw new Error(`no element matching ${pattern} in:\n${summary}`);
-}
+import { idIn } from "./support/summary.ts";
 
 Deno.test("a target=_blank link opens a tab the agent switches to, and the tabs are listed", async () => {
   await using site = startFixtureServer();

@@ -6,6 +6,7 @@ import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
 import { startRemoteChromium } from "./support/remote_chromium.ts";
+import { idIn } from "./support/summary.ts";
 
 const html = (body: string) =>
   new Response(
@@ -35,13 +36,6 @@ function site() {
       return undefined;
     }],
   });
-}
-
-function idIn(summary: string, pattern: RegExp): number {
-  const line = summary.split("\n").find((l) => pattern.test(l));
-  const m = line && /\[(\d+)\]/.exec(line);
-  if (!m) throw new Error(`no element matching ${pattern} in:\n${summary}`);
-  return Number(m[1]);
 }
 
 /** The pids of `pid`'s children whose command line mentions chrom(e|ium). */

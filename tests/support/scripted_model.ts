@@ -4,6 +4,8 @@
  * tests never hard-code them.
  */
 
+import { idIn } from "./summary.ts";
+
 /** A request as the model server received it. */
 export interface ModelRequest {
   // deno-lint-ignore no-explicit-any
@@ -130,13 +132,5 @@ export function startScriptedModel(script: Step[]): {
 
 /** The ID of the first element in the request's DOM summary whose line matches `pattern`. */
 export function idOf(req: ModelRequest, pattern: string | RegExp): number {
-  const page = req.user.slice(req.user.indexOf("# CURRENT PAGE"));
-  for (const line of page.split("\n")) {
-    const m = /^\*?\[(\d+)\]/.exec(line);
-    if (!m) continue;
-    if (typeof pattern === "string" ? line.includes(pattern) : pattern.test(line)) {
-      return Number(m[1]);
-    }
-  }
-  throw new Error(`no element matching ${pattern} in the page:\n${page}`);
+  return idIn(req.user.slice(req.user.indexOf("# CURRENT PAGE")), pattern);
 }
