@@ -8,10 +8,15 @@
 import process from "node:process";
 import { createInterface } from "node:readline/promises";
 import { type RunOptions, SecretVault } from "./internal/agent/mod.ts";
-import { BrowserSession, SessionProfiles } from "./internal/browser/mod.ts";
+import {
+  BrowserSession,
+  killLaunchedBrowsers,
+  SessionProfiles,
+  TempRoot,
+} from "./internal/browser/mod.ts";
 import { type Config, dataDir, EXIT, helpText, loadConfig } from "./internal/config/mod.ts";
 import { ConfigError } from "./internal/entity/mod.ts";
-import { ModelClient } from "./internal/llm/mod.ts";
+import { ModelClient, printable } from "./internal/llm/mod.ts";
 import { serveMcp } from "./internal/mcp/mod.ts";
 import { coreTools, ToolRegistry } from "./internal/tools/mod.ts";
 import { batchCommand } from "./cli/batch_command.ts";
@@ -26,6 +31,8 @@ import {
   runOne,
 } from "./cli/run_one.ts";
 import { forgetCommand, sessionsCommand } from "./cli/sessions_command.ts";
+import { preflight, type PreflightPlan } from "./cli/preflight.ts";
+import { checkTask, readStdinTask } from "./cli/task_input.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 const VERSION = denoJson.version;
@@ -53,47 +60,102 @@ async function main(argv: string[]): Promise<number> {
   }
   try {
     if (config.cli.forget) return await forgetCommand(config.dataDir, config.cli.session!, stderr);
-    const ctx = context(config);
-    if (config.cli.tasks) return await withSignals((signal) => batchCommand(ctx, signal));
     const stdinIsTerminal = Deno.stdin.isTerminal();
-    if (!config.task && !config.cli.replay && stdinIsTerminal) {
-      return await interactiveCommand(ctx, Deno.stdin.readable);
-    }
+    const interactive = !config.task && !config.cli.replay && !config.cli.tasks && stdinIsTerminal;
     const task = config.task ??
-      (config.cli.replay || stdinIsTerminal
+      (config.cli.replay || config.cli.tasks || stdinIsTerminal
         ? ""
-        : (await new Response(Deno.stdin.readable).text()).trim());
-    if (!task && !config.cli.replay) {
+        : await readStdinTask(Deno.stdin.readable));
+    if (!task && !config.cli.replay && !config.cli.tasks && !interactive) {
       throw new ConfigError('No task given: pass it as an argument, with --task "…", or on stdin');
     }
-    return await withSignals(async (signal, interrupt) => {
-      const ask = (question: string) => askUser(question, signal, interrupt);
-      const lock = config.cli.session
-        ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
-        : undefined;
-      try {
-        if (config.cli.replay) return await replayCommand(ctx, signal, lock?.dir);
-        const browser = await ctx.startBrowser(lock?.dir);
+    if (task) checkTask(task, config.run.maxRequestTokens);
+    // Every bad input fails here, before a browser starts.
+    await preflight(config, runPlan(config));
+    const ctx = context(config);
+    if (config.cli.tasks) {
+      return await withTempRoot(config, () => withSignals((signal) => batchCommand(ctx, signal)));
+    }
+    if (interactive) {
+      return await withTempRoot(config, () => interactiveCommand(ctx, Deno.stdin.readable));
+    }
+    return await withTempRoot(config, () =>
+      withSignals(async (signal, interrupt) => {
+        const ask = (question: string) => askUser(question, signal, interrupt);
+        const lock = config.cli.session
+          ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
+          : undefined;
         try {
-          const progress = progressFor(ctx);
-          const outcome = await runOne(ctx, {
-            task,
-            browser,
-            signal,
-            dir: config.cli.out ?? defaultRunDir(config, task),
-            progress,
-            ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
-          });
-          return report(ctx, outcome, progress);
+          if (config.cli.replay) return await replayCommand(ctx, signal, lock?.dir);
+          const browser = await ctx.startBrowser(lock?.dir);
+          try {
+            const progress = progressFor(ctx);
+            const outcome = await runOne(ctx, {
+              task,
+              browser,
+              signal,
+              dir: config.cli.out ?? defaultRunDir(config, task),
+              progress,
+              ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
+            });
+            return report(ctx, outcome, progress);
+          } finally {
+            await browser.close();
+          }
         } finally {
-          await browser.close();
+          await lock?.release();
         }
-      } finally {
-        await lock?.release();
-      }
-    });
+      }));
   } catch (error) {
     return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
+  }
+}
+
+/** What a command launches and writes, for the checks before it starts. */
+function runPlan(config: Config): PreflightPlan {
+  const { cli } = config;
+  const folders: PreflightPlan["folders"] = [
+    { flag: "--downloads", dir: config.browser.downloadsDir },
+  ];
+  if (cli.out) folders.push({ flag: "--out", dir: cli.out, create: !cli.replay });
+  else if (!cli.replay) {
+    folders.push({ flag: "the data folder", dir: `${config.dataDir}/runs`, create: true });
+  }
+  return {
+    browser: true,
+    folders,
+    ...(cli.junit ? { files: [{ flag: "--junit", path: cli.junit }] } : {}),
+  };
+}
+
+/** Undoes what a run leaves when it must exit at once (a second Ctrl+C); set while one runs. */
+let forcedExitCleanup: (() => void) | undefined;
+
+/**
+ * Runs with every temporary file of this process (the browser's temporary profile, downloads
+ * staging, Chromium's own files) in one private, short {@link TempRoot} (TMPDIR points there),
+ * removed afterwards, and on a forced exit once the browsers are killed. Roots left by runs
+ * that were killed are removed when the next one starts.
+ */
+async function withTempRoot<T>(config: Config, run: () => Promise<T>): Promise<T> {
+  const temp = await TempRoot.claim({ tempDir: config.tempDir });
+  const names = Deno.build.os === "windows" ? ["TMP", "TEMP"] : ["TMPDIR"];
+  const before = names.map((name) => Deno.env.get(name));
+  for (const name of names) Deno.env.set(name, temp.dir);
+  forcedExitCleanup = () => {
+    killLaunchedBrowsers();
+    temp.removeSync();
+  };
+  try {
+    return await run();
+  } finally {
+    forcedExitCleanup = undefined;
+    names.forEach((name, i) => {
+      const value = before[i];
+      if (value === undefined) Deno.env.delete(name);
+      else Deno.env.set(name, value);
+    });
+    await temp.remove();
   }
 }
 
@@ -139,7 +201,11 @@ function context(config: Config): CliContext {
     onRetry: (r) =>
       log(
         `model server ${
-          r.status ? `answered ${r.status}` : "unreachable"
+          r.notCompletion
+            ? `sent something that is not a chat completion (${r.notCompletion})`
+            : r.status
+            ? `answered ${r.status}`
+            : "unreachable"
         }: retry ${r.attempt} of ${r.maxRetries}${
           r.retryAfterMs !== undefined ? ` after ${r.retryAfterMs / 1000} s (Retry-After)` : ""
         }`,
@@ -171,7 +237,10 @@ async function withSignals(
   let interrupts = 0;
   const onSignal = () => {
     interrupts++;
-    if (interrupts > 1) Deno.exit(EXIT.interrupted);
+    if (interrupts > 1) {
+      forcedExitCleanup?.();
+      Deno.exit(EXIT.interrupted);
+    }
     log("stopping: closing the browser (Ctrl+C again to force)");
     controller.abort(new DOMException("Stopped by the user", "AbortError"));
   };
@@ -203,22 +272,31 @@ async function mcpCommand(argv: string[]): Promise<number> {
     );
   }
   try {
+    await preflight(config, {
+      browser: true,
+      folders: [{ flag: "--downloads", dir: config.browser.downloadsDir }],
+    });
+  } catch (error) {
+    return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
+  }
+  try {
     // The same browser as the agent's: --session profile, downloads, banners, allowed domains.
     const lock = config.cli.session
       ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
       : undefined;
     try {
-      return await withSignals(async (signal) => {
-        const startMcpBrowser = () => startBrowser(config, lock?.dir);
-        await serveMcp({
-          startBrowser: startMcpBrowser,
-          version: VERSION,
-          log,
-          signal,
-          confirmAll: config.run.yes,
-        });
-        return EXIT.ok;
-      });
+      return await withTempRoot(config, () =>
+        withSignals(async (signal) => {
+          const startMcpBrowser = () => startBrowser(config, lock?.dir);
+          await serveMcp({
+            startBrowser: startMcpBrowser,
+            version: VERSION,
+            log,
+            signal,
+            confirmAll: config.run.yes,
+          });
+          return EXIT.ok;
+        }));
     } finally {
       await lock?.release();
     }
@@ -239,7 +317,7 @@ async function askUser(
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   rl.on("SIGINT", interrupt);
   try {
-    return (await rl.question(`? ${question}\n> `, { signal })).trim();
+    return (await rl.question(`? ${printable(question)}\n> `, { signal })).trim();
   } finally {
     rl.close();
   }
@@ -261,12 +339,14 @@ function fail(error: unknown, code: number): number {
   return code;
 }
 
+/** One line on stderr, control characters escaped (an error may quote a page or the model). */
 function log(line: string): void {
-  console.error(line);
+  console.error(printable(line));
 }
 
+/** The answer or JSON on stdout, control characters escaped: a model cannot steer the terminal. */
 function stdout(text: string): void {
-  writeAll(Deno.stdout, text);
+  writeAll(Deno.stdout, printable(text));
 }
 
 function stderr(text: string): void {

@@ -12,7 +12,7 @@ import {
   runPool,
 } from "../internal/agent/mod.ts";
 import type { BrowserSession } from "../internal/browser/mod.ts";
-import { EXIT } from "../internal/config/mod.ts";
+import { EXIT, FLAG_TABLE } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import {
   type CliContext,
@@ -22,6 +22,7 @@ import {
   runOne,
   type RunOutcome,
 } from "./run_one.ts";
+import { checkTask } from "./task_input.ts";
 
 /** Runs the batch; returns the exit code (0 when every task passed, 1 otherwise). */
 export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promise<number> {
@@ -37,6 +38,15 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
     tasks = parseTasks(text, file);
   } catch (error) {
     throw new ConfigError((error as Error).message);
+  }
+  const maxSteps = FLAG_TABLE.find((f) => f.name === "max-steps")!.check as { max: number };
+  for (const task of tasks) {
+    checkTask(task.task, ctx.config.run.maxRequestTokens, `The task "${task.name}" in ${file}`);
+    if (task.max_steps !== undefined && task.max_steps > maxSteps.max) {
+      throw new ConfigError(
+        `Cannot use the task "${task.name}" in ${file}: "max_steps" is ${task.max_steps}; give at most ${maxSteps.max}`,
+      );
+    }
   }
   const root = ctx.config.cli.out ?? defaultRunDir(ctx.config, "batch");
   const summary = progressFor(ctx);
@@ -55,7 +65,7 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
       try {
         session = await browser.isolated();
         await ctx.prepareBrowser(session);
-        if (task.start_url) await session.navigate(task.start_url, signal);
+        if (task.start_url) await session.navigate(task.start_url, { signal });
         outcome = await runOne(ctx, {
           task: task.task,
           browser: session,

@@ -7,7 +7,9 @@
 import { Repl, type RunResult } from "../internal/agent/mod.ts";
 import { type BrowserSession, type SessionLock, SessionProfiles } from "../internal/browser/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
+import { printable } from "../internal/llm/mod.ts";
 import { formatSessions } from "./sessions_command.ts";
+import { checkTask } from "./task_input.ts";
 import {
   type CliContext,
   confirmWith,
@@ -15,6 +17,7 @@ import {
   progressFor,
   report,
   runOne,
+  steps,
 } from "./run_one.ts";
 
 /** Runs the prompt until /quit, Ctrl+D, or Ctrl+C at the prompt; returns the exit code. */
@@ -38,8 +41,10 @@ export async function interactiveCommand(
 
   const repl: Repl = new Repl({
     input,
-    write: ctx.stderr,
+    // Questions and /status quote the model and the page: no control characters reach the terminal.
+    write: (text) => ctx.stderr(printable(text)),
     run: async (task, signal) => {
+      checkTask(task, ctx.config.run.maxRequestTokens);
       runs++;
       const dir = ctx.config.cli.out
         ? `${ctx.config.cli.out}/${String(runs).padStart(2, "0")}`
@@ -59,12 +64,11 @@ export async function interactiveCommand(
       tokens += last.usage.promptTokens + last.usage.completionTokens;
     },
     status: async () => {
-      const url = browser.page.url();
-      const title = await browser.page.title().catch(() => "");
+      const { url, title } = await browser.location();
       return [
         `session: ${session ?? "none (a temporary profile, deleted on exit)"}`,
         `page: ${url}${title ? ` "${title}"` : ""}`,
-        `tasks: ${runs}${last ? `, last ${last.reason} in ${last.steps} steps` : ""}`,
+        `tasks: ${runs}${last ? `, last ${last.reason} in ${steps(last.steps)}` : ""}`,
         `tokens: ${tokens}`,
         `model: ${ctx.model.model}`,
       ].join("\n");

@@ -6,7 +6,7 @@
 import { loadRecording, replayRun } from "../internal/agent/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
-import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
+import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";
 
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
@@ -73,7 +73,7 @@ export async function replayCommand(
     );
   } else if (result.ok) {
     ctx.stdout(ctx.mask(result.message) + "\n");
-    progress.info(`replay passed: ${result.steps} steps, ${(result.ms / 1000).toFixed(1)} s`);
+    progress.info(`replay passed: ${steps(result.steps)}, ${(result.ms / 1000).toFixed(1)} s`);
   } else {
     progress.line(`replay ${result.held ? "held" : "failed"}: ${ctx.mask(result.message)}`);
   }

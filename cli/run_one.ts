@@ -179,7 +179,7 @@ export function report(ctx: CliContext, outcome: RunOutcome, progress: Progress)
   const cost = result.cost !== undefined ? `${sep}~$${result.cost.toFixed(4)}` : "";
   const summary = [
     result.reason,
-    `${result.steps} steps`,
+    steps(result.steps),
     `${(result.ms / 1000).toFixed(1)} s`,
     `${result.usage.promptTokens + result.usage.completionTokens} tokens`,
   ].join(sep) + cost;
@@ -209,6 +209,11 @@ export function report(ctx: CliContext, outcome: RunOutcome, progress: Progress)
   }
   progress.info(`report: ${outcome.dir}/report.html`);
   return code;
+}
+
+/** `1 step`, `3 steps`: every model call is a step, the final `done` included. */
+export function steps(n: number): string {
+  return `${n} ${n === 1 ? "step" : "steps"}`;
 }
 
 /** The exit code of a run (see `EXIT`). */

@@ -17,7 +17,8 @@ import { CHROME_ARGS } from "../internal/browser/browser_launch.ts";
 import { findChrome } from "../internal/browser/find_chrome.ts";
 import { PageObserver } from "../internal/browser/observer.ts";
 import { isolatedRealm } from "../internal/browser/realm.ts";
-import { DEFAULT_TOKEN_BUDGET, estimateTokens } from "../internal/browser/token_budget.ts";
+import { DEFAULT_TOKEN_BUDGET } from "../internal/browser/mod.ts";
+import { estimateTokens } from "../internal/entity/mod.ts";
 
 const RUNS = 7;
 const PW_RUNS = 5;

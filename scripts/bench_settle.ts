@@ -9,7 +9,8 @@
  * Run: deno task bench (or deno run --allow-all scripts/bench_settle.ts)
  */
 import { join } from "node:path";
-import { BrowserSession } from "../internal/browser/mod.ts";
+import { type ActionOutcome, BrowserSession } from "../internal/browser/mod.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "../tests/support/fixture_server.ts";
 
 const RUNS = 15;
@@ -49,11 +50,11 @@ await using browser = await BrowserSession.start({
 });
 
 /** Runs `act` and returns [reported settle ms, wall ms]. */
-async function measure(act: () => Promise<string>): Promise<[number, number]> {
+async function measure(act: () => Promise<ActionOutcome>): Promise<[number, number]> {
   const t0 = performance.now();
-  const text = await act();
+  const outcome = await act();
   const wall = performance.now() - t0;
-  const settled = Number(/settled in (\d+) ms/.exec(text)?.[1] ?? NaN);
+  const settled = outcome.settledMs ?? NaN;
   return [settled, wall];
 }
 
@@ -71,7 +72,11 @@ function stats(values: number[]): string {
   return `median ${Math.round(at(0.5))} ms, p90 ${Math.round(at(0.9))} ms (n=${values.length})`;
 }
 
-async function report(label: string, act: () => Promise<string>, runs = RUNS): Promise<void> {
+async function report(
+  label: string,
+  act: () => Promise<ActionOutcome>,
+  runs = RUNS,
+): Promise<void> {
   const settle: number[] = [], wall: number[] = [];
   for (let i = 0; i < runs; i++) {
     const [s, w] = await measure(act);
@@ -95,8 +100,8 @@ await report(
 );
 if (realPages.length > 0) {
   // Saved pages refer to hosts on the internet: those requests fail at once, as offline.
-  await browser.page.setRequestInterception(true);
-  browser.page.on("request", (req) => {
+  await pageOf(browser).setRequestInterception(true);
+  pageOf(browser).on("request", (req) => {
     const url = req.url();
     const local = url.startsWith(site.origin) || /^(data|blob):/.test(url);
     (local ? req.continue() : req.abort("internetdisconnected")).catch(() => {});
@@ -108,7 +113,7 @@ if (realPages.length > 0) {
       browser.navigate(site.url(`/real/${encodeURIComponent(realPages[r++ % realPages.length]!)}`)),
     realPages.length * 2,
   );
-  await browser.page.setRequestInterception(false);
+  await pageOf(browser).setRequestInterception(false);
 }
 
 await report("click whose content arrives 1 s later", async () => {

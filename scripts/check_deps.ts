@@ -5,7 +5,12 @@
  * (the commands main wires) may use every package, also only through `mod.ts`; nothing under
  * `internal/` imports them.
  *
- * Run: deno run --allow-read scripts/check_deps.ts
+ * It also seals the boundaries of the three libraries that must stay in one package each:
+ * `puppeteer-core` is imported only in `internal/browser`, `openai` only in `internal/llm`, the
+ * MCP SDK only in `internal/mcp`; and no puppeteer type appears in what `internal/browser/mod.ts`
+ * exports (read from `deno doc --json`).
+ *
+ * Run: deno run --allow-read --allow-run scripts/check_deps.ts [PROJECT_DIR]
  */
 import { dirname, join, relative, resolve } from "node:path";
 
@@ -19,7 +24,15 @@ const ALLOWED: Record<string, string[]> = {
   mcp: ["tools", "entity"],
 };
 
-const root = resolve(new URL("..", import.meta.url).pathname);
+/** Libraries that belong to one package: imported anywhere else, they leak through its seams. */
+const SEALED: [RegExp, string][] = [
+  [/^(npm:)?puppeteer-core(@|\/|$)/, "browser"],
+  [/^(npm:)?openai(@|\/|$)/, "llm"],
+  [/^(npm:\/?)?@modelcontextprotocol\/sdk(@|\/|$)/, "mcp"],
+];
+
+/** The project folder: this script's parent, or the folder given as the first argument (tests). */
+const root = resolve(Deno.args[0] ?? new URL("..", import.meta.url).pathname);
 const internal = join(root, "internal");
 const problems: string[] = [];
 
@@ -34,7 +47,10 @@ for (const pkg of Deno.readDirSync(internal)) {
     const source = Deno.readTextFileSync(file);
     for (const m of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
       const spec = m[1]!;
-      if (!spec.startsWith(".")) continue;
+      if (!spec.startsWith(".")) {
+        sealed(spec, pkg.name, relative(root, file));
+        continue;
+      }
       const target = relative(internal, resolve(dirname(file), spec));
       const [targetPkg, ...rest] = target.split("/");
       if (targetPkg === pkg.name) continue;
@@ -60,6 +76,7 @@ for (const file of wiring) {
   const source = Deno.readTextFileSync(file);
   for (const m of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
     const spec = m[1]!;
+    if (!spec.startsWith(".")) sealed(spec, undefined, relative(root, file));
     const target = relative(internal, resolve(dirname(file), spec));
     if (!spec.startsWith(".") || target.startsWith("..")) continue;
     const [targetPkg, ...rest] = target.split("/");
@@ -69,6 +86,14 @@ for (const file of wiring) {
       );
     }
   }
+}
+
+// No puppeteer type in what the browser package exports.
+const leaked = await puppeteerTypesExported();
+for (const name of leaked) {
+  problems.push(
+    `internal/browser/mod.ts exports puppeteer's type "${name}": keep it inside internal/browser`,
+  );
 }
 
 if (problems.length > 0) {
@@ -83,4 +108,43 @@ function* walk(dir: string): Generator<string> {
     if (entry.isDirectory) yield* walk(path);
     else if (entry.name.endsWith(".ts")) yield path;
   }
+}
+
+/** Records a problem when `spec` is a sealed library imported outside its package. */
+function sealed(spec: string, pkg: string | undefined, where: string): void {
+  for (const [re, owner] of SEALED) {
+    if (re.test(spec) && pkg !== owner) {
+      problems.push(`${where} imports "${spec}": only internal/${owner} may use it`);
+    }
+  }
+}
+
+/** The names imported from puppeteer-core in internal/browser that its mod.ts exports use. */
+async function puppeteerTypesExported(): Promise<string[]> {
+  const names = new Set<string>();
+  for (const file of walk(join(internal, "browser"))) {
+    const source = Deno.readTextFileSync(file);
+    const re =
+      /import\s+(?:type\s+)?(?:\w+\s*,\s*)?\{([^}]*)\}\s*from\s*["'](?:npm:)?puppeteer-core/g;
+    for (const m of source.matchAll(re)) {
+      for (const part of m[1]!.split(",")) {
+        const name = part.replace(/\btype\b/, "").split(/\s+as\s+/).pop()!.trim();
+        if (name) names.add(name);
+      }
+    }
+  }
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["doc", "--json", join(internal, "browser", "mod.ts")],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    problems.push(
+      `deno doc failed on internal/browser/mod.ts: ${new TextDecoder().decode(out.stderr)}`,
+    );
+    return [];
+  }
+  const doc = new TextDecoder().decode(out.stdout);
+  const used = new Set([...doc.matchAll(/"typeName":\s*"([\w$]+)"/g)].map((m) => m[1]!));
+  return [...names].filter((n) => used.has(n)).sort();
 }

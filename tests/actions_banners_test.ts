@@ -2,12 +2,13 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
 
 Deno.test("a consent banner in a cross-origin frame is closed after navigation, rejecting non-essential", async () => {
   await using site = startFixtureServer();
   const log: string[] = [];
   await using browser = await BrowserSession.start({ headless: true, log: (l) => log.push(l) });
-  const result = await browser.navigate(site.url("/actions/consent_frame.html"));
+  const result = await said(browser.navigate(site.url("/actions/consent_frame.html")));
   assert.match(
     result,
     /closed a cookie banner in a frame from localhost:\d+: clicked "Reject all" \(rejected non-essential cookies\)/,
@@ -22,7 +23,7 @@ Deno.test("a consent banner in a cross-origin frame is closed after navigation, 
 Deno.test("a German banner in a shadow root is closed with its 'necessary only' button", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  const result = await browser.navigate(site.url("/actions/consent_shadow.html"));
+  const result = await said(browser.navigate(site.url("/actions/consent_shadow.html")));
   assert.match(result, /closed a cookie banner: clicked "Nur notwendige Cookies"/);
   assert.match((await browser.observe()).summary, /Zustimmung: nur notwendige/);
 });
@@ -31,7 +32,7 @@ Deno.test("a Russian banner that only offers accept is accepted; with banners of
   await using site = startFixtureServer();
   {
     await using browser = await BrowserSession.start({ headless: true });
-    const result = await browser.navigate(site.url("/actions/consent_ru.html"));
+    const result = await said(browser.navigate(site.url("/actions/consent_ru.html")));
     assert.match(
       result,
       /closed a cookie banner: clicked "Принять" \(accepted: it offered no reject\)/,
@@ -40,12 +41,12 @@ Deno.test("a Russian banner that only offers accept is accepted; with banners of
   }
   {
     await using browser = await BrowserSession.start({ headless: true, closeBanners: false });
-    const result = await browser.navigate(site.url("/actions/consent_ru.html"));
+    const result = await said(browser.navigate(site.url("/actions/consent_ru.html")));
     assert.doesNotMatch(result, /banner/);
     const summary = (await browser.observe()).summary;
     assert.match(summary, /Мы используем файлы cookie/);
     // The banner covers the button: the click says so instead of pretending it landed.
-    const buy = await browser.click(idIn(summary, /Купить/));
+    const buy = await said(browser.click(idIn(summary, /Купить/)));
     assert.match(buy, /by script, because a mouse click could not land: <div id="notice">/);
   }
 });
@@ -54,7 +55,7 @@ Deno.test("pages without a banner are observed as they are", async () => {
   await using site = startFixtureServer();
   const log: string[] = [];
   await using browser = await BrowserSession.start({ headless: true, log: (l) => log.push(l) });
-  const result = await browser.navigate(site.url("/actions/dialogs.html"));
+  const result = await said(browser.navigate(site.url("/actions/dialogs.html")));
   assert.doesNotMatch(result, /closed/);
   assert.match((await browser.observe()).summary, /Delete/);
   assert.deepEqual(log, []);

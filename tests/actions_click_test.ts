@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
 
 /** The ID of the first summary line matching `pattern`. */
 
@@ -16,9 +17,9 @@ function site() {
 Deno.test("click clears an overlay that covers the element, then clicks it with a real mouse", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/actions/overlay.html"));
+  await said(browser.navigate(server.url("/actions/overlay.html")));
   const buy = idIn((await browser.observe()).summary, /Buy now/);
-  const result = await browser.click(buy);
+  const result = await said(browser.click(buy));
   assert.match(result, /^Clicked \[\d+\] \(closed an overlay: clicked "×"\)\./);
   assert.doesNotMatch(result, /by script/);
   assert.match((await browser.observe()).summary, /^Bought \(trusted: true\)$/m);
@@ -27,9 +28,9 @@ Deno.test("click clears an overlay that covers the element, then clicks it with 
 Deno.test("click falls back to a script click when a wall covers the element, and says which", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/actions/blocked.html"));
+  await said(browser.navigate(server.url("/actions/blocked.html")));
   const go = idIn((await browser.observe()).summary, /Press me/);
-  const result = await browser.click(go);
+  const result = await said(browser.click(go));
   assert.match(
     result,
     /^Clicked \[\d+\] by script, because a mouse click could not land: <div id="wall"> "Please wait while we check your browser" covers it/,
@@ -40,13 +41,13 @@ Deno.test("click falls back to a script click when a wall covers the element, an
 Deno.test("click opens a dropdown that listens to mousedown and reports what appeared", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/actions/mousedown.html"));
+  await said(browser.navigate(server.url("/actions/mousedown.html")));
   const trigger = idIn((await browser.observe()).summary, /Choose a colour/);
-  const opened = await browser.click(trigger);
+  const opened = await said(browser.click(trigger));
   assert.match(opened, new RegExp(`\\[${trigger}\\] is now expanded`));
   const summary = (await browser.observe()).summary;
   const green = idIn(summary, /Green/);
-  const chose = await browser.click(green);
+  const chose = await said(browser.click(green));
   assert.match(chose, new RegExp(`\\[${green}\\] is now hidden; the visible text changed`));
   assert.match((await browser.observe()).summary, /Chosen: Green/);
 });
@@ -54,19 +55,19 @@ Deno.test("click opens a dropdown that listens to mousedown and reports what app
 Deno.test("click reports a checkbox's new state, and no visible change when nothing happened", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/actions/mousedown.html"));
+  await said(browser.navigate(server.url("/actions/mousedown.html")));
   const summary = (await browser.observe()).summary;
   const agree = idIn(summary, /I agree/);
-  assert.match(await browser.click(agree), new RegExp(`\\[${agree}\\] is now checked`));
-  assert.match(await browser.click(agree), new RegExp(`\\[${agree}\\] is now unchecked`));
+  assert.match(await said(browser.click(agree)), new RegExp(`\\[${agree}\\] is now checked`));
+  assert.match(await said(browser.click(agree)), new RegExp(`\\[${agree}\\] is now unchecked`));
   const inert = idIn(summary, /An inert label/);
-  const nothing = await browser.click(inert);
+  const nothing = await said(browser.click(inert));
   assert.match(
     nothing,
     /^Clicked \[\d+\]\. (Focus moved to <span> "An inert label"|No visible change)/,
   );
   assert.match(
-    await browser.click(inert),
+    await said(browser.click(inert)),
     /^Clicked \[\d+\]\. No visible change\. \(settled in \d+ ms\)$/,
   );
 });
@@ -74,9 +75,9 @@ Deno.test("click reports a checkbox's new state, and no visible change when noth
 Deno.test("click waits for content that arrives a second later behind a Loading… line", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/actions/late.html"));
+  await said(browser.navigate(server.url("/actions/late.html")));
   const show = idIn((await browser.observe()).summary, /Show orders/);
-  const result = await browser.click(show);
+  const result = await said(browser.click(show));
   assert.match(result, /elements? appeared \("Order 1001 · shipped/);
   const after = (await browser.observe()).summary;
   assert.match(after, /Order 1002 · packed/);
@@ -86,9 +87,9 @@ Deno.test("click waits for content that arrives a second later behind a Loading�
 Deno.test("click on a page that never stops polling still returns, within the settle cap", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true, settleCapMs: 1500 });
-  await browser.navigate(server.url("/actions/polling.html"));
+  await said(browser.navigate(server.url("/actions/polling.html")));
   const mark = idIn((await browser.observe()).summary, /Mark read/);
-  const result = await browser.click(mark);
+  const result = await said(browser.click(mark));
   const ms = Number(/settled in (\d+) ms/.exec(result)?.[1]);
   assert.ok(ms <= 1500 + 250, `settling is capped: ${result}`);
   assert.match((await browser.observe()).summary, /^Clicked$/m);

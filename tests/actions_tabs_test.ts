@@ -1,17 +1,19 @@
 import assert from "node:assert/strict";
-import { BrowserSession } from "../internal/browser/mod.ts";
+import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { userMessage } from "../internal/llm/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 
 Deno.test("a target=_blank link opens a tab the agent switches to, and the tabs are listed", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/actions/tabs.html"));
+  await said(browser.navigate(site.url("/actions/tabs.html")));
   const home = await browser.observe();
   assert.equal(home.tabs, undefined, "one tab: no tab list");
   const link = idIn(home.summary, /Open the second page/);
-  const result = await browser.click(link);
+  const result = await said(browser.click(link));
   assert.match(
     result,
     /A new tab 1 opened: http:\/\/127\.0\.0\.1:\d+\/actions\/second\.html "Second page", and is now the current tab/,
@@ -31,10 +33,10 @@ Deno.test("a target=_blank link opens a tab the agent switches to, and the tabs 
 
   // An ID from the other tab is refused, not clicked in the background.
   await assert.rejects(() => browser.click(link), /Element \[\d+\] is in another tab \(0\)/);
-  assert.match(await browser.switchTab(0), /^Switched to tab 0: http.*"Tabs home"/);
+  assert.match(await said(browser.switchTab(0)), /^Switched to tab 0: http.*"Tabs home"/);
   assert.match((await browser.observe()).summary, /Open a pop-up/);
   await assert.rejects(() => browser.switchTab(5), /No tab 5: tabs are numbered 0 to 1/);
-  assert.match(await browser.closeTab(1), /^Closed tab 1\. Now on tab 0: .*"Tabs home"/);
+  assert.match(await said(browser.closeTab(1)), /^Closed tab 1\. Now on tab 0: .*"Tabs home"/);
   assert.equal((await browser.observe()).tabs, undefined);
   await assert.rejects(() => browser.closeTab(0), /Cannot close the only tab/);
 });
@@ -42,66 +44,67 @@ Deno.test("a target=_blank link opens a tab the agent switches to, and the tabs 
 Deno.test("window.open and noopener links open tabs too; a tab that closes itself is reported", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/actions/tabs.html"));
+  await said(browser.navigate(site.url("/actions/tabs.html")));
   const summary = (await browser.observe()).summary;
   assert.match(
-    await browser.click(idIn(summary, /Open a pop-up/)),
+    await said(browser.click(idIn(summary, /Open a pop-up/))),
     /A new tab 1 opened: .*popup=1/,
   );
-  await browser.switchTab(0);
+  await said(browser.switchTab(0));
   assert.match(
-    await browser.click(idIn(summary, /Open without opener/)),
+    await said(browser.click(idIn(summary, /Open without opener/))),
     /A new tab 2 opened: .*noopener=1/,
   );
   const close = idIn((await browser.observe()).summary, /Close this window/);
-  assert.match(await browser.click(close), /The tab closed itself; now on tab 1: .*popup=1/);
+  assert.match(await said(browser.click(close)), /The tab closed itself; now on tab 1: .*popup=1/);
   assert.equal((await browser.tabs()).length, 2);
 });
 
 Deno.test("go_back returns to the previous page and says so when there is none", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/actions/tabs.html"));
-  await browser.navigate(site.url("/actions/second.html"));
+  await said(browser.navigate(site.url("/actions/tabs.html")));
+  await said(browser.navigate(site.url("/actions/second.html")));
   assert.match(
-    await browser.goBack(),
+    await said(browser.goBack()),
     /^Went back\. Now at http.*\/actions\/tabs\.html "Tabs home"/,
   );
-  await browser.goBack();
+  await said(browser.goBack());
   await assert.rejects(() => browser.goBack(), /Cannot go back: this tab has no earlier page/);
 });
 
 Deno.test("an alert is accepted and reported; confirm and prompt follow the dialog policy", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/actions/dialogs.html"));
+  await said(browser.navigate(site.url("/actions/dialogs.html")));
   const summary = (await browser.observe()).summary;
-  const out = () => browser.page.$eval("#out", (el) => el.textContent);
+  const out = () => pageOf(browser).$eval("#out", (el) => el.textContent);
 
-  assert.match(await browser.click(idIn(summary, /Save/)), /An alert said "Saved!" \(accepted\)/);
+  assert.match(
+    await said(browser.click(idIn(summary, /Save/))),
+    /An alert said "Saved!" \(accepted\)/,
+  );
   assert.equal(await out(), "after alert");
 
   const del = idIn(summary, /Delete/);
   assert.match(
-    await browser.click(del),
+    await said(browser.click(del)),
     /A confirm dialog asked "Delete the item\?" \(dismissed: the action was not confirmed\)/,
   );
   assert.equal(await out(), "kept");
 
-  browser.dialogPolicy = "accept";
-  assert.match(await browser.click(del), /A confirm dialog asked "Delete the item\?" \(accepted\)/);
+  const accepted = await browser.click(del, { dialogs: "accept" });
+  assert.deepEqual(accepted.dialogs, [
+    { type: "confirm", message: "Delete the item?", answer: "accepted" },
+  ]);
+  assert.match(renderOutcome(accepted), /A confirm dialog asked "Delete the item\?" \(accepted\)/);
   assert.equal(await out(), "deleted");
 
-  const seen: string[] = [];
-  browser.dialogPolicy = (dialog) => {
-    seen.push(`${dialog.type}: ${dialog.message}`);
-    return "accept";
-  };
-  await browser.click(idIn(summary, /Rename/));
-  assert.deepEqual(seen, ["prompt: Your name?"]);
+  const renamed = await browser.click(idIn(summary, /Rename/), { dialogs: "accept" });
+  assert.deepEqual(renamed.dialogs.map((d) => `${d.type}: ${d.message}`), ["prompt: Your name?"]);
   assert.equal(await out(), "name: Ada");
 
-  browser.dialogPolicy = () => new Promise(() => {}); // never answers: dismissed after its timeout
+  // The answer holds for one action only: the next one dismisses again.
   await browser.click(del);
   assert.equal(await out(), "kept");
 });
@@ -109,13 +112,12 @@ Deno.test("an alert is accepted and reported; confirm and prompt follow the dial
 Deno.test("a leave-page dialog is dismissed by default (the page stays) and accepted when confirmed", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/actions/unsaved.html"));
+  await said(browser.navigate(site.url("/actions/unsaved.html")));
   const leave = idIn((await browser.observe()).summary, /Leave the editor/);
-  const stayed = await browser.click(leave);
+  const stayed = await said(browser.click(leave));
   assert.match(stayed, /A leave-page dialog asked .*\(dismissed: the action was not confirmed\)/);
-  assert.match(browser.page.url(), /unsaved\.html$/);
-  browser.dialogPolicy = "accept";
-  const left = await browser.click(leave);
+  assert.match(pageOf(browser).url(), /unsaved\.html$/);
+  const left = await said(browser.click(leave, { dialogs: "accept" }));
   assert.match(
     left,
     /A leave-page dialog asked .*\(accepted\); now at http.*second\.html "Second page"/,

@@ -7,6 +7,8 @@ import { runCli } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
 import { startRemoteChromium } from "./support/remote_chromium.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 
 const html = (body: string) =>
   new Response(
@@ -80,9 +82,11 @@ Deno.test("cli ends a run as error (exit 4) when the browser dies, without askin
 Deno.test("BrowserSession throws BrowserClosedError from observe and actions after its tab crashed", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/"));
+  await said(browser.navigate(server.url("/")));
   const link = idIn((await browser.observe()).summary, /Second/);
-  await browser.page.goto("chrome://crash").catch(() => {/* the navigation dies with the tab */});
+  await pageOf(browser).goto("chrome://crash").catch(
+    () => {/* the navigation dies with the tab */},
+  );
   await assert.rejects(() => browser.observe(), BrowserClosedError);
   await assert.rejects(() => browser.click(link), /The browser closed or crashed: the tab crashed/);
   const registry = new ToolRegistry(coreTools);
@@ -97,9 +101,9 @@ Deno.test("BrowserSession throws BrowserClosedError from observe and actions aft
 Deno.test("click on a page whose main thread stays busy returns at the settle cap, saying so", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true, settleCapMs: 500 });
-  await browser.navigate(server.url("/busy"));
+  await said(browser.navigate(server.url("/busy")));
   const button = idIn((await browser.observe()).summary, /Crunch numbers/);
-  const result = await browser.click(button);
+  const result = await said(browser.click(button));
   assert.match(result, /the page had not settled after 500 ms \(still loading or busy\)/i, result);
   assert.match((await browser.observe()).summary, /Crunch numbers/);
 });

@@ -2,18 +2,20 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 
 Deno.test("BrowserSession observes and acts in the isolated world of a page that breaks its globals", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/hostile.html"));
+  await said(browser.navigate(site.url("/hostile.html")));
   await browser.settle();
   const state = await browser.observe();
   assert.match(state.summary, /^# Hostile page$/m);
   const input = idIn(state.summary, /<input type=text> Your name/);
   const button = idIn(state.summary, /<button> Greet/);
-  await browser.type(input, "Ada", false);
-  await browser.click(button);
+  await said(browser.type(input, "Ada", false));
+  await said(browser.click(button));
   await browser.settle();
   assert.match((await browser.observe()).summary, /^Hello Ada$/m);
 });
@@ -31,14 +33,14 @@ Deno.test("BrowserSession keeps an element's ID across observations and refuses 
         : undefined],
   });
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/ids.html"));
+  await said(browser.navigate(site.url("/ids.html")));
   const first = await browser.observe();
   const alpha = idIn(first.summary, /Alpha/);
   const remove = idIn(first.summary, /Remove alpha/);
   const again = await browser.observe();
   assert.equal(idIn(again.summary, /Alpha/), alpha);
   assert.equal(idIn(again.summary, /Remove alpha/), remove);
-  await browser.click(remove);
+  await said(browser.click(remove));
   await browser.settle();
   const after = await browser.observe();
   assert.doesNotMatch(after.summary, /Alpha/);
@@ -68,7 +70,7 @@ Deno.test("BrowserSession shows states and values compactly", async () => {
         : undefined],
   });
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/states.html"));
+  await said(browser.navigate(site.url("/states.html")));
   await browser.settle();
   const { summary } = await browser.observe();
   assert.match(summary, /^\[\d+\] <input type=checkbox> ☑ I accept the terms$/m);
@@ -100,15 +102,15 @@ Deno.test("BrowserSession settles after a click until fetched content has arrive
     }],
   });
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/loading.html"));
-  await browser.click(idIn((await browser.observe()).summary, /Load/));
+  await said(browser.navigate(site.url("/loading.html")));
+  await said(browser.click(idIn((await browser.observe()).summary, /Load/)));
   await browser.settle();
   assert.match((await browser.observe()).summary, /^Loaded at last$/m);
 });
 
 Deno.test("BrowserSession.close leaves no browser process behind", async () => {
   const browser = await BrowserSession.start({ headless: true });
-  const pid = browser.page.browser().process()?.pid;
+  const pid = pageOf(browser).browser().process()?.pid;
   assert.ok(pid, "a launched browser has a process");
   await browser.close();
   assert.throws(() => Deno.kill(pid, "SIGCONT"), "the browser process is gone");
@@ -138,9 +140,9 @@ Deno.test("BrowserSession.screenshot() hides what fields hold, in frames too, ev
   await using browser = await BrowserSession.start({ headless: true });
   const dir = await Deno.makeTempDir({ prefix: "ba-shot-" });
   try {
-    await browser.navigate(site.url("/empty.html"));
+    await said(browser.navigate(site.url("/empty.html")));
     const empty = await browser.screenshot({ format: "png" });
-    await browser.navigate(site.url("/secret.html"));
+    await said(browser.navigate(site.url("/secret.html")));
     const hidden = await browser.screenshot({
       format: "png",
       hideFields: true,

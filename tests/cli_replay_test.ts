@@ -112,25 +112,31 @@ function page(elements: Omit<ObservedElement, "states">[]): BrowserState {
 
 Deno.test("findTarget() finds the recorded element by role, name and position, whatever its new number", () => {
   const recorded = page([
-    { id: 1, tag: "button", attrs: [], label: "Add" },
-    { id: 2, tag: "a", attrs: [], label: "Add" },
-    { id: 3, tag: "button", attrs: [], label: "Add" },
-    { id: 4, tag: "input", attrs: ['placeholder="Email"'], label: "" },
+    { id: 1, tag: "button", role: "button", attrs: [], label: "Add" },
+    { id: 2, tag: "a", role: "link", attrs: [], label: "Add" },
+    { id: 3, tag: "button", role: "button", attrs: [], label: "Add" },
+    { id: 4, tag: "input", role: "textbox", attrs: ['placeholder="Email"'], label: "" },
   ]);
   const second = recordTarget(recorded, { id: 3 })!;
   assert.deepEqual([second.role, second.name, second.nth, second.of], ["button", "Add", 1, 2]);
   const field = recordTarget(recorded, { id: "[4]" })!;
 
   const later = page([
-    { id: 40, tag: "h1", attrs: [], label: "Shop" },
-    { id: 41, tag: "button", attrs: [], label: "Add" },
-    { id: 42, tag: "button", attrs: [], label: " Add " },
-    { id: 43, tag: "input", attrs: ['placeholder="Name"'], label: "" },
-    { id: 44, tag: "input", attrs: ['placeholder="Email"'], label: "" },
+    { id: 40, tag: "h1", role: "generic", attrs: [], label: "Shop" },
+    { id: 41, tag: "button", role: "button", attrs: [], label: "Add" },
+    { id: 42, tag: "button", role: "button", attrs: [], label: " Add " },
+    { id: 43, tag: "input", role: "textbox", attrs: ['placeholder="Name"'], label: "" },
+    { id: 44, tag: "input", role: "textbox", attrs: ['placeholder="Email"'], label: "" },
   ]);
   assert.equal(findTarget(later, second), 42);
   assert.equal(findTarget(later, field), 44);
-  const renamed = page([{ id: 50, tag: "button", attrs: [], label: "Add to cart" }]);
+  const renamed = page([{
+    id: 50,
+    tag: "button",
+    role: "button",
+    attrs: [],
+    label: "Add to cart",
+  }]);
   assert.equal(findTarget(renamed, second), undefined);
   assert.equal(recordTarget(recorded, { url: "http://x/" }), undefined);
 });

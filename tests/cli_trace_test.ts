@@ -4,6 +4,8 @@ import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+import { said } from "./support/said.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 
 Deno.test("cli --json prints one result object and the run folder holds trace, screenshots and a report that shows every step", async () => {
   await using site = startFixtureServer();
@@ -52,8 +54,8 @@ Deno.test("cli --json prints one result object and the run folder holds trace, s
     }
 
     await using viewer = await BrowserSession.start({ headless: true });
-    await viewer.navigate(`file://${result.run_dir}/report.html`);
-    const shown = await viewer.page.evaluate(() =>
+    await said(viewer.navigate(`file://${result.run_dir}/report.html`));
+    const shown = await pageOf(viewer).evaluate(() =>
       [...document.querySelectorAll("section.step")].map((s) => ({
         title: s.querySelector("h2")?.textContent ?? "",
         image: (s.querySelector("img") as HTMLImageElement | null)?.naturalWidth ?? 0,
@@ -70,7 +72,7 @@ Deno.test("cli --json prints one result object and the run folder holds trace, s
       assert.match(s.text, /tokens/);
     }
     assert.match(shown[1]!.text, /add one/);
-    const header = await viewer.page.evaluate(() => document.body.innerText);
+    const header = await pageOf(viewer).evaluate(() => document.body.innerText);
     assert.match(header, /goal_satisfied/);
     assert.match(header, /\$24\.00/);
   } finally {

@@ -181,7 +181,7 @@ function page(url: string, title: string, lines: BrowserState["lines"]): Browser
 }
 
 function button(id: number, label: string, attrs: string[] = []): BrowserState["lines"][number] {
-  const element: ObservedElement = { id, tag: "button", attrs, states: [], label };
+  const element: ObservedElement = { id, tag: "button", role: "button", attrs, states: [], label };
   return { kind: "element", element };
 }
 
@@ -236,7 +236,14 @@ Deno.test("assessRisk() recognises destructive actions in several languages and 
   // Enter in a message box sends it.
   const chat = page("https://chat.test/", "Chat", [{
     kind: "element",
-    element: { id: 8, tag: "textarea", attrs: [], states: ["FOCUSED"], label: "Message" },
+    element: {
+      id: 8,
+      tag: "textarea",
+      role: "textbox",
+      attrs: [],
+      states: ["FOCUSED"],
+      label: "Message",
+    },
   }]);
   const enter = { name: "type", args: { id: 8, text: "hi", press_enter: true }, reasoning: "" };
   assert.equal(assessRisk(enter, chat)?.category, "sending");

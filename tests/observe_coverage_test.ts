@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
 
 /** The ID of the first summary line matching `pattern`. */
 
@@ -32,7 +33,7 @@ function framesSite() {
 Deno.test("observe lists elements in nested open shadow roots and slots, and acts on them by ID", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/shadow.html"));
+  await said(browser.navigate(site.url("/observe/shadow.html")));
   const { summary } = await browser.observe();
   assert.match(summary, /^Card body$/m);
   const button = idIn(summary, /^\[\d+\] <button> Shadow button$/);
@@ -43,18 +44,18 @@ Deno.test("observe lists elements in nested open shadow roots and slots, and act
   assert.ok(summary.indexOf("Shadow button") < summary.indexOf("Slotted link"));
   assert.ok(summary.indexOf("Slotted link") < summary.indexOf("Nested field"));
 
-  await browser.click(button);
+  await said(browser.click(button));
   assert.match((await browser.observe()).summary, /^Shadow button pressed$/m);
-  await browser.type(field, "deep");
+  await said(browser.type(field, "deep"));
   assert.match((await browser.observe()).summary, /^Typed deep$/m);
-  await browser.click(link);
+  await said(browser.click(link));
   assert.match((await browser.observe()).summary, /^Slotted link$/m);
 });
 
 Deno.test("observe lists same-origin and cross-origin frame contents in place, and acts in them", async () => {
   await using site = framesSite();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/frames.html"));
+  await said(browser.navigate(site.url("/observe/frames.html")));
   await browser.settle();
   const { summary } = await browser.observe();
   const frameLines = summary.split("\n").filter((l) => l.startsWith("--- frame"));
@@ -65,10 +66,10 @@ Deno.test("observe lists same-origin and cross-origin frame contents in place, a
   const cross = idIn(summary, /<button> Cross-origin button$/);
   assert.ok(summary.indexOf("No frame clicked") < summary.indexOf("Same-origin button"));
 
-  await browser.click(same);
+  await said(browser.click(same));
   assert.match((await browser.observe()).summary, /^Same-origin clicked$/m);
-  await browser.type(code, "7");
-  await browser.click(cross);
+  await said(browser.type(code, "7"));
+  await said(browser.click(cross));
   const after = await browser.observe();
   assert.match(after.summary, /^Cross says 7$/m);
   assert.equal(idIn(after.summary, /Cross-origin button/), cross, "frame elements keep their IDs");
@@ -80,7 +81,7 @@ Deno.test("observe lists same-origin and cross-origin frame contents in place, a
 Deno.test("observe names fields as a screen reader does and shows ARIA widgets with their states", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/widgets.html"));
+  await said(browser.navigate(site.url("/observe/widgets.html")));
   const { summary } = await browser.observe();
   const expected = [
     /^\[\d+\] <input type=email> Work email$/,
@@ -105,12 +106,12 @@ Deno.test("observe names fields as a screen reader does and shows ARIA widgets w
   }
   assert.ok(!summary.includes("hunter2"), "password values are masked");
 
-  await browser.click(idIn(summary, /Script-only action/));
+  await said(browser.click(idIn(summary, /Script-only action/)));
   assert.match((await browser.observe()).summary, /^Script action done$/m);
-  await browser.click(idIn(summary, /<div> Open the card/));
+  await said(browser.click(idIn(summary, /<div> Open the card/)));
   assert.match((await browser.observe()).summary, /^Card opened$/m);
-  await browser.click(idIn(summary, /<label> ☐ Email alerts/));
+  await said(browser.click(idIn(summary, /<label> ☐ Email alerts/)));
   assert.match((await browser.observe()).summary, /^\[\d+\] <label> ☑ Email alerts$/m);
-  await browser.click(idIn(summary, /<li role=option> Porto/));
+  await said(browser.click(idIn(summary, /<li role=option> Porto/)));
   assert.match((await browser.observe()).summary, /combobox.* City value="Porto"$/m);
 });

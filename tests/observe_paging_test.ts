@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
-import { BrowserSession, estimateTokens } from "../internal/browser/mod.ts";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { estimateTokens } from "../internal/entity/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 
 const longPage = () =>
   startFixtureServer({
@@ -26,7 +29,7 @@ const longPage = () =>
 Deno.test("observe of an endless list: closing line, stable IDs, new items marked, find and act", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/infinite.html"));
+  await said(browser.navigate(site.url("/observe/infinite.html")));
   await browser.settle();
   const first = await browser.observe();
   assert.match(
@@ -37,7 +40,7 @@ Deno.test("observe of an endless list: closing line, stable IDs, new items marke
   const item3 = idIn(first.summary, /^\[\d+\] Item 3$/);
   const item12 = idIn(first.summary, /^\[\d+\] Item 12$/);
 
-  for (let i = 0; i < 3; i++) await browser.scroll("down");
+  for (let i = 0; i < 3; i++) await said(browser.scroll("down"));
   await browser.settle();
   const later = await browser.observe();
   assert.match(later.summary, /^\*\[\d+\] Item 2[1-9]$/m, "items added since are marked");
@@ -47,14 +50,14 @@ Deno.test("observe of an endless list: closing line, stable IDs, new items marke
     found.text,
     new RegExp(`^\\[${item12}\\] Item 12 \\(\\d\\.\\d screens up\\)$`, "m"),
   );
-  await browser.click(item3);
-  assert.match(browser.page.url(), /#item-3$/);
+  await said(browser.click(item3));
+  assert.match(pageOf(browser).url(), /#item-3$/);
 });
 
 Deno.test("observe never exceeds the token budget and says what it left out", async () => {
   await using site = longPage();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/long.html"));
+  await said(browser.navigate(site.url("/observe/long.html")));
   const whole = await browser.observe({ scope: "page", tokenBudget: 1_000_000 });
   assert.match(whole.summary, /The final tally was 4,217 tonnes\./);
   assert.ok(estimateTokens(whole.summary) > 3000);
@@ -70,7 +73,7 @@ Deno.test("observe never exceeds the token budget and says what it left out", as
     );
   }
   // The focused form outranks the rest of the page.
-  await browser.focus(idIn(whole.summary, /Search the report/));
+  await browser.click(idIn(whole.summary, /Search the report/)); // a click focuses the field
   const focused = await browser.observe({ scope: "page", tokenBudget: 200 });
   assert.match(focused.summary, /<input type=text> \{FOCUSED\} Search the report/);
 });
@@ -78,7 +81,7 @@ Deno.test("observe never exceeds the token budget and says what it left out", as
 Deno.test("read pages through the main text and finds passages by query", async () => {
   await using site = longPage();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/long.html"));
+  await said(browser.navigate(site.url("/observe/long.html")));
   const first = await browser.read();
   assert.ok(first.pages > 1, first.text);
   assert.match(first.text, /^Text, page 1 of \d+; read page 2 for more:$/m);
@@ -112,7 +115,7 @@ Deno.test("observe in page scope leaves out repeats and shortens long passages, 
         : undefined],
   });
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/story.html"));
+  await said(browser.navigate(site.url("/story.html")));
   const { summary } = await browser.observe({ scope: "page", tokenBudget: 10_000 });
   // One line per destination: the picture link and the repeat (tracking apart) go, page 2 stays.
   const news = summary.split("\n").filter((l) => /^\[\d+\] News$/.test(l));

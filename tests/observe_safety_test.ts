@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
 
 Deno.test("observe, find and read never pass on text a person cannot see", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/hidden.html"));
+  await said(browser.navigate(site.url("/observe/hidden.html")));
   await browser.settle();
   const screen = await browser.observe();
   const page = await browser.observe({ scope: "page" });
@@ -27,15 +28,15 @@ Deno.test("observe, find and read never pass on text a person cannot see", async
 Deno.test("observe and acting survive a page that replaces the globals and DOM methods", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/hostile.html"));
+  await said(browser.navigate(site.url("/observe/hostile.html")));
   await browser.settle();
   const { summary } = await browser.observe();
   assert.match(summary, /^# Hostile globals$/m);
   assert.doesNotMatch(summary, /FAKE/);
   const name = idIn(summary, /^\[\d+\] <input type=text> Your name$/);
   const greet = idIn(summary, /^\[\d+\] <button> Greet$/);
-  await browser.type(name, "Ada");
-  await browser.click(greet);
+  await said(browser.type(name, "Ada"));
+  await said(browser.click(greet));
   const after = await browser.observe();
   assert.match(after.summary, /^Hello Ada$/m);
   assert.equal(idIn(after.summary, /Greet/), greet);
@@ -45,7 +46,7 @@ Deno.test("observe and acting survive a page that replaces the globals and DOM m
 Deno.test("observe puts an open modal dialog first and marks the page behind it inert", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/observe/modal.html"));
+  await said(browser.navigate(site.url("/observe/modal.html")));
   await browser.settle();
   const { summary } = await browser.observe();
   const lines = summary.split("\n");
@@ -65,7 +66,7 @@ Deno.test("observe puts an open modal dialog first and marks the page behind it 
   }
   assert.ok(dialogOnly, "some budget fits the dialog but not the page behind it");
 
-  await browser.click(idIn(summary, /<button> No thanks/));
+  await said(browser.click(idIn(summary, /<button> No thanks/)));
   const after = await browser.observe();
   assert.doesNotMatch(after.summary, /Subscribe\?|inert/);
   assert.match(after.summary, /^# Shop front$/m);

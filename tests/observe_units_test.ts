@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { renderElement } from "../internal/browser/mod.ts";
-import { estimateTokens, fitBudget } from "../internal/browser/token_budget.ts";
+import { fitBudget } from "../internal/browser/token_budget.ts";
+import { estimateTokens } from "../internal/entity/mod.ts";
 import { observeOptions } from "../internal/config/observe_options.ts";
 import { loadConfig } from "../internal/config/mod.ts";
 
@@ -23,13 +24,13 @@ Deno.test("fitBudget() keeps lines by rank, then reading order, within the budge
 });
 
 Deno.test("renderElement() marks elements new since the last observation with a star", () => {
-  const el = { id: 57, tag: "a", attrs: [], states: [], label: "Item 57" };
+  const el = { id: 57, tag: "a", role: "link", attrs: [], states: [], label: "Item 57" };
   assert.equal(renderElement(el), "[57] Item 57");
   assert.equal(renderElement({ ...el, fresh: true }), "*[57] Item 57");
 });
 
 Deno.test("renderElement() writes labelled links bare and every other element with its tag", () => {
-  const link = { id: 3, tag: "a", attrs: [], states: [], label: "Pricing" };
+  const link = { id: 3, tag: "a", role: "link", attrs: [], states: [], label: "Pricing" };
   assert.equal(renderElement(link), "[3] Pricing");
   assert.equal(renderElement({ ...link, attrs: ["role=menuitem"] }), "[3] Pricing");
   assert.equal(renderElement({ ...link, states: ["CURRENT"] }), "[3] {CURRENT} Pricing");
@@ -39,7 +40,14 @@ Deno.test("renderElement() writes labelled links bare and every other element wi
     '[3] <a href="/pricing">',
   );
   assert.equal(
-    renderElement({ id: 4, tag: "button", attrs: [], states: [], label: "Pricing" }),
+    renderElement({
+      id: 4,
+      tag: "button",
+      role: "button",
+      attrs: [],
+      states: [],
+      label: "Pricing",
+    }),
     "[4] <button> Pricing",
   );
 });

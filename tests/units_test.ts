@@ -72,14 +72,17 @@ Deno.test("ToolRegistry.dispatch() turns unknown tools, bad arguments and thrown
   const ctx = { signal: new AbortController().signal } as unknown as ToolContext;
   const unknown = await registry.dispatch({ name: "clik", args: {} }, ctx);
   assert.equal(unknown.ok, false);
+  assert.equal(unknown.kind, "unknown_tool");
   assert.match(unknown.text, /^Unknown tool "clik": use one of click, type, .*, explode$/);
   assert.deepEqual(await registry.dispatch({ name: "click", args: {} }, ctx), {
     ok: false,
+    kind: "invalid_args",
     text:
       'Missing argument "id": The element\'s number from the page, e.g. 12 for [12] (tool click)',
   });
   assert.deepEqual(await registry.dispatch({ name: "explode", args: {} }, ctx), {
     ok: false,
+    kind: "failed",
     text: "Boom: it broke",
   });
   assert.deepEqual(await registry.dispatch({ name: "done", args: { result: "42" } }, ctx), {
@@ -114,13 +117,21 @@ Deno.test("parseKeys() accepts names, aliases and combinations", () => {
 
 Deno.test("renderElement() writes the compact [ID] line", () => {
   assert.equal(
-    renderElement({ id: 9, tag: "button", attrs: [], states: ["DISABLED"], label: "Place order" }),
+    renderElement({
+      id: 9,
+      tag: "button",
+      role: "button",
+      attrs: [],
+      states: ["DISABLED"],
+      label: "Place order",
+    }),
     "[9] <button> {DISABLED} Place order",
   );
   assert.equal(
     renderElement({
       id: 3,
       tag: "input",
+      role: "textbox",
       attrs: ["type=text", 'placeholder="Search products"'],
       states: [],
       label: "",

@@ -1,4 +1,5 @@
 import type { StepRecord } from "../entity/mod.ts";
+import { printable } from "../llm/mod.ts";
 
 /** How progress is shown. */
 export interface ProgressOptions {
@@ -38,7 +39,7 @@ export class Progress {
   #pageTokens = 0;
 
   constructor(options: ProgressOptions) {
-    this.#o = options;
+    this.#o = options.prefix ? { ...options, prefix: printable(options.prefix) } : options;
   }
 
   /** The run callbacks that drive the progress lines. */
@@ -89,7 +90,7 @@ export class Progress {
   step(record: StepRecord): void {
     this.#stopSpinner();
     if (this.#o.quiet) return;
-    this.line(this.#stepLine(record));
+    this.#emit(this.#stepLine(record));
     if (this.#o.verbose) {
       const parts = [`why: ${record.call.reasoning || "(no reasoning)"}`];
       if (this.#model) parts.push(`model ${this.#model.ms} ms, ${this.#model.tokens} tokens`);
@@ -104,8 +105,16 @@ export class Progress {
     if (!this.#o.quiet) this.line(text);
   }
 
-  /** Prints a line whatever the mode (errors, results). */
+  /**
+   * Prints a line whatever the mode (errors, results). Control characters in it are escaped
+   * (see `printable`): the line may quote the model or a page.
+   */
   line(text: string): void {
+    this.#emit(printable(text));
+  }
+
+  /** Writes a line whose own escape codes (colours) are meant. */
+  #emit(text: string): void {
     this.#stopSpinner();
     this.#o.write(`${this.#o.prefix ?? ""}${this.#o.plain ? plainText(text) : text}\n`);
   }
@@ -132,9 +141,10 @@ export class Progress {
     else if (call.name === "navigate") what += ` ${arg("url")}`;
     else if (call.name === "press") what += ` ${arg("key")}`;
     else if (call.name === "scroll") what += ` ${arg("direction")}`;
+    what = printable(oneLine(what));
     const status = result.ok
       ? this.paint("ok", 32)
-      : this.paint(`error: ${oneLine(result.text)}`, 31);
+      : this.paint(`error: ${printable(oneLine(result.text))}`, 31);
     return this.#o.plain
       ? `step ${record.step}, ${what.trim()}, ${status}, ${record.ms} ms`
       : `step ${record.step} · ${what.trim()} · ${status} (${record.ms} ms)`;

@@ -1,12 +1,32 @@
-import type { BrowserState, ObservedElement, ToolCall, ToolResult } from "../entity/mod.ts";
-import { idOf, locate, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
+import type {
+  BrowserState,
+  ErrorKind,
+  ObservedElement,
+  ToolCall,
+  ToolResult,
+} from "../entity/mod.ts";
+import {
+  actionResult,
+  actOptions,
+  idOf,
+  locate,
+  type ToolContext,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 
 /** Tools that act on one element by ID and may be retried on it. */
 const RETRYABLE = new Set(["click", "type", "select", "hover"]);
 
-/** Failures the ladder cannot help with: the model's call itself is wrong. */
-const HOPELESS =
-  /^(?:Missing argument|Argument "|Unknown (?:tool|argument)|Arguments must|Element \[\d+\] does not exist|Blocked|Cannot open)/;
+/** Failures the ladder cannot help with: the model's call itself is wrong, or a rule said no. */
+const HOPELESS = new Set<ErrorKind>([
+  "unknown_tool",
+  "invalid_args",
+  "unknown_element",
+  "blocked",
+  "held",
+  "declined",
+  "not_found",
+]);
 
 /**
  * The recovery ladder for an action on an element that failed, tried before the model is asked
@@ -31,7 +51,7 @@ export async function recoverAction(options: {
   const { call, result, known, registry, ctx } = options;
   const first = idOf(call.args);
   if (result.ok || first === undefined || !RETRYABLE.has(call.name)) return undefined;
-  if (HOPELESS.test(result.text)) return undefined;
+  if (HOPELESS.has(result.kind ?? "failed")) return undefined;
   const tried: string[] = [];
   const report = (r: ToolResult): ToolResult => ({
     ...r,
@@ -58,12 +78,7 @@ export async function recoverAction(options: {
 
   // 2. Scroll it into view and try again.
   try {
-    const el = await ctx.browser.element(id);
-    try {
-      await el.scrollIntoView();
-    } finally {
-      await el.dispose();
-    }
+    await ctx.browser.scroll(undefined, id, actOptions(ctx));
     tried.push(`scrolled [${id}] into view`);
     r = await retry(id);
     if (r.ok) return report(r);
@@ -71,37 +86,21 @@ export async function recoverAction(options: {
     tried.push(`cannot scroll [${id}] into view (${short(messageOf(error))})`);
   }
 
-  // 3. Another way of input.
+  // 3. Another way of input, through the same action path as every action.
   try {
     if (call.name === "click") {
-      const el = await ctx.browser.element(id);
-      try {
-        await el.focus();
-      } finally {
-        await el.dispose();
-      }
-      await ctx.browser.press("Enter");
-      await ctx.browser.settle(ctx.signal);
+      const pressed = await ctx.browser.press("Enter", { ...actOptions(ctx), id });
       tried.push(`focused [${id}] and pressed Enter instead of clicking`);
-      return report({
-        ok: true,
-        text: `Pressed Enter on [${id}]: check CURRENT PAGE for its effect.`,
-      });
+      return report(actionResult(pressed));
     }
     if (call.name === "type" && typeof call.args.text === "string") {
-      const el = await ctx.browser.element(id);
-      try {
-        await el.focus();
-        await ctx.browser.press("Control+A");
-        await ctx.browser.press("Backspace");
-        await el.type(call.args.text);
-        if (call.args.press_enter === true) await ctx.browser.press("Enter");
-      } finally {
-        await el.dispose();
-      }
-      await ctx.browser.settle(ctx.signal);
+      const typed = await ctx.browser.type(id, call.args.text, call.args.press_enter === true, {
+        ...actOptions(ctx),
+        clear: call.args.clear !== false,
+        keyByKey: true,
+      });
       tried.push(`typed key by key into [${id}]`);
-      return report({ ok: true, text: `Typed into [${id}] key by key.` });
+      return report(actionResult(typed));
     }
   } catch (error) {
     tried.push(`the alternate input failed too (${short(messageOf(error))})`);

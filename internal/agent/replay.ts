@@ -1,11 +1,5 @@
-import type { BrowserState, StepRecord, ToolCall } from "../entity/mod.ts";
-import {
-  assessRisk,
-  type Risk,
-  riskKind,
-  type ToolContext,
-  type ToolRegistry,
-} from "../tools/mod.ts";
+import type { BrowserState, StepRecord } from "../entity/mod.ts";
+import { ActionPolicy, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
 import { describeTarget, findTarget } from "./replay_target.ts";
 import { SecretVault } from "./secrets.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
@@ -74,12 +68,11 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
   const vault = new SecretVault(options.secrets);
   let done = 0;
   const elapsed = () => Math.round(performance.now() - started);
-  let dismissed: string | undefined;
-  browser.dialogPolicy = (dialog) => {
-    if (options.confirmAll) return "accept";
-    dismissed ??= `${dialog.type} ${JSON.stringify(vault.mask(dialog.message))}`;
-    return "dismiss";
-  };
+  // Nobody to ask: without --yes a destructive step is held and a confirm() dialog dismissed.
+  const policy = new ActionPolicy({
+    confirmAll: options.confirmAll ?? false,
+    tools: registry.tools,
+  });
   for (const recorded of steps) {
     if (signal.aborted) {
       return { ok: false, message: "Stopped by the user", steps: done, ms: elapsed() };
@@ -112,9 +105,9 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     }
     const t0 = performance.now();
     const call = { name, args, reasoning };
-    const risk = await riskOf(options, call, state);
-    if (risk && !options.confirmAll) {
-      const held = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
+    const decision = await policy.decide(call, state ?? (() => browser.observe()));
+    if (decision.verdict !== "allow") {
+      const held = decision.what;
       return {
         ok: false,
         message:
@@ -140,8 +133,10 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
         };
       }
     }
-    dismissed = undefined;
-    const result = vault.maskDeep(await registry.dispatch(sent, { browser, signal }));
+    const ctx = { browser, signal, dialogs: decision.dialogs };
+    const result = vault.maskDeep(await registry.dispatch(sent, ctx));
+    const dialog = policy.dismissedDialog(result);
+    const dismissed = dialog && `${dialog.type} ${JSON.stringify(dialog.message)}`;
     const record: StepRecord = {
       step: recorded.step,
       call,
@@ -213,28 +208,6 @@ async function locate(
     // Late content (a list still loading) gets a moment; the deadline bounds the wait.
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-/**
- * What the agent's safety policy says of a call (see {@link assessRisk}): judged against the
- * observation that found its target, or a fresh one for a key press; tools marked destructive
- * count whatever their target.
- */
-async function riskOf(
-  options: ReplayOptions,
-  call: ToolCall,
-  state: BrowserState | undefined,
-): Promise<Risk | undefined> {
-  const tool = options.registry.tools.find((t) => t.name === call.name);
-  if (tool?.destructive && !["click", "type", "press"].includes(call.name)) {
-    return {
-      category: "sending",
-      action: call.name,
-      reason: "this tool may do what cannot be undone",
-    };
-  }
-  if (!["click", "type", "press"].includes(call.name)) return undefined;
-  return assessRisk(call, state ?? await options.browser.observe());
 }
 
 async function saveScreenshot(options: ReplayOptions, step: number): Promise<string | undefined> {

@@ -54,7 +54,14 @@ export function recordTarget(
  * (and, for unnamed elements, the same attributes). Returns its current ID, or undefined.
  */
 export function findTarget(state: BrowserState, target: TargetRecord): number | undefined {
-  const probe = { tag: target.tag, attrs: target.attrs, label: target.name, states: [], id: 0 };
+  const probe: ObservedElement = {
+    tag: target.tag,
+    role: target.role,
+    attrs: target.attrs,
+    label: target.name,
+    states: [],
+    id: 0,
+  };
   const candidates = elementsOf(state).filter((e) => sameKind(e, probe));
   return candidates[target.nth]?.id;
 }
@@ -70,7 +77,7 @@ function elementsOf(state: BrowserState): ObservedElement[] {
 }
 
 function sameKind(a: ObservedElement, b: ObservedElement): boolean {
-  if (roleOf(a) !== roleOf(b)) return false;
+  if (roleOf(a) !== roleOf(b) && !legacyRole(a, b.role)) return false;
   const name = normalize(b.label);
   if (normalize(a.label) !== name) return false;
   // Unnamed fields are told apart by what they show: placeholder, type, name.
@@ -83,26 +90,18 @@ function identity(e: ObservedElement): string {
   );
 }
 
+/**
+ * Recordings made before observations kept the page's role named it from the tag: a generic
+ * element by its tag, every text-like input `textbox`.
+ */
+function legacyRole(e: ObservedElement, recorded: string): boolean {
+  return (e.role === "generic" && e.tag === recorded) ||
+    (recorded === "textbox" && e.tag === "input");
+}
+
+/** The role the page gave the element (the observation keeps it). */
 function roleOf(e: ObservedElement): string {
-  const explicit = e.attrs.find((a) => a.startsWith("role="));
-  if (explicit) return explicit.slice(5).replace(/^"|"$/g, "");
-  const type = e.attrs.find((a) => a.startsWith("type="))?.slice(5).replace(/^"|"$/g, "");
-  switch (e.tag) {
-    case "a":
-      return "link";
-    case "button":
-      return "button";
-    case "select":
-      return "combobox";
-    case "textarea":
-      return "textbox";
-    case "input":
-      if (type === "checkbox" || type === "radio") return type;
-      if (type === "submit" || type === "button" || type === "reset") return "button";
-      return "textbox";
-    default:
-      return e.tag;
-  }
+  return e.role;
 }
 
 function normalize(text: string): string {

@@ -122,7 +122,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     ...(options.maxMs !== undefined ? { maxMs: options.maxMs } : {}),
     ...(options.maxTokens !== undefined ? { maxTokens: options.maxTokens } : {}),
   });
-  const signal = AbortSignal.any([options.signal, budget.signal]);
+  // The browser going away ends the run at once, even while the model is still thinking.
+  const signal = AbortSignal.any([options.signal, budget.signal, browser.lost]);
   const specs = registry.specs();
   const system = systemPrompt(specs);
   const fixedTokens = estimateTokens(system) + estimateTokens(JSON.stringify(specs)) +
@@ -143,7 +144,24 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     ...pick(options, ["confirmAll", "confirm", "askUser", "onNotice"]),
   });
 
+  /** The last step, published once the next observation says whether it changed anything. */
+  let unpublished: StepRecord | undefined;
+  const publish = (mark?: string) => {
+    const record = unpublished;
+    unpublished = undefined;
+    if (!record) return;
+    const final: StepRecord = mark
+      ? {
+        ...record,
+        loopMark: mark,
+        result: { ...record.result, text: `${record.result.text} ${mark}` },
+      }
+      : record;
+    history[history.length - 1] = final;
+    options.onStep?.(final);
+  };
   const end = (reason: TerminalReason, message: string, extra: Partial<RunResult> = {}) => {
+    publish();
     const result: RunResult = {
       reason,
       message: vault.mask(message),
@@ -167,10 +185,11 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       const over = budget.exceeded({ step, tokens: spent });
       if (over) return end("budget_exhausted", over);
 
+      // Banners are closed by an explicit step: observing itself never touches the page.
+      await browser.dismissBanners();
       const state = vault.maskDeep(await browser.observe());
       const seen = guard.observe(fingerprint(state));
-      const last = history.at(-1);
-      if (seen.mark && last) last.result.text += ` ${seen.mark}`;
+      publish(seen.mark);
       if (seen.stuck) return end("loop_stuck", seen.stuck);
       await options.onObserved?.(step, state);
 
@@ -207,17 +226,17 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         args: {},
         reasoning: reply.text.split("\n")[0]?.slice(0, 200) ?? "",
       };
+      const target = reply.call && describeTarget(state, reply.call.args.id);
       const record: StepRecord = vault.maskDeep({
         step,
         call,
         result: acted.result,
+        ...(target ? { target } : {}),
         ms: Math.round(performance.now() - t0),
         usage: reply.usage,
       });
-      const target = reply.call && describeTarget(state, reply.call.args.id);
-      if (target) record.target = target;
       history.push(record);
-      options.onStep?.(record);
+      unpublished = record;
 
       if (acted.end) return end(acted.end.reason, acted.end.message, acted.end.extra);
       const stop = record.result.stop;
@@ -230,6 +249,10 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     }
   } catch (error) {
     if (options.signal.aborted) return aborted();
+    if (browser.lost.aborted) {
+      const lost = browser.lost.reason;
+      return end("error", lost instanceof Error ? lost.message : "The browser closed or crashed");
+    }
     if (budget.signal.aborted) {
       return end(
         "budget_exhausted",

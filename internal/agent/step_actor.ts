@@ -6,7 +6,7 @@ import type {
   ToolResult,
 } from "../entity/mod.ts";
 import {
-  assessRisk,
+  ActionPolicy,
   type Risk,
   riskKind,
   type ToolContext,
@@ -18,6 +18,11 @@ import { fingerprint, type LoopGuard } from "./loop_guard.ts";
 import { recoverAction } from "./recovery.ts";
 import { SecretVault } from "./secrets.ts";
 import type { TerminalReason } from "./run_task.ts";
+
+/** `click [9] "Place order" — a payment or purchase: the button says "Place order"`. */
+function said(risk: Risk): string {
+  return `${risk.action} — ${riskKind(risk.category)}: ${risk.reason}`;
+}
 
 /** What one step did, and whether the run ends with it. */
 export interface Acted {
@@ -55,21 +60,30 @@ export interface ActorOptions {
 export class StepActor {
   readonly #o: ActorOptions;
   readonly #readOnly: ReadonlySet<string>;
-  /** The call now running was confirmed (by the user or --yes): its dialogs may be accepted. */
-  #confirmedNow = false;
+  readonly #policy: ActionPolicy;
   /** True once a secret was typed: the page may show it in pixels, which cannot be masked. */
   secretTyped = false;
   /** Every element seen in this run, as last observed: for the recovery ladder. */
   readonly #known = new Map<number, ObservedElement>();
-  /** A confirm()/prompt() dialog dismissed because nobody confirmed it. */
-  #heldDialog: string | undefined;
-  /** A call the user allowed after its dialog was dismissed: its next run accepts dialogs. */
-  #approved: string | undefined;
 
   constructor(options: ActorOptions) {
     this.#o = options;
     this.#readOnly = new Set(options.registry.tools.filter((t) => t.readOnly).map((t) => t.name));
-    options.browser.dialogPolicy = (dialog) => this.#dialogAnswer(dialog);
+    const confirm = options.confirm;
+    this.#policy = new ActionPolicy({
+      confirmAll: options.confirmAll ?? false,
+      tools: options.registry.tools,
+      ...(confirm
+        ? { ask: async (risk: Risk) => (await confirm(`Allow ${said(risk)}?`)) ? "yes" : "no" }
+        : {}),
+      notice: (e) => {
+        if (e.event === "confirmed" && e.by === "flag" && e.risk) {
+          options.onNotice?.(`confirmed by --yes: ${said(e.risk)}`);
+        } else if (e.event === "allowed" || e.event === "declined") {
+          options.onNotice?.(`${e.event} by the user: ${e.risk?.action ?? e.tool}`);
+        }
+      },
+    });
   }
 
   /** Checks and runs one call; `callCount` > 1 means the model sent several and only this one ran. */
@@ -78,11 +92,9 @@ export class StepActor {
       if (line.kind === "element") this.#known.set(line.element.id, line.element);
     }
     const acted = await this.#act(call, state);
-    if (callCount > 1) {
-      acted.result.text +=
-        ` (you sent ${callCount} tool calls; only the first ran: send one per step)`;
-    }
-    return acted;
+    if (callCount <= 1) return acted;
+    const more = ` (you sent ${callCount} tool calls; only the first ran: send one per step)`;
+    return { ...acted, result: { ...acted.result, text: acted.result.text + more } };
   }
 
   async #act(call: ToolCall, state: BrowserState): Promise<Acted> {
@@ -95,13 +107,15 @@ export class StepActor {
         end: { reason: "loop_stuck", message: verdict.text },
       };
     }
-    if (verdict.kind === "blocked") return { result: { ok: false, text: verdict.text } };
+    if (verdict.kind === "blocked") {
+      return { result: { ok: false, kind: "blocked", text: verdict.text } };
+    }
 
     const objection = doneObjection(call, o.history, {
       lastChangedNothing: o.guard.lastChangedNothing(),
       readOnly: this.#readOnly,
     });
-    if (objection) return { result: { ok: false, text: objection } };
+    if (objection) return { result: { ok: false, kind: "blocked", text: objection } };
 
     if (call.name === "ask_user" && asksForSecret(String(call.args.question ?? ""))) {
       return await this.#secretQuestion(String(call.args.question), state);
@@ -113,44 +127,38 @@ export class StepActor {
         args = { ...args, text: o.vault.reveal(args.text) };
         this.secretTyped = true;
       } catch (error) {
-        return { result: { ok: false, text: (error as Error).message } };
+        return { result: { ok: false, kind: "invalid_args", text: (error as Error).message } };
       }
     }
 
-    const approved = this.#approved === JSON.stringify([call.name, call.args]);
-    this.#approved = undefined;
-    const risk = approved ? undefined : assessRisk(call, state) ?? this.#flaggedTool(call);
-    this.#confirmedNow = approved;
-    if (risk) {
-      const allowed = await this.#allow(risk);
-      if (allowed === "held") {
-        const held = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
-        return {
-          result: { ok: false, text: `Held for confirmation: ${held}` },
-          end: {
-            reason: "needs_user",
-            message:
-              `Held a destructive action: ${held}. Nothing was done. Run again in a terminal to confirm it, or with --yes to allow it.`,
-            extra: { held },
-          },
-        };
-      }
-      if (allowed === "declined") {
-        return {
-          result: {
-            ok: false,
-            text:
-              `The user declined ${risk.action}: do not try it again; find another way, or call done with success=false`,
-          },
-        };
-      }
-      this.#confirmedNow = true;
+    const decision = await this.#policy.decide(call, state);
+    if (decision.verdict === "hold") {
+      const held = decision.what;
+      return {
+        result: { ok: false, kind: "held", text: `Held for confirmation: ${held}` },
+        end: {
+          reason: "needs_user",
+          message:
+            `Held a destructive action: ${held}. Nothing was done. Run again in a terminal to confirm it, or with --yes to allow it.`,
+          extra: { held },
+        },
+      };
+    }
+    if (decision.verdict === "declined") {
+      return {
+        result: {
+          ok: false,
+          kind: "declined",
+          text:
+            `The user declined ${decision.risk.action}: do not try it again; find another way, or call done with success=false`,
+        },
+      };
     }
 
-    this.#heldDialog = undefined;
     const ctx: ToolContext = {
       browser: o.browser,
       signal: o.signal,
+      dialogs: decision.dialogs,
       ...(o.askUser ? { askUser: o.askUser } : {}),
     };
     const runCall = { ...call, args };
@@ -165,66 +173,31 @@ export class StepActor {
       }) ??
         result;
     }
-    this.#confirmedNow = false;
     o.guard.record(call, fp);
-    const blocked = o.browser.takeBlocked();
-    if (blocked.length > 0) result = { ok: false, text: `${result.text} ${blocked.join(" ")}` };
-    if (this.#heldDialog) {
-      const held = this.#heldDialog;
+    const dismissed = this.#policy.dismissedDialog(result);
+    if (dismissed && !o.confirmAll) {
+      const held = `${dismissed.type} ${JSON.stringify(o.vault.mask(dismissed.message))}`;
       if (o.confirm) {
         const yes = await o.confirm(
           `The page asked to confirm ${held}; it was dismissed. Allow it (the agent may repeat the action)?`,
         );
-        if (yes) this.#approved = JSON.stringify([call.name, call.args]);
+        if (yes) this.#policy.approve(call);
         const said = yes
           ? "The user allows it: repeat the same action and the dialog will be accepted."
           : "The user declined it: do not try it again.";
         return { result: { ...result, text: `${result.text} ${said}` } };
       }
-      if (!o.confirmAll) {
-        return {
-          result,
-          end: {
-            reason: "needs_user",
-            message:
-              `Held a destructive action: the page asked to confirm ${held} and it was dismissed. Run again in a terminal to confirm it, or with --yes to allow it.`,
-            extra: { held: `${runCall.name}: ${held}` },
-          },
-        };
-      }
+      return {
+        result,
+        end: {
+          reason: "needs_user",
+          message:
+            `Held a destructive action: the page asked to confirm ${held} and it was dismissed. Run again in a terminal to confirm it, or with --yes to allow it.`,
+          extra: { held: `${runCall.name}: ${held}` },
+        },
+      };
     }
     return { result };
-  }
-
-  /** "allowed" (by --yes or the user), "declined" by the user, or "held" with nobody to ask. */
-  async #allow(risk: Risk): Promise<"allowed" | "declined" | "held"> {
-    const o = this.#o;
-    const what = `${risk.action} — ${riskKind(risk.category)}: ${risk.reason}`;
-    if (o.confirmAll) {
-      o.onNotice?.(`confirmed by --yes: ${what}`);
-      return "allowed";
-    }
-    if (!o.confirm) return "held";
-    const yes = await o.confirm(`Allow ${what}?`);
-    o.onNotice?.(`${yes ? "allowed" : "declined"} by the user: ${risk.action}`);
-    return yes ? "allowed" : "declined";
-  }
-
-  /** Tools marked destructive (beyond click/type/press, which are judged by their target). */
-  #flaggedTool(call: ToolCall): Risk | undefined {
-    const tool = this.#o.registry.tools.find((t) => t.name === call.name);
-    if (!tool?.destructive || ["click", "type", "press"].includes(call.name)) return undefined;
-    return {
-      category: "sending",
-      action: call.name,
-      reason: "this tool may do what cannot be undone",
-    };
-  }
-
-  #dialogAnswer(dialog: { type: string; message: string }): "accept" | "dismiss" {
-    if (this.#confirmedNow || this.#o.confirmAll) return "accept";
-    this.#heldDialog = `${dialog.type} ${JSON.stringify(this.#o.vault.mask(dialog.message))}`;
-    return "dismiss";
   }
 
   async #secretQuestion(question: string, state: BrowserState): Promise<Acted> {

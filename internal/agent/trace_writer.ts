@@ -1,4 +1,4 @@
-import type { BrowserState, StepRecord } from "../entity/mod.ts";
+import { type BrowserState, estimateTokens, type StepRecord } from "../entity/mod.ts";
 import type { RunOptions, RunResult } from "./run_task.ts";
 import { recordTarget, type TargetRecord } from "./replay_target.ts";
 import { writeReport } from "./report_html.ts";
@@ -19,14 +19,22 @@ export interface TraceStep {
   step: number;
   url: string;
   title: string;
-  /** What the model saw: a hash of the DOM summary, its size in tokens (≈ chars / 4), elements. */
+  /** What the model saw: a hash of the DOM summary, its size in tokens (estimated), elements. */
   observation: { fingerprint: string; tokens: number; elements: number };
   /** The model request: token counts and latency. */
   model?: { prompt_tokens: number; completion_tokens: number; ms: number; cost?: number };
   call: { name: string; args: Record<string, unknown>; reasoning: string };
   /** The element the call acted on, as replay finds it again. */
   target?: TargetRecord;
-  result: { ok: boolean; text: string; data?: Record<string, unknown> };
+  result: {
+    ok: boolean;
+    text: string;
+    /** Why it failed (see `ErrorKind`). */
+    kind?: string;
+    data?: Record<string, unknown>;
+    /** What the browser action did, as data (effects, downloads, dialogs, settle time). */
+    outcome?: StepRecord["result"]["outcome"];
+  };
   /** Time the tool took, settle included, and the settle time alone (when the tool reported it). */
   ms: number;
   settle_ms?: number;
@@ -168,7 +176,6 @@ export class TraceWriter implements AsyncDisposable {
     this.#pending.delete(record.step);
     const state = entry?.state;
     const screenshot = entry?.shot ? await this.#save(record.step, entry.shot) : undefined;
-    const settled = /\(settled in (\d+) ms\)/.exec(record.result.text);
     const target = state ? recordTarget(state, record.call.args) : undefined;
     const line: TraceStep = {
       type: "step",
@@ -177,7 +184,7 @@ export class TraceWriter implements AsyncDisposable {
       title: state?.title ?? "",
       observation: {
         fingerprint: state ? fingerprint(state.summary) : "",
-        tokens: state ? Math.ceil(state.summary.length / 4) : 0,
+        tokens: state ? estimateTokens(state.summary) : 0,
         elements: state?.lines.filter((l) => l.kind === "element").length ?? 0,
       },
       ...(entry?.model ? { model: entry.model } : {}),
@@ -186,10 +193,14 @@ export class TraceWriter implements AsyncDisposable {
       result: {
         ok: record.result.ok,
         text: record.result.text,
+        ...(record.result.kind ? { kind: record.result.kind } : {}),
         ...(record.result.data ? { data: record.result.data } : {}),
+        ...(record.result.outcome ? { outcome: record.result.outcome } : {}),
       },
       ms: record.ms,
-      ...(settled ? { settle_ms: Number(settled[1]) } : {}),
+      ...(record.result.outcome?.settledMs !== undefined
+        ? { settle_ms: record.result.outcome.settledMs }
+        : {}),
       ...(screenshot ? { screenshot } : {}),
     };
     await this.#append(line);

@@ -1,8 +1,10 @@
 import type { ElementHandle, Page } from "puppeteer-core";
+import type { ActionOutcome, DownloadRecord, Effect } from "../entity/mod.ts";
 import type { BannerCloser } from "./banners.ts";
+import type { DomainGuard } from "./domain_guard.ts";
 import type { Downloads } from "./downloads.ts";
 import { EffectProbe } from "./effects.ts";
-import type { PageActivity } from "./page_activity.ts";
+import type { DialogAnswer, PageActivity } from "./page_activity.ts";
 import type { Tabs } from "./tabs.ts";
 
 /** What an action runs with: the tabs, each tab's activity, downloads, banners, the cap. */
@@ -11,54 +13,77 @@ export interface ActionEnv {
   activity(page: Page): PageActivity;
   downloads: Downloads | undefined;
   banners: BannerCloser;
+  domains: DomainGuard | undefined;
   settleCapMs: number;
   /** Runs an action on a tab, failing at once when the browser or the tab is gone. */
   guard<T>(page: Page, work: () => Promise<T>): Promise<T>;
 }
 
+/** Options every action takes. */
+export interface ActOptions {
+  signal?: AbortSignal | undefined;
+  /**
+   * How this action's `confirm`, `prompt` and `beforeunload` dialogs are answered (alerts are
+   * always accepted); default `dismiss`. The safety policy says `accept` for a confirmed call.
+   */
+  dialogs?: DialogAnswer | undefined;
+}
+
 /** Options of one {@link runAction}. */
-export interface RunActionOptions {
+export interface RunActionOptions extends ActOptions {
   /** The element acted on, to report its state afterwards. */
   target?: { el: ElementHandle<Element>; id: number };
-  signal?: AbortSignal | undefined;
   /** The action is a scroll: a moved page is its result, not a side effect. */
   scroll?: boolean;
+}
+
+/** What an action's own step says it did: its phrase, and a script-click fallback if any. */
+export interface Did {
+  did: string;
+  fallback?: { reason: string };
 }
 
 /**
  * Runs one action the way every action runs: snapshot before, act, settle by real signals,
  * follow a new tab, wait for downloads, close a banner on a new page, and measure what changed.
- * Returns `did` + the effects + the settle time, e.g.
- * `Clicked [5]. Now at http://…/cart "Cart"; focus moved to <input> "Email". (settled in 180 ms)`.
+ * Returns it all as data (see {@link ActionOutcome}); `renderOutcome` words it for the model.
  *
  * @example
  * ```ts
- * const text = await runAction(env, { target: { el, id } }, () => clickElement(page, el, id, b));
+ * const outcome = await runAction(env, { target: { el, id } }, () => clickElement(page, el, id, b));
  * ```
  */
 export function runAction(
   env: ActionEnv,
   options: RunActionOptions,
-  act: (page: Page) => Promise<string>,
-): Promise<string> {
-  return env.guard(env.tabs.current, () => actAndSettle(env, options, act));
+  act: (page: Page) => Promise<Did | string>,
+): Promise<ActionOutcome> {
+  const page = env.tabs.current;
+  return env.guard(
+    page,
+    () =>
+      env.activity(page).answering(
+        options.dialogs ?? "dismiss",
+        () => actAndSettle(env, options, act),
+      ),
+  );
 }
 
 async function actAndSettle(
   env: ActionEnv,
   options: RunActionOptions,
-  act: (page: Page) => Promise<string>,
-): Promise<string> {
+  act: (page: Page) => Promise<Did | string>,
+): Promise<ActionOutcome> {
   const { tabs, downloads } = env;
   const signal = options.signal;
   const page = tabs.current;
   const activity = env.activity(page);
   const probe = await EffectProbe.start(page, options.target);
-  const mark = downloads?.mark() ?? 0;
   tabs.startAction();
-  let did: string;
+  let done: Did;
   try {
-    did = await act(page);
+    const r = await act(page);
+    done = typeof r === "string" ? { did: r } : r;
   } catch (error) {
     await tabs.endAction();
     throw error;
@@ -68,37 +93,40 @@ async function actAndSettle(
     signal,
     untilNotBusy: !probe.wasBusy,
   });
-  let settled = first.ms;
-  const parts: string[] = [];
+  let settledMs = first.ms;
+  const outcome: ActionOutcome = {
+    did: done.did,
+    effects: [],
+    measured: true,
+    settledMs,
+    capped: first.capped,
+    capMs: env.settleCapMs,
+    downloads: [],
+    dialogs: [],
+    blocked: [],
+    banners: [],
+  };
+  if (done.fallback) outcome.fallback = done.fallback;
   const { opened, closedItself } = await tabs.endAction();
-  parts.push(...activity.takeDialogs());
+  outcome.dialogs = activity.takeDialogs();
   let now = tabs.current;
   if (opened.length > 0) {
     now = opened[opened.length - 1]!;
     const index = tabs.pages.indexOf(now);
     tabs.select(index);
     await now.bringToFront().catch(() => {/* headless tabs need no focus */});
-    settled += (await env.activity(now).settle({ capMs: env.settleCapMs, signal })).ms;
+    settledMs += (await env.activity(now).settle({ capMs: env.settleCapMs, signal })).ms;
     const title = await now.title().catch(() => ""); // the new tab navigated again: no title yet
-    const more = opened.length > 1 ? ` (${opened.length} tabs opened)` : "";
-    parts.push(
-      `a new tab ${index} opened${more}: ${now.url()}${
-        title ? ` "${title}"` : ""
-      }, and is now the current tab`,
-    );
+    outcome.newTab = { index, url: now.url(), title, count: opened.length };
   } else if (closedItself) {
-    parts.push(`the tab closed itself; now on tab ${tabs.pages.indexOf(now)}: ${now.url()}`);
+    outcome.closedItself = { index: tabs.pages.indexOf(now), url: now.url() };
   }
-  if (downloads?.beganSince(mark)) parts.push(...await downloads.finishSince(mark, signal));
-  parts.push(...await probe.finish(now, { scroll: options.scroll ?? false }));
-  if (now !== page || now.url() !== probe.url) parts.push(...await env.banners.afterLoad(now));
-  if (first.capped) {
-    parts.push(`the page had not settled after ${env.settleCapMs} ms (still loading or busy)`);
-  }
-  const effects = parts.length > 0 ? `${capital(parts.join("; "))}.` : "No visible change.";
-  return `${did}. ${effects} (settled in ${settled} ms)`;
-}
-
-function capital(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+  outcome.settledMs = settledMs;
+  const saved: DownloadRecord[] = downloads?.pending ? await downloads.finishPending(signal) : [];
+  outcome.downloads = saved;
+  const effects: Effect[] = await probe.finish(now, { scroll: options.scroll ?? false });
+  outcome.effects = effects;
+  if (now !== page || now.url() !== probe.url) outcome.banners = await env.banners.afterLoad(now);
+  outcome.blocked = env.domains?.take() ?? [];
+  return outcome;
 }

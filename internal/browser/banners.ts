@@ -1,7 +1,6 @@
 import type { Frame, Page } from "puppeteer-core";
-import { type BannerClosing, closeBanner } from "./in_page_banners.ts";
+import { type BannerClosing, inRealm } from "./page_runtime.ts";
 import { withDeadline } from "./deadline.ts";
-import { waitForDomQuiet } from "./in_page_actions.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** Passes per domain, and the time they may take in total and in one step, in ms. */
@@ -102,8 +101,9 @@ export class BannerCloser {
     const frames = page.frames();
     const results = await Promise.all(frames.map((frame) =>
       withDeadline(
-        isolatedRealm(frame).evaluate(
-          closeBanner,
+        inRealm(
+          isolatedRealm(frame),
+          "closeBanner",
           cover && cover.frame === frame ? cover.at : null,
         ),
         budgetMs,
@@ -130,7 +130,7 @@ export class BannerCloser {
       const left = budgetMs - (performance.now() - started);
       if (left > 0) {
         await withDeadline(
-          isolatedRealm(page.mainFrame()).evaluate(waitForDomQuiet, 80, left, false),
+          inRealm(isolatedRealm(page.mainFrame()), "waitForDomQuiet", 80, left, false),
           left + 50,
         ).catch(() => {/* the page navigated after the click: nothing more to wait for */});
       }

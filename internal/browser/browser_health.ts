@@ -19,15 +19,23 @@ export class BrowserHealth {
   /** Settles (rejected) when the browser goes away: what {@link run} races its work against. */
   readonly #lost = Promise.withResolvers<never>();
   readonly #pageLost = new WeakMap<Page, PromiseWithResolvers<never>>();
+  readonly #signal = new AbortController();
 
   constructor(browser: Browser) {
     // Only ever awaited through run(), which turns the rejection into its error.
     this.#lost.promise.catch(() => {/* handled where it is raced */});
-    if (!browser.connected) this.#gone = "the connection to it is closed";
-    browser.on("disconnected", () => {
-      this.#gone ??= "the connection to it was lost";
+    const lose = (why: string) => {
+      this.#gone ??= why;
       this.#lost.reject(new Error(this.#gone));
-    });
+      this.#signal.abort(new BrowserClosedError(`The browser closed or crashed: ${this.#gone}`));
+    };
+    if (!browser.connected) lose("the connection to it is closed");
+    browser.on("disconnected", () => lose("the connection to it was lost"));
+  }
+
+  /** Aborted (with a {@link BrowserClosedError}) when the browser closes or crashes. */
+  get lost(): AbortSignal {
+    return this.#signal.signal;
   }
 
   /** Watches a tab for crashes (puppeteer's `error` event is the renderer's crash). */

@@ -3,12 +3,15 @@ import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { BrowserError, ConfigError } from "../entity/mod.ts";
 import { withDeadline } from "./deadline.ts";
 import { findChrome } from "./find_chrome.ts";
+import type { ChildProcess } from "node:child_process";
 import type { ObserveOptions } from "./observer.ts";
 
 /** How to get a browser: launch a local one, or attach to one that runs already. */
 export interface BrowserOptions {
-  /** Explicit browser executable; else the usual install locations are searched. */
+  /** Explicit browser executable; else the usual install locations are searched, then PATH. */
   chromePath?: string;
+  /** `PATH`, searched for `chromium`, `google-chrome`, … after the usual install locations. */
+  searchPath?: string;
   headless: boolean;
   /** `ws://…` or `http://host:9222` of a running browser: attach instead of launching. */
   cdpUrl?: string;
@@ -48,29 +51,31 @@ export interface OpenedBrowser {
   page: Page;
 }
 
+/** Browsers this process launched and has not closed yet, for {@link killLaunchedBrowsers}. */
+const launched = new Set<ChildProcess>();
+
+/**
+ * Kills every browser this process launched, at once (SIGKILL), for a forced exit (a second
+ * Ctrl+C) that cannot wait for a polite close; their temporary folders can then be removed.
+ */
+export function killLaunchedBrowsers(): void {
+  for (const proc of launched) {
+    if (proc.exitCode === null) proc.kill("SIGKILL");
+  }
+  launched.clear();
+}
+
 /** Launches a browser, or attaches to `cdpUrl` (opening a page of its own there). */
 export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowser> {
   const viewport = options.viewport ?? { width: 1280, height: 800 };
   if (options.cdpUrl) {
-    const url = options.cdpUrl;
-    let browser: Browser;
-    try {
-      browser = await puppeteer.connect(
-        url.startsWith("ws") ? { browserWSEndpoint: url, defaultViewport: viewport } : {
-          browserURL: url,
-          defaultViewport: viewport,
-        },
-      );
-    } catch (cause) {
-      const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-      throw new ConfigError(
-        `Cannot attach to the browser at "${url}" (${why}): start it with --remote-debugging-port, or fix --cdp-url`,
-      );
-    }
+    const browser = await attach(options.cdpUrl, viewport);
     const attached = { browser, owned: false, tempProfile: undefined };
     return { ...attached, page: await firstPage(attached, () => browser.newPage()) };
   }
-  const executablePath = findChrome(options.chromePath);
+  const executablePath = findChrome(options.chromePath, {
+    ...(options.searchPath !== undefined ? { searchPath: options.searchPath } : {}),
+  });
   const kept = options.profileDir;
   const profileDir = kept ?? await Deno.makeTempDir({ prefix: "browser-agent-profile-" });
   const args = [...CHROME_ARGS, `--window-size=${viewport.width},${viewport.height}`];
@@ -93,15 +98,88 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
     if (!kept) {
       await Deno.remove(profileDir, { recursive: true }).catch(() => {/* best effort */});
     }
-    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-    throw new BrowserError(`Cannot start "${executablePath}": ${why}`, { cause });
+    throw new BrowserError(`Cannot start "${executablePath}": ${describeCause(cause)}`, { cause });
   }
-  const launched = { browser, owned: true, tempProfile: kept ? undefined : profileDir };
+  const proc = browser.process();
+  if (proc) {
+    launched.add(proc);
+    proc.once("exit", () => launched.delete(proc));
+  }
+  const opened = { browser, owned: true, tempProfile: kept ? undefined : profileDir };
   const page = await firstPage(
-    launched,
+    opened,
     async () => (await browser.pages())[0] ?? await browser.newPage(),
   );
-  return { ...launched, page };
+  return { ...opened, page };
+}
+
+/**
+ * Connects to a running browser. An `http://` address is asked for its `/json/version` first,
+ * so a server that is no browser's debugging port is named as such.
+ */
+async function attach(url: string, viewport: { width: number; height: number }): Promise<Browser> {
+  const fail = (why: string) =>
+    new ConfigError(
+      `Cannot attach to the browser at "${url}" (${why}): start it with --remote-debugging-port, or fix --cdp-url`,
+    );
+  if (/^https?:/i.test(url)) {
+    const version = `${url.replace(/\/+$/, "")}/json/version`;
+    let response: Response;
+    try {
+      response = await fetch(version, { signal: AbortSignal.timeout(10_000) });
+    } catch (cause) {
+      throw fail(`cannot connect: ${describeCause(cause)}`);
+    }
+    const body = await response.text().catch(() => "");
+    let endpoint: unknown;
+    try {
+      endpoint = (JSON.parse(body) as { webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl;
+    } catch {
+      endpoint = undefined;
+    }
+    if (!response.ok || typeof endpoint !== "string") {
+      throw fail(
+        `it answered ${response.status} to /json/version without a webSocketDebuggerUrl, so it is no browser's debugging port`,
+      );
+    }
+  }
+  try {
+    const connecting = puppeteer.connect(
+      /^wss?:/i.test(url)
+        ? { browserWSEndpoint: url, defaultViewport: viewport }
+        : { browserURL: url, defaultViewport: viewport },
+    );
+    let late = false;
+    // A connection made after the deadline is closed, not leaked.
+    connecting.then(async (b) => {
+      if (late) await b.disconnect();
+    }, () => {/* reported below */});
+    try {
+      return await withDeadline(connecting, 30_000);
+    } catch (error) {
+      late = true;
+      throw error;
+    }
+  } catch (cause) {
+    throw fail(describeCause(cause));
+  }
+}
+
+/** One line about a failure, whatever was thrown (puppeteer throws bare events on socket errors). */
+function describeCause(cause: unknown): string {
+  const seen = cause as { message?: unknown; error?: unknown; cause?: unknown; type?: unknown };
+  const message = cause instanceof Error
+    ? [cause.message, cause.cause instanceof Error ? cause.cause.message : ""].filter(Boolean).join(
+      ": ",
+    )
+    : typeof seen?.message === "string" && seen.message
+    ? seen.message
+    : seen?.error instanceof Error
+    ? seen.error.message
+    : typeof seen?.type === "string"
+    ? `the connection failed (${seen.type})`
+    : "the connection failed";
+  return message.split("\n")[0]!.slice(0, 200);
 }
 
 /** The page to start on; when it cannot be had, the browser is closed (or detached from) first. */
@@ -137,6 +215,7 @@ export async function closeBrowser(
     const proc = browser.process();
     await withDeadline(browser.close(), 5000).catch(() => {/* killed below */});
     if (proc && proc.exitCode === null) proc.kill("SIGKILL");
+    if (proc) launched.delete(proc);
     if (tempProfile) {
       await Deno.remove(tempProfile, { recursive: true }).catch(() => {/* best effort */});
     }

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, ElementHandle, Frame, Page } from "puppeteer-core";
-import type { BrowserState } from "../entity/mod.ts";
+import type { ActionOutcome, BrowserState, DownloadRecord } from "../entity/mod.ts";
 import {
   type BrowserOptions,
   closeBrowser,
@@ -7,8 +7,9 @@ import {
   type OpenedBrowser,
 } from "./browser_launch.ts";
 export type { BrowserOptions } from "./browser_launch.ts";
-import { type ActionEnv, runAction } from "./action_runner.ts";
+import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
 import { BannerCloser } from "./banners.ts";
+import type { BrowserPort, TypeOptions } from "./browser_port.ts";
 import { clickElement } from "./click_action.ts";
 import { Downloads } from "./downloads.ts";
 import { press, selectOption, typeInto, uploadFile } from "./element_actions.ts";
@@ -26,7 +27,7 @@ import {
 import { type TabInfo, Tabs } from "./tabs.ts";
 import { DomainGuard } from "./domain_guard.ts";
 import { BrowserHealth } from "./browser_health.ts";
-import { type DialogPolicy, PageActivity } from "./page_activity.ts";
+import { PageActivity } from "./page_activity.ts";
 import {
   focusedElement,
   goHistory,
@@ -39,11 +40,15 @@ import {
   waitForDownloads,
   type WaitOptions,
 } from "./page_controls.ts";
-import type { FocusedInfo } from "./in_page_controls.ts";
-import { type ObserveOptions, PageObserver } from "./observer.ts";
+import type { FocusedInfo } from "./page_runtime.ts";
+import { type FindResult, type ObserveOptions, PageObserver } from "./observer.ts";
+
+/** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
+export const pages = new WeakMap<BrowserSession, () => Page>();
 
 /**
- * One browser and its page, with numbered-element observation and the actions a person does.
+ * One browser and its tabs, with numbered-element observation and the actions a person does.
+ * Actions return what they did and changed as data ({@link ActionOutcome}).
  *
  * @example
  * ```ts
@@ -52,7 +57,7 @@ import { type ObserveOptions, PageObserver } from "./observer.ts";
  * console.log((await browser.observe()).summary);
  * ```
  */
-export class BrowserSession implements AsyncDisposable {
+export class BrowserSession implements BrowserPort, AsyncDisposable {
   readonly #opened: Omit<OpenedBrowser, "page">;
   readonly #settleCapMs: number;
   readonly #health: BrowserHealth;
@@ -62,11 +67,6 @@ export class BrowserSession implements AsyncDisposable {
   #downloads: Downloads | undefined;
   #banners!: BannerCloser;
   #setup!: BrowserOptions;
-  /**
-   * What `confirm`, `prompt` and `beforeunload` dialogs get (alerts are always accepted): the
-   * default dismisses them; the safety policy sets `"accept"` for confirmed actions, or a function.
-   */
-  dialogPolicy: DialogPolicy = "dismiss";
   #closed = false;
   #domains: DomainGuard | undefined;
   #context: BrowserContext | undefined;
@@ -75,6 +75,7 @@ export class BrowserSession implements AsyncDisposable {
     this.#opened = opened;
     this.#settleCapMs = cap;
     this.#health = new BrowserHealth(opened.browser);
+    pages.set(this, () => this.#tabs.current);
   }
 
   /** Launches a browser (or attaches to `cdpUrl`) with one page ready. */
@@ -112,21 +113,18 @@ export class BrowserSession implements AsyncDisposable {
     return !this.#closed && this.#browser.connected;
   }
 
-  /** The page the agent works on. */
-  get page(): Page {
-    return this.#tabs.current;
+  /** Aborted when the browser closes or crashes. */
+  get lost(): AbortSignal {
+    return this.#health.lost;
   }
 
-  get #activity(): PageActivity {
-    return this.#activityOf(this.#tabs.current);
+  get #page(): Page {
+    return this.#tabs.current;
   }
 
   #activityOf(page: Page): PageActivity {
     let activity = this.#activities.get(page);
-    if (!activity) {
-      activity = new PageActivity(page, () => this.dialogPolicy);
-      this.#activities.set(page, activity);
-    }
+    if (!activity) this.#activities.set(page, activity = new PageActivity(page));
     return activity;
   }
 
@@ -157,27 +155,38 @@ export class BrowserSession implements AsyncDisposable {
       owns: (frameId) =>
         this.#tabs.pages.some((p) => p.frames().some((f) => frameIdOf(f) === frameId)),
     });
-    this.#downloads.onBegin = (url) => this.#activity.forget(url);
+    this.#downloads.onBegin = (url) => this.#activityOf(this.#page).forget(url);
     await page.bringToFront().catch(() => {/* headless pages need no focus */});
   }
 
-  /** Observes the page: URL, title and the numbered DOM summary (options override the session's). */
+  /** URL and title of the current tab. */
+  async location(): Promise<{ url: string; title: string }> {
+    const page = this.#page;
+    return { url: page.url(), title: await page.title().catch(() => "") };
+  }
+
+  /**
+   * Observes the page: URL, title and the numbered DOM summary (options override the session's).
+   * It only looks: banners are closed by actions and by {@link dismissBanners}.
+   */
   observe(options?: Partial<ObserveOptions>): Promise<BrowserState> {
-    const page = this.#tabs.current;
+    const page = this.#page;
     return this.#health.run(page, async () => {
-      await this.#banners.afterLoad(page);
       const state = await this.#observer.observe(page, options);
       if (this.#tabs.pages.length > 1) state.tabs = await this.#tabs.list();
       return state;
     });
   }
 
-  /**
-   * Throws a `BrowserClosedError` ("The browser closed or crashed: …") once the browser closed or
-   * crashed, or the current tab crashed, with `cause` when given (the error that loss produced).
-   */
+  /** The automatic banner pass, bounded per domain; what it closed. */
+  dismissBanners(): Promise<string[]> {
+    const page = this.#page;
+    return this.#health.run(page, () => this.#banners.afterLoad(page));
+  }
+
+  /** Throws a `BrowserClosedError` once the browser or the current tab is gone (with `cause`). */
   throwIfGone(cause?: unknown): void {
-    this.#health.check(this.#tabs.current, cause);
+    this.#health.check(this.#page, cause);
   }
 
   /** The tabs: index, title, URL, and which one is current. */
@@ -186,23 +195,20 @@ export class BrowserSession implements AsyncDisposable {
   }
 
   /** Finds elements and text anywhere in the page; the elements get IDs the other tools accept. */
-  find(text: string, role?: string): Promise<{ text: string; count: number }> {
-    return this.#observer.find(this.page, text, role);
+  find(text: string, role?: string): Promise<FindResult> {
+    return this.#observer.find(this.#page, text, role);
   }
 
   /** The page's main text, in pages that fit the token budget; with a query, what mentions it. */
   read(options: { query?: string; page?: number } = {}): Promise<{ text: string; pages: number }> {
-    return this.#observer.read(this.page, options);
+    return this.#observer.read(this.#page, options);
   }
 
-  /**
-   * The element behind an ID from an observation; throws when it never existed, is gone, or is
-   * in another tab.
-   */
-  element(id: number): Promise<ElementHandle<Element>> {
+  /** The element behind an ID, in the current tab; throws `unknown_element`, `gone`, `wrong_tab`. */
+  #element(id: number): Promise<ElementHandle<Element>> {
     return this.#health.run(
-      this.#tabs.current,
-      async () => inTab(await this.#observer.element(id), id, this.page, this.#tabs.pages),
+      this.#page,
+      async () => inTab(await this.#observer.element(id), id, this.#page, this.#tabs.pages),
     );
   }
 
@@ -214,6 +220,7 @@ export class BrowserSession implements AsyncDisposable {
       activity: (page) => this.#activityOf(page),
       downloads: this.#downloads,
       banners: this.#banners,
+      domains: this.#domains,
       settleCapMs: this.#settleCapMs,
     };
   }
@@ -221,13 +228,17 @@ export class BrowserSession implements AsyncDisposable {
   /** Runs an action on element `[id]` (see {@link runAction}), disposing of its handle after. */
   async #onElement(
     id: number,
-    signal: AbortSignal | undefined,
-    act: (page: Page, el: ElementHandle<Element>) => Promise<string>,
+    options: ActOptions,
+    act: (page: Page, el: ElementHandle<Element>) => ReturnType<Parameters<typeof runAction>[2]>,
     scroll = false,
-  ): Promise<string> {
-    const el = await this.element(id);
+  ): Promise<ActionOutcome> {
+    const el = await this.#element(id);
     try {
-      return await runAction(this.#env, { target: { el, id }, signal, scroll }, (p) => act(p, el));
+      return await runAction(
+        this.#env,
+        { ...options, target: { el, id }, scroll },
+        (p) => act(p, el),
+      );
     } finally {
       await el.dispose().catch(() => {/* its document is gone */});
     }
@@ -235,10 +246,10 @@ export class BrowserSession implements AsyncDisposable {
 
   /**
    * Clicks `[id]` with real mouse events, clearing a banner that covers it; a script click only
-   * when no mouse click can land (see {@link clickElement}). Returns what it did and what changed.
+   * when no mouse click can land (see {@link clickElement}).
    */
-  click(id: number, signal?: AbortSignal): Promise<string> {
-    return this.#onElement(id, signal, (page, el) => clickElement(page, el, id, this.#banners));
+  click(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(id, options, (page, el) => clickElement(page, el, id, this.#banners));
   }
 
   /** Types into `[id]`, replacing its text unless `clear` is false (see {@link typeInto}). */
@@ -246,35 +257,45 @@ export class BrowserSession implements AsyncDisposable {
     id: number,
     text: string,
     pressEnter = false,
-    options: { clear?: boolean; signal?: AbortSignal } = {},
-  ): Promise<string> {
-    const how = { clear: options.clear ?? true, pressEnter };
+    options: TypeOptions = {},
+  ): Promise<ActionOutcome> {
+    const how = { clear: options.clear ?? true, pressEnter, keyByKey: options.keyByKey ?? false };
     return this.#onElement(
       id,
-      options.signal,
+      options,
       (page, el) => typeInto(page, el, id, text, how, this.#banners),
     );
   }
 
   /** Chooses an option of a native or custom select by its text or value (see {@link selectOption}). */
-  select(id: number, option: string, signal?: AbortSignal): Promise<string> {
+  select(id: number, option: string, options: ActOptions = {}): Promise<ActionOutcome> {
     return this.#onElement(
       id,
-      signal,
+      options,
       (page, el) => selectOption(page, el, id, option, this.#banners),
     );
   }
 
   /** Puts a local file into a file input, or the file chooser `[id]` opens (see {@link uploadFile}). */
-  upload(id: number, path: string, signal?: AbortSignal): Promise<string> {
-    return this.#onElement(id, signal, (page, el) => uploadFile(page, el, id, path, this.#banners));
+  upload(id: number, path: string, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => uploadFile(page, el, id, path, this.#banners),
+    );
   }
 
-  /** Presses a key or a combination such as `Control+A` on the focused element. */
-  press(spec: string, signal?: AbortSignal): Promise<string> {
-    return runAction(this.#env, { signal }, async (page) => {
+  /** Presses a key or a combination such as `Control+A` on the focused element, or on `[id]`. */
+  press(spec: string, options: ActOptions & { id?: number } = {}): Promise<ActionOutcome> {
+    const pressed = async (page: Page) => {
       await press(page, spec);
       return `Pressed ${spec}`;
+    };
+    if (options.id === undefined) return runAction(this.#env, options, pressed);
+    const id = options.id;
+    return this.#onElement(id, options, async (page, el) => {
+      await el.focus();
+      return `Focused [${id}]. ${await pressed(page)}`;
     });
   }
 
@@ -285,68 +306,62 @@ export class BrowserSession implements AsyncDisposable {
   async scroll(
     direction: "up" | "down" | undefined,
     id?: number,
-    signal?: AbortSignal,
-  ): Promise<string> {
-    if (id === undefined) return await scrollPage(this.#env, direction ?? "down", signal);
-    return await this.#onElement(id, signal, (_page, el) => scrollAround(el, id, direction), true);
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
+    if (id === undefined) return await scrollPage(this.#env, direction ?? "down", options);
+    return await this.#onElement(id, options, (_page, el) => scrollAround(el, id, direction), true);
   }
 
   /**
    * Keeps the top-level page on these domains and their subdomains (`--allowed-domains`):
-   * `navigate` elsewhere throws, other navigations elsewhere are cancelled (see {@link takeBlocked}).
+   * `navigate` elsewhere throws, other navigations elsewhere are cancelled and reported in the
+   * next action's outcome (`blocked`).
    */
   async allowDomains(domains: readonly string[]): Promise<void> {
     this.#domains = new DomainGuard(domains);
-    await this.#domains.attach(this.page);
-  }
-
-  /** Top-level navigations cancelled by {@link allowDomains} since the last call, as sentences. */
-  takeBlocked(): string[] {
-    return this.#domains?.take() ?? [];
+    await this.#domains.attach(this.#page);
   }
 
   /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
-  navigate(url: string, signal?: AbortSignal): Promise<string> {
+  navigate(url: string, options: ActOptions = {}): Promise<ActionOutcome> {
     this.#domains?.check(url);
-    return openUrl(this.#env, url, signal);
+    return openUrl(this.#env, url, options);
   }
 
   /** Goes back one page in the current tab; throws when there is no earlier page. */
-  goBack(signal?: AbortSignal): Promise<string> {
-    return runAction(this.#env, { signal }, async (page) => {
-      await goHistory(page, "back");
-      return "Went back";
-    });
+  goBack(options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.history("back", options);
   }
 
   /** Makes tab `index` the current one. */
-  async switchTab(index: number, signal?: AbortSignal): Promise<string> {
+  async switchTab(index: number, options: ActOptions = {}): Promise<ActionOutcome> {
     const page = this.#tabs.select(index);
     const settle = async () =>
-      (await this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal })).ms;
+      (await this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal: options.signal }))
+        .ms;
     return await switchedTo(page, index, settle, this.#banners);
   }
 
   /** Closes tab `index`; when it was the current one, its neighbour becomes current. */
-  async closeTab(index: number): Promise<string> {
+  async closeTab(index: number): Promise<ActionOutcome> {
     const current = await this.#tabs.close(index);
     return await closedTab(index, current, this.#tabs.pages.indexOf(current));
   }
 
-  /** Goes back or forward in the tab's history, or reloads (see {@link goHistory}); says what changed. */
-  history(action: HistoryAction, signal?: AbortSignal): Promise<string> {
-    return runAction(this.#env, { signal }, async (page) => {
+  /** Goes back or forward in the tab's history, or reloads (see {@link goHistory}). */
+  history(action: HistoryAction, options: ActOptions = {}): Promise<ActionOutcome> {
+    return runAction(this.#env, options, async (page) => {
       await goHistory(page, action);
       return action === "reload" ? "Reloaded" : `Went ${action}`;
     });
   }
 
-  /** Opens the link `[id]` in a new tab, which becomes the current one; says what changed. */
-  async openInNewTab(id: number, signal?: AbortSignal): Promise<string> {
-    const el = await this.element(id);
+  /** Opens the link `[id]` in a new tab, which becomes the current one. */
+  async openInNewTab(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
+    const el = await this.#element(id);
     const href = await linkTarget(el, id);
     this.#domains?.check(href);
-    return openInTab(this.#env, id, href, signal);
+    return openInTab(this.#env, id, href, options);
   }
 
   /** A mark in the list of downloads, for {@link waitForDownloads}. */
@@ -354,16 +369,15 @@ export class BrowserSession implements AsyncDisposable {
     return this.#downloads?.mark() ?? 0;
   }
 
-  /** True when a download began since `mark`. */
-  downloadBegan(mark: number): boolean {
-    return this.#downloads?.beganSince(mark) ?? false;
-  }
-
   /**
-   * Waits up to `timeoutMs` for a download to begin after `mark`, then for those since `mark` to
-   * finish; one phrase per download (saved path and size), none when nothing began in time.
+   * Waits up to `timeoutMs` for a download to begin after `mark`, then for every download not
+   * reported yet to finish; one record per download, none when nothing began in time.
    */
-  waitForDownloads(mark: number, timeoutMs: number, signal?: AbortSignal): Promise<string[]> {
+  waitForDownloads(
+    mark: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<DownloadRecord[]> {
     return this.#downloads
       ? waitForDownloads(this.#downloads, mark, timeoutMs, signal)
       : Promise.resolve([]);
@@ -371,39 +385,29 @@ export class BrowserSession implements AsyncDisposable {
 
   /** Closes cookie and consent banners now, whatever the automatic budget; what it closed. */
   closeBanners(): Promise<string[]> {
-    return this.#banners.closeNow(this.page);
+    return this.#banners.closeNow(this.#page);
   }
 
   /** Waits for a selector, network quiet or a pause (see {@link waitFor}); says what it waited for. */
   waitFor(options: WaitOptions): Promise<string> {
-    return waitFor(this.page, options);
+    return waitFor(this.#page, options);
   }
 
   /** Scrolls the page to its top or bottom, or by pixels (see {@link scrollPageTo}). */
   scrollTo(
     request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
   ): Promise<{ x: number; y: number; below: number }> {
-    return scrollPageTo(this.page, request);
+    return scrollPageTo(this.#page, request);
   }
 
   /** Scrolls an element into the middle of the view. */
   async scrollIntoView(id: number, smooth = false): Promise<void> {
-    await centre(await this.element(id), smooth);
-  }
-
-  /** Moves the keyboard focus to an element. */
-  async focus(id: number): Promise<void> {
-    const el = await this.element(id);
-    try {
-      await el.focus();
-    } finally {
-      await el.dispose();
-    }
+    await centre(await this.#element(id), smooth);
   }
 
   /** The focused element, looking into frames and shadow roots; undefined when none has focus. */
   focused(): Promise<FocusedInfo | undefined> {
-    return focusedElement(this.page);
+    return focusedElement(this.#page);
   }
 
   /**
@@ -412,17 +416,12 @@ export class BrowserSession implements AsyncDisposable {
    * (see {@link takeScreenshot}).
    */
   screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
-    return takeScreenshot(this.page, options);
-  }
-
-  /** Dialogs (alert, confirm) that appeared since the last call, in order. */
-  takeDialogs(): string[] {
-    return this.#activity.takeDialogs();
+    return takeScreenshot(this.#page, options);
   }
 
   /** Waits until the page settles after an action (see {@link PageActivity.settle}); returns ms. */
   async settle(signal?: AbortSignal): Promise<number> {
-    return (await this.#activity.settle({ capMs: this.#settleCapMs, signal })).ms;
+    return (await this.#activityOf(this.#page).settle({ capMs: this.#settleCapMs, signal })).ms;
   }
 
   /**

@@ -1,16 +1,18 @@
 import type { ElementHandle, Page } from "puppeteer-core";
+import type { Did } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
-import { type ClickPoint, clickPointOf } from "./in_page_actions.ts";
+import { type ClickPoint, onElement } from "./page_runtime.ts";
 
 /**
  * Clicks an element as a hand would: scrolls it into view, checks the point is not covered
  * (clearing a cookie banner or overlay that covers it, then retrying), and sends real mouse
  * events (pointerdown, mousedown, pointerup, mouseup, click). Falls back to a script click only
- * when no mouse click can land, and says so. Returns what it did, e.g. `Clicked [5]`.
+ * when no mouse click can land, and says so. Returns what it did, e.g. `Clicked [5]`, with the
+ * fallback's reason as data.
  *
  * @example
  * ```ts
- * const did = await clickElement(page, el, 5, banners); // "Clicked [5]"
+ * const { did } = await clickElement(page, el, 5, banners); // "Clicked [5]"
  * ```
  */
 export async function clickElement(
@@ -18,13 +20,13 @@ export async function clickElement(
   el: ElementHandle<Element>,
   id: number,
   banners: BannerCloser,
-): Promise<string> {
-  let point: ClickPoint = await el.evaluate(clickPointOf);
+): Promise<Did> {
+  let point: ClickPoint = await onElement(el, "clickPointOf");
   let cleared: string[] = [];
   if (!point.ok && point.reason === "covered") {
     const cover = point.detail;
     cleared = await banners.clearCover(page, el.frame, { x: point.x, y: point.y });
-    if (cleared.length > 0) point = await el.evaluate(clickPointOf);
+    if (cleared.length > 0) point = await onElement(el, "clickPointOf");
     if (!point.ok && point.reason === "covered" && cleared.length === 0) {
       cleared = [`${cover} covers it and has no button to close it`];
     }
@@ -33,11 +35,14 @@ export async function clickElement(
   if (point.ok) {
     const { x, y } = await toPage(page, el, point);
     await page.mouse.click(x, y);
-    return `Clicked [${id}]${after}`;
+    return { did: `Clicked [${id}]${after}` };
   }
-  await el.evaluate((node) => (node as HTMLElement).click());
+  await onElement(el, "clickByScript");
   const why = point.reason === "covered" ? `${point.detail} covers it` : point.detail;
-  return `Clicked [${id}] by script, because a mouse click could not land: ${why}${after}`;
+  return {
+    did: `Clicked [${id}] by script, because a mouse click could not land: ${why}${after}`,
+    fallback: { reason: why },
+  };
 }
 
 /** Converts a point in the element's frame to main-frame viewport coordinates. */

@@ -1,4 +1,5 @@
 import type { CDPSession, Page } from "puppeteer-core";
+import { ActionError } from "../entity/mod.ts";
 
 /**
  * Keeps the top-level page on allowed domains (`--allowed-domains a.com,b.org`): `navigate` to
@@ -35,21 +36,24 @@ export class DomainGuard {
     return this.domains.some((d) => host === d || host.endsWith(`.${d}`));
   }
 
-  /** The error for a URL that is not allowed. */
-  explain(url: string): string {
-    return `Blocked ${url}: it is outside the allowed domains (${
-      this.domains.join(", ")
-    }); stay on them or ask the user`;
+  /** Why a URL is not allowed. */
+  reason(): string {
+    return `it is outside the allowed domains (${this.domains.join(", ")})`;
   }
 
-  /** Throws a RangeError (a tool error for the model) when `url` is not allowed. */
+  /** Throws a `blocked` ActionError (a tool error for the model) when `url` is not allowed. */
   check(url: string): void {
-    if (!this.allows(url)) throw new RangeError(this.explain(url));
+    if (!this.allows(url)) {
+      throw new ActionError(
+        "blocked",
+        `Blocked ${url}: ${this.reason()}; stay on them or ask the user`,
+      );
+    }
   }
 
-  /** Top-level navigations cancelled since the last call, as sentences for the model. */
-  take(): string[] {
-    const out = this.#blocked.map((url) => `${this.explain(url)}.`);
+  /** Top-level navigations cancelled since the last call, with why. */
+  take(): { url: string; reason: string }[] {
+    const out = this.#blocked.map((url) => ({ url, reason: this.reason() }));
     this.#blocked = [];
     return out;
   }

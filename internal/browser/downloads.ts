@@ -1,5 +1,6 @@
 import { basename, extname, join, resolve } from "node:path";
 import type { Browser, CDPSession, Target } from "puppeteer-core";
+import type { DownloadRecord } from "../entity/mod.ts";
 import { withDeadline } from "./deadline.ts";
 
 /** Longest wait for one download to finish, in ms. */
@@ -22,9 +23,8 @@ interface Item {
  * @example
  * ```ts
  * const downloads = await Downloads.start(browser, "./downloads");
- * const mark = downloads.mark();
  * await el.click();
- * console.log(await downloads.finishSince(mark)); // ['downloaded "a.csv" (12 bytes) to …']
+ * console.log(await downloads.finishPending()); // [{ name: "a.csv", state: "saved", path: "…" }]
  * ```
  */
 export class Downloads implements AsyncDisposable {
@@ -32,6 +32,8 @@ export class Downloads implements AsyncDisposable {
   readonly #staging: string;
   readonly #session: CDPSession;
   readonly #items: Item[] = [];
+  /** Items before this index were finished and reported. */
+  #reported = 0;
   /** Called when a download begins, with its URL (its request never "finishes"). */
   onBegin: (url: string) => void = () => {};
 
@@ -98,7 +100,7 @@ export class Downloads implements AsyncDisposable {
     return this.#dir;
   }
 
-  /** A position to pass to {@link finishSince}. */
+  /** A position in the list of downloads, for {@link beganSince}. */
   mark(): number {
     return this.#items.length;
   }
@@ -108,34 +110,39 @@ export class Downloads implements AsyncDisposable {
     return this.#items.length > mark;
   }
 
+  /** True when a download began that was not finished and reported yet. */
+  get pending(): boolean {
+    return this.#items.length > this.#reported;
+  }
+
   /**
-   * Waits for the downloads that began since `mark` to finish, moves each into the downloads
-   * directory and returns one phrase per download (saved path and size, or why it failed).
+   * Waits for every download not reported yet (begun during an action, or since the last one) to
+   * finish, and moves each into the downloads directory; one record per download.
    */
-  async finishSince(mark: number, signal?: AbortSignal): Promise<string[]> {
-    const out: string[] = [];
-    for (const item of this.#items.slice(mark)) {
+  finishPending(signal?: AbortSignal): Promise<DownloadRecord[]> {
+    const from = this.#reported;
+    this.#reported = this.#items.length;
+    return this.#finish(this.#items.slice(from), signal);
+  }
+
+  async #finish(items: Item[], signal?: AbortSignal): Promise<DownloadRecord[]> {
+    const out: DownloadRecord[] = [];
+    for (const item of items) {
       // finished never rejects: a rejection here is the deadline or the signal.
       const timedOut = await withDeadline(item.finished.promise, DOWNLOAD_TIMEOUT_MS, signal)
         .then(() => false, () => true);
       if (timedOut) {
-        out.push(
-          `a download of ${JSON.stringify(item.name)} is still running after ${
-            DOWNLOAD_TIMEOUT_MS / 1000
-          } s`,
-        );
-        continue;
-      }
-      if (item.state === "canceled") {
-        out.push(`the download of ${JSON.stringify(item.name)} was canceled`);
-        continue;
-      }
-      try {
-        const path = await this.#save(item);
-        out.push(`downloaded ${JSON.stringify(basename(path))} (${size(item.bytes)}) to ${path}`);
-      } catch (error) {
-        const why = error instanceof Error ? error.message : String(error);
-        out.push(`the download of ${JSON.stringify(item.name)} could not be saved: ${why}`);
+        out.push({ name: item.name, state: "running", waitedMs: DOWNLOAD_TIMEOUT_MS });
+      } else if (item.state === "canceled") {
+        out.push({ name: item.name, state: "canceled" });
+      } else {
+        try {
+          const path = await this.#save(item);
+          out.push({ name: basename(path), state: "saved", path, bytes: item.bytes });
+        } catch (error) {
+          const why = error instanceof Error ? error.message : String(error);
+          out.push({ name: item.name, state: "failed", error: why });
+        }
       }
     }
     return out;
@@ -179,12 +186,6 @@ function safeName(name: string): string {
   // deno-lint-ignore no-control-regex
   const cleaned = basename(name.replaceAll("\\", "/")).replace(/[\x00-\x1f<>:"|?*]/g, "_").trim();
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "download";
-}
-
-function size(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
 const browserTargets = new WeakMap<Browser, Target>();

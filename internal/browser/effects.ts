@@ -1,5 +1,12 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import { type DomChanges, type EffectSnapshot, measureEffects } from "./in_page_effects.ts";
+import type { Effect, TargetChange } from "../entity/mod.ts";
+import {
+  type DomChanges,
+  type EffectSnapshot,
+  inRealm,
+  onElement,
+  type TargetState,
+} from "./page_runtime.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** What the page looked like before an action, to compare with after it. */
@@ -20,7 +27,7 @@ interface Before {
  * ```ts
  * const probe = await EffectProbe.start(page, el);
  * await el.click();
- * const effects = await probe.finish(page); // ["[7] is now checked"]
+ * const effects = await probe.finish(page); // [{ kind: "target", id: 7, change: { state: "checked", changed: true } }]
  * ```
  */
 export class EffectProbe {
@@ -62,17 +69,16 @@ export class EffectProbe {
 
   /**
    * Takes the "after" snapshot of `page` (another tab when the action opened one) and returns
-   * what changed, one short phrase each; empty when nothing visible changed.
+   * what changed, one fact each; empty when nothing visible changed.
    */
-  async finish(page: Page, options: { scroll?: boolean } = {}): Promise<string[]> {
+  async finish(page: Page, options: { scroll?: boolean } = {}): Promise<Effect[]> {
     const before = this.#before;
-    const out: string[] = [];
+    const out: Effect[] = [];
     const url = page.url();
     const title = await page.title().catch(() => "");
     const samePage = page === before.page;
-    if (samePage && url !== before.url) {
-      out.push(`now at ${url}${title ? ` "${title}"` : ""}`);
-    } else if (samePage && title !== before.title) out.push(`the title is now "${title}"`);
+    if (samePage && url !== before.url) out.push({ kind: "navigated", url, title });
+    else if (samePage && title !== before.title) out.push({ kind: "title", title });
     const el = this.#el;
     const main = page.mainFrame();
     const own = samePage && el && el.frame !== main && !el.frame.detached ? el.frame : undefined;
@@ -92,7 +98,7 @@ export class EffectProbe {
     };
     if (m && before.main) out.push(...pageChanges(before.main, m, m.changes, how));
     if (f && before.frame) {
-      out.push(...pageChanges(before.frame, f, f.changes, { ...how, where: " in its frame" }));
+      out.push(...pageChanges(before.frame, f, f.changes, { ...how, inFrame: true }));
     }
     return out;
   }
@@ -104,36 +110,35 @@ async function measure(
   phase: "start" | "end",
 ): Promise<(EffectSnapshot & { changes?: DomChanges }) | undefined> {
   try {
-    if (el) return await el.evaluate(measureEffects, phase);
-    return await isolatedRealm(frame).evaluate(measureEffects, null, phase);
+    if (el) return await onElement(el, "measureEffects", phase);
+    return await inRealm(isolatedRealm(frame), "measureEffects", null, phase);
   } catch {
     // The document was replaced or the element went away: the URL change says what happened.
     return undefined;
   }
 }
 
-function targetChanges(
-  id: number,
-  a: NonNullable<EffectSnapshot["target"]>,
-  b: NonNullable<EffectSnapshot["target"]>,
-): string[] {
-  if (!b.connected) return a.connected ? [`[${id}] left the page`] : [];
-  if (a.visible && !b.visible) return [`[${id}] is now hidden`];
-  const out: string[] = [];
-  const now = (what: string, changed: boolean) =>
-    out.push(`[${id}] ${changed ? "is now" : "is still"} ${what}`);
-  if (b.checked !== undefined) now(b.checked ? "checked" : "unchecked", a.checked !== b.checked);
+function targetChanges(id: number, a: TargetState, b: TargetState): Effect[] {
+  const change = (c: TargetChange): Effect => ({ kind: "target", id, change: c });
+  if (!b.connected) return a.connected ? [change({ state: "left" })] : [];
+  if (a.visible && !b.visible) return [change({ state: "hidden" })];
+  const out: Effect[] = [];
+  if (b.checked !== undefined) {
+    out.push(
+      change({ state: b.checked ? "checked" : "unchecked", changed: a.checked !== b.checked }),
+    );
+  }
   if (b.expanded !== undefined && b.expanded !== a.expanded) {
-    out.push(`[${id}] is now ${b.expanded === "true" ? "expanded" : "collapsed"}`);
+    out.push(change({ state: b.expanded === "true" ? "expanded" : "collapsed" }));
   }
   if (b.selected !== undefined && b.selected !== a.selected) {
-    out.push(`[${id}] is now ${b.selected === "true" ? "selected" : "not selected"}`);
+    out.push(change({ state: b.selected === "true" ? "selected" : "not selected" }));
   }
   if (b.pressed !== undefined && b.pressed !== a.pressed) {
-    out.push(`[${id}] is now ${b.pressed === "true" ? "pressed" : "not pressed"}`);
+    out.push(change({ state: b.pressed === "true" ? "pressed" : "not pressed" }));
   }
   if (b.value !== undefined && b.value !== a.value) {
-    out.push(`[${id}] now reads ${JSON.stringify(cut(b.value, 80))}`);
+    out.push(change({ state: "value", value: b.value }));
   }
   return out;
 }
@@ -143,36 +148,31 @@ function pageChanges(
   b: EffectSnapshot,
   changes: DomChanges | undefined,
   /** `same`: the same document (DOM counts mean something); `scroll`: the action scrolled. */
-  how: { same: boolean; scroll: boolean; focusNews: boolean; where?: string },
-): string[] {
-  const out: string[] = [];
+  how: { same: boolean; scroll: boolean; focusNews: boolean; inFrame?: boolean },
+): Effect[] {
+  const out: Effect[] = [];
   const { same } = how;
-  const at = how.where ?? "";
+  const at = how.inFrame ? { inFrame: true } : {};
   if (same && changes?.tracked) {
     if (changes.added > 0) {
-      const n = changes.added >= 500 ? "500+" : String(changes.added);
-      const samples = changes.samples.map((s) => JSON.stringify(s)).join(", ");
-      out.push(
-        `${n} element${changes.added === 1 ? "" : "s"} appeared${at}${
-          samples ? ` (${samples})` : ""
-        }`,
-      );
+      out.push({
+        kind: "added",
+        count: changes.added,
+        capped: changes.added >= 500,
+        samples: changes.samples,
+        ...at,
+      });
     }
-    if (changes.removed > 0) {
-      out.push(`${changes.removed} element${changes.removed === 1 ? "" : "s"} disappeared${at}`);
-    }
+    if (changes.removed > 0) out.push({ kind: "removed", count: changes.removed, ...at });
     if (changes.added === 0 && changes.removed === 0 && a.textHash !== b.textHash) {
-      out.push(`the visible text changed${at}`);
+      out.push({ kind: "text", ...at });
     }
   }
-  if (b.focus !== a.focus && b.focus && how.focusNews) out.push(`focus moved to ${b.focus}${at}`);
+  if (b.focus !== a.focus && b.focus && how.focusNews) {
+    out.push({ kind: "focus", to: b.focus, ...at });
+  }
   if (same && !how.scroll && b.scrollY !== a.scrollY) {
-    out.push(`the page scrolled ${b.scrollY > a.scrollY ? "down" : "up"}${at}`);
+    out.push({ kind: "scrolled", direction: b.scrollY > a.scrollY ? "down" : "up", ...at });
   }
   return out;
-}
-
-function cut(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ");
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
 }

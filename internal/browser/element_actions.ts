@@ -1,16 +1,10 @@
 import { resolve } from "node:path";
-import type { ElementHandle, Page } from "puppeteer-core";
+import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
+import { ActionError } from "../entity/mod.ts";
+import type { Did } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
 import { clickElement } from "./click_action.ts";
-import {
-  chooseNativeOption,
-  controlKind,
-  fileInputFor,
-  findCustomOption,
-  lastSeenOptions,
-  prepareField,
-  setFieldValue,
-} from "./in_page_actions.ts";
+import { handleOnElement, onElement } from "./page_runtime.ts";
 import { parseKeys } from "./keys.ts";
 
 /** Texts up to this long are typed key by key (autocompletes listen to keys); longer ones are inserted. */
@@ -21,6 +15,8 @@ export interface TypeOptions {
   /** Replace the field's text (default) or add to its end. */
   clear: boolean;
   pressEnter: boolean;
+  /** Type key by key whatever the length (never insert the text at once). */
+  keyByKey?: boolean;
 }
 
 /**
@@ -40,8 +36,8 @@ export async function typeInto(
   options: TypeOptions,
   banners: BannerCloser,
 ): Promise<string> {
-  await el.evaluate((n) => n.scrollIntoView({ block: "center", behavior: "instant" }));
-  let { kind, hadText } = await el.evaluate(prepareField, options.clear);
+  await onElement(el, "centreElement", false);
+  let { kind, hadText } = await onElement(el, "prepareField", options.clear);
   const did = `Typed ${JSON.stringify(cut(text, 80))} into [${id}]`;
   if (kind === "other") {
     // A wrapper around the real field: click it, then type where the focus went.
@@ -49,10 +45,19 @@ export async function typeInto(
     kind = "keyboard";
     hadText = false;
   }
+  if (kind === "value" && options.keyByKey) {
+    // A picker takes keys too: select all, delete, then type as a person would.
+    if (options.clear) await press(page, "Control+A");
+    if (options.clear) await page.keyboard.press("Backspace");
+    kind = "keyboard";
+    hadText = false;
+  }
   if (kind === "value") {
-    const now = await el.evaluate(setFieldValue, text);
+    const now = await onElement(el, "setFieldValue", text);
     if (now !== text) {
-      throw new RangeError(
+      // Not the model's mistake for sure: typing it key by key may still work (recovery).
+      throw new ActionError(
+        "failed",
         `Cannot set [${id}] to ${JSON.stringify(text)}: the field refused it` +
           ` (dates are written 2024-05-31, times 13:45, colours #ff0000)`,
       );
@@ -69,7 +74,7 @@ export async function typeInto(
       else await kb.sendCharacter("\n");
     }
     if (!line) continue;
-    if (text.length <= KEY_BY_KEY_MAX) await kb.type(line);
+    if (text.length <= KEY_BY_KEY_MAX || options.keyByKey) await kb.type(line);
     else await kb.sendCharacter(line);
   }
   if (options.pressEnter) await kb.press("Enter");
@@ -87,33 +92,36 @@ export async function selectOption(
   id: number,
   option: string,
   banners: BannerCloser,
-): Promise<string> {
-  if ((await el.evaluate(controlKind)) === "select") {
-    const r = await el.evaluate(chooseNativeOption, option);
-    if (!r.ok) throw new RangeError(noOption(id, option, r.options));
-    return `Selected ${JSON.stringify(r.text)} in [${id}]`;
+): Promise<Did> {
+  if ((await onElement(el, "controlKind")) === "select") {
+    const r = await onElement(el, "chooseNativeOption", option);
+    if (!r.ok) throw new ActionError("not_found", noOption(id, option, r.options));
+    return { did: `Selected ${JSON.stringify(r.text)} in [${id}]` };
   }
   let pick = await optionHandle(el, option);
-  let opened = "";
+  let opened = false;
   if (!pick) {
-    opened = await clickElement(page, el, id, banners);
+    await clickElement(page, el, id, banners);
+    opened = true;
     pick = await waitForOption(el, option);
   }
   if (!pick) {
-    const seen = await el.evaluate(lastSeenOptions);
-    throw new RangeError(
+    const seen = await onElement(el, "lastSeenOptions");
+    throw new ActionError(
+      "not_found",
       opened
         ? noOption(id, option, seen)
         : `No option ${JSON.stringify(option)} in [${id}]: it did not open`,
     );
   }
   try {
-    const label = await pick.evaluate((n) => (n as HTMLElement).innerText.trim().slice(0, 60));
+    const label = await onElement(pick, "optionText");
     const how = await clickElement(page, pick, id, banners);
-    const script = how.includes("by script") ? " (by script: a mouse click could not land)" : "";
-    return `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${
+    const script = how.fallback ? " (by script: a mouse click could not land)" : "";
+    const did = `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${
       JSON.stringify(label)
     }${script}`;
+    return how.fallback ? { did, fallback: how.fallback } : { did };
   } finally {
     await pick.dispose();
   }
@@ -123,11 +131,7 @@ async function optionHandle(
   el: ElementHandle<Element>,
   option: string,
 ): Promise<ElementHandle<Element> | undefined> {
-  const handle = await el.evaluateHandle(findCustomOption, option);
-  const found = handle.asElement();
-  if (found) return found as ElementHandle<Element>;
-  await handle.dispose();
-  return undefined;
+  return (await handleOnElement(el, "findCustomOption", option)) ?? undefined;
 }
 
 /** Options of custom dropdowns often render a frame or two after the click (or after a fetch). */
@@ -167,20 +171,22 @@ export async function uploadFile(
   const file = resolve(path);
   try {
     const info = await Deno.stat(file);
-    if (!info.isFile) throw new RangeError(`Cannot upload "${path}": it is not a file`);
+    if (!info.isFile) {
+      throw new ActionError("invalid_args", `Cannot upload "${path}": it is not a file`);
+    }
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      throw new RangeError(`Cannot upload "${path}": no such file`);
+      throw new ActionError("not_found", `Cannot upload "${path}": no such file`);
     }
     throw error;
   }
   const name = file.split(/[\\/]/).pop();
-  if ((await el.evaluate(controlKind)) === "file") {
+  if ((await onElement(el, "controlKind")) === "file") {
     await (el as ElementHandle<HTMLInputElement>).uploadFile(file);
     return `Put ${JSON.stringify(name)} into [${id}]`;
   }
-  const input = await el.evaluateHandle(fileInputFor);
-  const inputEl = input.asElement() as ElementHandle<HTMLInputElement> | null;
+  const input = await handleOnElement(el, "fileInputFor");
+  const inputEl = input as ElementHandle<HTMLInputElement> | null;
   if (inputEl) {
     try {
       await inputEl.uploadFile(file);
@@ -189,14 +195,14 @@ export async function uploadFile(
       await inputEl.dispose();
     }
   }
-  await input.dispose();
   const chooser = page.waitForFileChooser({ timeout: 3000 });
   chooser.catch(() => {/* reported below */});
   await clickElement(page, el, id, banners);
   try {
     await (await chooser).accept([file]);
   } catch {
-    throw new RangeError(
+    throw new ActionError(
+      "failed",
       `Clicking [${id}] opened no file chooser: give the ID of a file input or its upload button`,
     );
   }
@@ -205,7 +211,8 @@ export async function uploadFile(
 
 /** Presses a key or a combination such as `Control+A` on the focused element. */
 export async function press(page: Page, spec: string): Promise<void> {
-  const keys = parseKeys(spec);
+  // parseKeys returns only names of the browser's key table (or single characters).
+  const keys = parseKeys(spec) as KeyInput[];
   const kb = page.keyboard;
   for (const key of keys.slice(0, -1)) await kb.down(key);
   await kb.press(keys[keys.length - 1]!);

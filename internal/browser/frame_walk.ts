@@ -1,9 +1,7 @@
-import type { Frame, Page } from "puppeteer-core";
+import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import { DeadlineError, withDeadline } from "./deadline.ts";
-import { walkFrame } from "./in_page.ts";
-import { helpersVersion, installHelpers } from "./in_page_install.ts";
-import { frameIdOf } from "./in_page_refs.ts";
-import type { Box, FrameWalk, PageItem, WalkOptions } from "./in_page_types.ts";
+import { inRealm, onElement } from "./page_runtime.ts";
+import type { Box, FrameWalk, PageItem, WalkOptions } from "./runtime/types.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
@@ -32,9 +30,8 @@ export interface PageWalk {
  */
 export async function walkPage(
   page: Page,
-  walkOptions: Omit<WalkOptions, "clip" | "band" | "helpers">,
+  options: Omit<WalkOptions, "clip" | "band">,
 ): Promise<PageWalk> {
-  const options = { ...walkOptions, helpers: helpersVersion() };
   const mainFrame = page.mainFrame();
   const all = page.frames().filter((f) => f !== mainFrame && shown(f));
   // Which <iframe> holds which frame: asked for all frames at once, while the main frame is walked.
@@ -137,14 +134,8 @@ async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | 
   const limit = frame.parentFrame() ? FRAME_TIMEOUT_MS : MAIN_TIMEOUT_MS;
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const realm = isolatedRealm(frame);
-      let walk = await withDeadline(realm.evaluate(walkFrame, options), limit);
-      if (walk === null) {
-        // A new document (or frame): its isolated world has no helpers yet.
-        await withDeadline(installHelpers(realm), limit);
-        walk = await withDeadline(realm.evaluate(walkFrame, options), limit);
-      }
-      if (walk || frame.parentFrame()) return walk ?? undefined;
+      // A new document (or frame) gets the runtime installed by the first call.
+      return await withDeadline(inRealm(isolatedRealm(frame), "walkFrame", options), limit);
     } catch (error) {
       // A frame that went away, or a child frame too slow to answer, is left out this time.
       if (frame.detached) return undefined;
@@ -179,7 +170,7 @@ async function askOwnerId(frame: Frame): Promise<number> {
       };
       const inWorld = await realm.adoptHandle(owner);
       try {
-        return await inWorld.evaluate(frameIdOf);
+        return await onElement(inWorld as ElementHandle<Element>, "frameIdOf");
       } finally {
         await inWorld.dispose();
       }

@@ -1,14 +1,13 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import type { BrowserState, SummaryLine } from "../entity/mod.ts";
+import { ActionError, type BrowserState, estimateTokens, type SummaryLine } from "../entity/mod.ts";
 import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
 import { isNavigationError, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
-import { elementByLocalId } from "./in_page_refs.ts";
-import { WHERE } from "./in_page_types.ts";
-import { clearOverlay, drawOverlay } from "./in_page_overlay.ts";
+import { handleInRealm, inRealm } from "./page_runtime.ts";
+import { WHERE } from "./runtime/types.ts";
 import { compactPage, passages } from "./page_scope.ts";
 import { isolatedRealm } from "./realm.ts";
-import { DEFAULT_TOKEN_BUDGET, estimateTokens, fitBudget } from "./token_budget.ts";
+import { DEFAULT_TOKEN_BUDGET, fitBudget } from "./token_budget.ts";
 
 /** How pages are observed. */
 export interface ObserveOptions {
@@ -20,6 +19,16 @@ export interface ObserveOptions {
   overlay: boolean;
   /** Attach a labelled screenshot of the viewport to the observation. */
   vision: boolean;
+}
+
+/** What `find` found: a head line, the matches shown (elements with their IDs), and all of it as text. */
+export interface FindResult {
+  head: string;
+  matches: { text: string; id?: number }[];
+  /** Matches in all, including those left out to fit the token budget. */
+  count: number;
+  /** The head and the matches, one per line, as the model reads them. */
+  text: string;
 }
 
 /** Margin above and below the viewport that the default scope lists too, in screens. */
@@ -79,7 +88,7 @@ export class PageObserver {
    * Finds elements and text anywhere in the page (off screen, frames, shadow roots) whose text
    * contains `text`, case- and accent-insensitively; the elements get IDs the other tools accept.
    */
-  async find(page: Page, text: string, role?: string): Promise<{ text: string; count: number }> {
+  async find(page: Page, text: string, role?: string): Promise<FindResult> {
     const walk = await walkPage(page, {
       mode: "find",
       scope: "page",
@@ -89,7 +98,7 @@ export class PageObserver {
       query: text,
       ...(role ? { role: role.toLowerCase() } : {}),
     });
-    const out: string[] = [];
+    const matches: FindResult["matches"] = [];
     let count = 0;
     let tokens = 0;
     const limit = Math.min(this.#options.tokenBudget, 1500);
@@ -108,23 +117,19 @@ export class PageObserver {
         continue;
       }
       tokens += t;
-      out.push(shown);
+      matches.push(
+        line.kind === "element" ? { text: shown, id: line.element.id } : { text: shown },
+      );
     }
     const what = role
       ? `${role} element${count === 1 ? "" : "s"} matching`
       : `match${count === 1 ? "" : "es"} for`;
-    if (count === 0) {
-      return {
-        text: `No ${role ? `${role} elements matching` : "matches for"} ${
-          JSON.stringify(text)
-        } on the page`,
-        count,
-      };
-    }
-    const head = `${count} ${what} ${JSON.stringify(text)}${
-      cut ? ` (first ${count - cut} shown)` : ""
-    }:`;
-    return { text: [head, ...out].join("\n"), count };
+    const head = count === 0
+      ? `No ${role ? `${role} elements matching` : "matches for"} ${
+        JSON.stringify(text)
+      } on the page`
+      : `${count} ${what} ${JSON.stringify(text)}${cut ? ` (first ${count - cut} shown)` : ""}:`;
+    return { head, matches, count, text: [head, ...matches.map((m) => m.text)].join("\n") };
   }
 
   /**
@@ -182,18 +187,26 @@ export class PageObserver {
   async element(id: number): Promise<ElementHandle<Element>> {
     const ref = this.#ids.lookup(id);
     if (!ref) {
-      throw new RangeError(`Element [${id}] does not exist: use an ID from the current page`);
+      throw new ActionError(
+        "unknown_element",
+        `Element [${id}] does not exist: use an ID from the current page`,
+      );
     }
     let handle;
     try {
-      handle = await isolatedRealm(ref.frame).evaluateHandle(elementByLocalId, ref.token, ref.lid);
+      handle = await handleInRealm(
+        isolatedRealm(ref.frame),
+        "elementByLocalId",
+        ref.token,
+        ref.lid,
+      );
     } catch {
       handle = undefined; // its frame is gone or navigated
     }
     const el = handle?.asElement();
     if (!el) {
       await handle?.dispose();
-      throw new RangeError(`Element [${id}] is gone: the page changed, observe again`);
+      throw new ActionError("gone", `Element [${id}] is gone: the page changed, observe again`);
     }
     return el as ElementHandle<Element>;
   }
@@ -216,10 +229,10 @@ export class PageObserver {
         : { kind: "text", text: item.text };
     }
     const { id } = this.#ids.assign(entry.frame, entry.token, item.lid);
-    const { tag, attrs, states, label, value } = item;
+    const { tag, role, attrs, states, label, value } = item;
     const element = value === undefined
-      ? { id, tag, attrs, states, label }
-      : { id, tag, attrs, states, label, value };
+      ? { id, tag, role, attrs, states, label }
+      : { id, tag, role, attrs, states, label, value };
     if (item.fresh) Object.assign(element, { fresh: true });
     return { kind: "element", element };
   }
@@ -342,7 +355,7 @@ export class PageObserver {
     }
     await Promise.all([...byFrame].map(async ([frame, pairs]) => {
       try {
-        await isolatedRealm(frame).evaluate(drawOverlay, pairs);
+        await inRealm(isolatedRealm(frame), "drawOverlay", pairs);
         this.#overlaid.add(frame);
       } catch {
         // The frame went away: nothing to label.
@@ -355,7 +368,7 @@ export class PageObserver {
     this.#overlaid.clear();
     await Promise.all(
       frames.map((f) =>
-        f.detached ? undefined : isolatedRealm(f).evaluate(clearOverlay).catch(() => {
+        f.detached ? undefined : inRealm(isolatedRealm(f), "clearOverlay").catch(() => {
           // The document was replaced: its overlay went with it.
         })
       ),

@@ -1,5 +1,6 @@
 import type { Dialog, HTTPRequest, Page } from "puppeteer-core";
-import { type DomIdle, domIdle } from "./in_page_actions.ts";
+import type { DialogRecord } from "../entity/mod.ts";
+import { type DomIdle, inRealm } from "./page_runtime.ts";
 import { DeadlineError, withDeadline } from "./deadline.ts";
 import { isolatedRealm } from "./realm.ts";
 
@@ -10,29 +11,16 @@ const LONG_REQUEST_MS = 2000;
 /** The same URL fetched this often within {@link POLL_WINDOW_MS} is polling: it is ignored. */
 const POLL_REPEATS = 3;
 const POLL_WINDOW_MS = 4000;
-/** Longest wait for a dialog policy callback before the dialog is dismissed. */
-const POLICY_TIMEOUT_MS = 3000;
 /** Resource types that never mean "the page is still loading what the action asked for". */
 const IGNORED_TYPES = new Set(["websocket", "eventsource", "ping", "media", "manifest", "other"]);
 const ANALYTICS =
   /google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com\/tr|connect\.facebook\.net|mc\.yandex\.ru|hotjar\.|segment\.(io|com)|mixpanel\.com|clarity\.ms|sentry\.io|newrelic\.com|nr-data\.net|datadoghq|amplitude\.com|\/collect\?|\/beacon\b/i;
 
-/** A dialog as the policy sees it. */
-export interface DialogInfo {
-  type: "alert" | "confirm" | "prompt" | "beforeunload";
-  message: string;
-  /** The default text of a `prompt`. */
-  defaultValue: string;
-}
-
 /**
- * What to do with `confirm`, `prompt` and `beforeunload` dialogs (alerts are always accepted):
- * a fixed answer, or a function of the dialog (answered `dismiss` if it takes over 3 s).
+ * How `confirm`, `prompt` and `beforeunload` dialogs are answered during one action (alerts are
+ * always accepted); outside actions, and by default, they are dismissed.
  */
-export type DialogPolicy =
-  | "accept"
-  | "dismiss"
-  | ((dialog: DialogInfo) => "accept" | "dismiss" | Promise<"accept" | "dismiss">);
+export type DialogAnswer = "accept" | "dismiss";
 
 /** Options of {@link PageActivity.settle}. */
 export interface SettleOptions {
@@ -54,16 +42,16 @@ export interface Settled {
  */
 export class PageActivity {
   readonly #page: Page;
-  readonly #policy: () => DialogPolicy;
+  /** The answer for the action now running; `dismiss` between actions. */
+  #answerNow: DialogAnswer = "dismiss";
   readonly #inflight = new Map<HTTPRequest, number>();
   /** Recent request starts per URL, for polling detection. */
   readonly #recent = new Map<string, number[]>();
   #lastNetwork = 0;
-  #dialogs: string[] = [];
+  #dialogs: DialogRecord[] = [];
 
-  constructor(page: Page, policy: () => DialogPolicy = () => "dismiss") {
+  constructor(page: Page) {
     this.#page = page;
-    this.#policy = policy;
     page.on("request", (req) => {
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
       const now = performance.now();
@@ -91,41 +79,32 @@ export class PageActivity {
     for (const req of this.#inflight.keys()) if (req.url() === url) this.#inflight.delete(req);
   }
 
+  /**
+   * Answers this tab's `confirm`, `prompt` and `beforeunload` dialogs with `answer` while `work`
+   * runs (one action), then goes back to dismissing them.
+   */
+  async answering<T>(answer: DialogAnswer, work: () => Promise<T>): Promise<T> {
+    this.#answerNow = answer;
+    try {
+      return await work();
+    } finally {
+      this.#answerNow = "dismiss";
+    }
+  }
+
   /** Dialogs that appeared since the last call, each with how it was answered, in order. */
-  takeDialogs(): string[] {
+  takeDialogs(): DialogRecord[] {
     const out = this.#dialogs;
     this.#dialogs = [];
     return out;
   }
 
   async #answer(dialog: Dialog): Promise<void> {
-    const type = dialog.type() as DialogInfo["type"];
+    const type = dialog.type() as DialogRecord["type"];
     const message = dialog.message();
-    const shown = message ? ` ${JSON.stringify(cut(message, 200))}` : "";
-    if (type === "alert") {
-      this.#dialogs.push(`an alert said${shown || " nothing"} (accepted)`);
-      await dialog.accept();
-      return;
-    }
-    let answer: "accept" | "dismiss" = "dismiss";
-    const policy = this.#policy();
-    try {
-      answer = typeof policy === "function"
-        ? await withDeadline(
-          Promise.resolve(policy({ type, message, defaultValue: dialog.defaultValue() })),
-          POLICY_TIMEOUT_MS,
-        )
-        : policy;
-    } catch {
-      answer = "dismiss"; // a failing or slow policy must never leave the page hanging
-    }
-    const what = type === "beforeunload" ? "a leave-page dialog" : `a ${type} dialog`;
-    this.#dialogs.push(
-      answer === "accept"
-        ? `${what} asked${shown} (accepted)`
-        : `${what} asked${shown} (dismissed: the action was not confirmed)`,
-    );
-    if (answer === "accept") await dialog.accept(type === "prompt" ? dialog.defaultValue() : "");
+    const accept = type === "alert" || this.#answerNow === "accept";
+    this.#dialogs.push({ type, message, answer: accept ? "accepted" : "dismissed" });
+    if (accept) await dialog.accept(type === "prompt" ? dialog.defaultValue() : "");
     else await dialog.dismiss();
   }
 
@@ -148,7 +127,7 @@ export class PageActivity {
       let dom: DomIdle;
       try {
         dom = await withDeadline(
-          isolatedRealm(this.#page.mainFrame()).evaluate(domIdle, QUIET_MS, busy),
+          inRealm(isolatedRealm(this.#page.mainFrame()), "domIdle", QUIET_MS, busy),
           left,
         );
       } catch (error) {
@@ -183,8 +162,4 @@ export class PageActivity {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function cut(s: string, n: number): string {
-  return s.length > n ? s.slice(0, n - 1) + "…" : s;
 }

@@ -1,21 +1,15 @@
 import type { Page } from "puppeteer-core";
-import { BrowserError } from "../entity/mod.ts";
+import { ActionError, BrowserError, type DownloadRecord } from "../entity/mod.ts";
 import type { Downloads } from "./downloads.ts";
 import { Buffer } from "node:buffer";
-import {
-  focusedElementInfo,
-  type FocusedInfo,
-  hideFieldText,
-  scrollWindow,
-  showFieldText,
-} from "./in_page_controls.ts";
+import { type FocusedInfo, inRealm } from "./page_runtime.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** A move in the tab's history. */
 export type HistoryAction = "back" | "forward" | "reload";
 
 /**
- * Goes back or forward in the tab's history, or reloads; throws a RangeError when there is no
+ * Goes back or forward in the tab's history, or reloads; throws a `no_effect` ActionError when there is no
  * page to go to, and a BrowserError with the browser's reason when loading fails.
  */
 export async function goHistory(page: Page, action: HistoryAction): Promise<void> {
@@ -25,7 +19,8 @@ export async function goHistory(page: Page, action: HistoryAction): Promise<void
       const { currentIndex, entries } = await cdp.send("Page.getNavigationHistory");
       const target = currentIndex + (action === "back" ? -1 : 1);
       if (target < 0 || target >= entries.length) {
-        throw new RangeError(
+        throw new ActionError(
+          "no_effect",
           `Cannot go ${action}: this tab has no ${action === "back" ? "earlier" : "later"} page`,
         );
       }
@@ -62,7 +57,7 @@ export interface WaitOptions {
 
 /**
  * Waits for a selector's state, then network quiet, then a pause; returns what it waited for.
- * Throws a RangeError that says what did not happen in time.
+ * Throws a `timeout` ActionError that says what did not happen in time.
  */
 export async function waitFor(page: Page, options: WaitOptions): Promise<string> {
   const done: string[] = [];
@@ -79,7 +74,8 @@ export async function waitFor(page: Page, options: WaitOptions): Promise<string>
     } catch (cause) {
       if (options.signal?.aborted) throw cause;
       const why = cause instanceof Error ? cause.message.split("\n")[0]! : String(cause);
-      throw new RangeError(
+      throw new ActionError(
+        isTimeout(cause) ? "timeout" : "invalid_args",
         isTimeout(cause)
           ? `"${options.selector}" was not ${state} after ${timeout} ms`
           : `Cannot wait for "${options.selector}": ${why}`,
@@ -91,7 +87,8 @@ export async function waitFor(page: Page, options: WaitOptions): Promise<string>
     try {
       await page.waitForNetworkIdle({ idleTime: 500, timeout, concurrency: 0 });
     } catch (cause) {
-      throw new RangeError(
+      throw new ActionError(
+        "timeout",
         `The network was still busy after ${timeout} ms (pages that poll never go idle): wait by ms instead`,
         { cause },
       );
@@ -111,8 +108,9 @@ export function scrollPageTo(
   request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
 ): Promise<{ x: number; y: number; below: number }> {
   const req = { x: request.x ?? 0, y: request.y ?? 0, smooth: request.smooth ?? false };
-  return isolatedRealm(page.mainFrame()).evaluate(
-    scrollWindow,
+  return inRealm(
+    isolatedRealm(page.mainFrame()),
+    "scrollWindow",
     request.to ? { ...req, to: request.to } : req,
   );
 }
@@ -121,7 +119,7 @@ export function scrollPageTo(
 export async function focusedElement(page: Page): Promise<FocusedInfo | undefined> {
   const found = await Promise.all(
     page.frames().map((frame) =>
-      isolatedRealm(frame).evaluate(focusedElementInfo).catch(() => undefined)
+      inRealm(isolatedRealm(frame), "focusedElementInfo").catch(() => undefined)
     ),
   );
   return found.find((info) => info && !info.inFrame);
@@ -163,7 +161,7 @@ export async function takeScreenshot(
   const frames = options.hideFields ? page.frames() : [];
   try {
     // Hiding must work in every frame or the picture is not taken: a secret must never show.
-    await Promise.all(frames.map((f) => isolatedRealm(f).evaluate(hideFieldText, token)));
+    await Promise.all(frames.map((f) => inRealm(isolatedRealm(f), "hideFieldText", token)));
     const bytes = await page.screenshot({
       type: format,
       ...(format === "jpeg" ? { quality: options.quality ?? 75 } : {}),
@@ -182,7 +180,7 @@ export async function takeScreenshot(
   } finally {
     await Promise.all(
       frames.map((f) =>
-        isolatedRealm(f).evaluate(showFieldText, token)
+        inRealm(isolatedRealm(f), "showFieldText", token)
           .catch(() => {/* the frame navigated or closed: the style went with it */})
       ),
     );
@@ -190,21 +188,21 @@ export async function takeScreenshot(
 }
 
 /**
- * Waits up to `timeoutMs` for a download to begin after `mark`, then for every download since
- * `mark` to finish (see {@link Downloads.finishSince}); empty when none began in time.
+ * Waits up to `timeoutMs` for a download to begin after `mark`, then for every download not
+ * reported yet to finish (see {@link Downloads.finishPending}); empty when none began in time.
  */
 export async function waitForDownloads(
   downloads: Downloads,
   mark: number,
   timeoutMs: number,
   signal?: AbortSignal,
-): Promise<string[]> {
+): Promise<DownloadRecord[]> {
   const deadline = performance.now() + timeoutMs;
   // Downloads has one begin listener, used by the session: look every 50 ms, up to the deadline.
   while (!downloads.beganSince(mark) && performance.now() < deadline) {
     await pause(Math.min(50, deadline - performance.now()), signal);
   }
-  return downloads.beganSince(mark) ? await downloads.finishSince(mark, signal) : [];
+  return downloads.pending ? await downloads.finishPending(signal) : [];
 }
 
 function isTimeout(error: unknown): boolean {

@@ -148,3 +148,137 @@ async function sizeOf(dir: string): Promise<number> {
   }
   return total;
 }
+
+/** Longest directory Chromium's temporary files may go in: its singleton socket's path adds 46 characters, and a Unix socket path has at most 103 (macOS) or 107 (Linux) characters. */
+export const MAX_TEMP_DIR = 56;
+
+const ROOT_PREFIX = "browser-agent-";
+const OWNER = "owner.lock";
+
+/**
+ * A private directory for one process's temporary files (the temporary browser profile, the
+ * downloads staging folder, Chromium's own temporary files): short enough for Chromium's
+ * singleton socket, and locked by its owner with a file lock the system drops when the process
+ * dies. {@link TempRoot.claim} first removes the roots of owners that are gone (a run killed
+ * with SIGKILL, a forced exit), so nothing piles up.
+ *
+ * @example
+ * ```ts
+ * const temp = await TempRoot.claim({ tempDir: Deno.env.get("TMPDIR") });
+ * try {
+ *   // Chromium and Deno.makeTempDir write under temp.dir
+ * } finally {
+ *   await temp.remove();
+ * }
+ * ```
+ */
+export class TempRoot {
+  readonly dir: string;
+  readonly #lock: Deno.FsFile;
+  #removed = false;
+
+  private constructor(dir: string, lock: Deno.FsFile) {
+    this.dir = dir;
+    this.#lock = lock;
+  }
+
+  /**
+   * Removes stale roots, then makes and locks a new one under `tempDir` (`TMPDIR`), or under
+   * `/tmp` when that path is too long for Chromium. Throws a ConfigError when neither works.
+   */
+  static async claim(
+    options: { tempDir?: string | undefined; os?: string } = {},
+  ): Promise<TempRoot> {
+    const os = options.os ?? Deno.build.os;
+    const given = options.tempDir?.replace(/\/+$/, "") || undefined;
+    const fits = (base: string) => os === "windows" || base.length + 21 <= MAX_TEMP_DIR;
+    let base = given ?? (os === "windows" ? undefined : "/tmp");
+    if (base !== undefined && !fits(base)) {
+      if (!await isWritableDir("/tmp")) {
+        throw new ConfigError(
+          `TMPDIR "${base}" is too long for Chromium's singleton socket (${base.length} characters; at most ${
+            MAX_TEMP_DIR - 21
+          }) and /tmp cannot be used: set TMPDIR to a shorter directory`,
+        );
+      }
+      base = "/tmp";
+    }
+    if (base !== undefined) await TempRoot.cleanStale(base);
+    let dir: string;
+    try {
+      dir = await Deno.makeTempDir({ ...(base ? { dir: base } : {}), prefix: ROOT_PREFIX });
+    } catch (error) {
+      throw new ConfigError(
+        `Cannot make a temporary folder in "${base ?? "the system's temporary folder"}" (${
+          (error as Error).message
+        }): set TMPDIR to a writable directory`,
+      );
+    }
+    const lock = await Deno.open(`${dir}/${OWNER}`, { read: true, write: true, create: true });
+    await lock.lock(true);
+    await lock.write(new TextEncoder().encode(`${Deno.pid}\n${new Date().toISOString()}\n`));
+    return new TempRoot(dir, lock);
+  }
+
+  /** Removes the roots under `base` whose owner is gone; returns their paths. */
+  static async cleanStale(base: string): Promise<string[]> {
+    const removed: string[] = [];
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(base));
+    } catch {
+      // An unreadable or missing base has nothing of ours to clean.
+      return removed;
+    }
+    for (const entry of entries) {
+      if (!entry.isDirectory || !entry.name.startsWith(ROOT_PREFIX)) continue;
+      const dir = `${base}/${entry.name}`;
+      let file: Deno.FsFile;
+      try {
+        file = await Deno.open(`${dir}/${OWNER}`, { read: true, write: true });
+      } catch {
+        continue; // not a root (no owner lock): some other program's, or being made right now
+      }
+      try {
+        if (!await file.tryLock(true)) continue; // its owner is alive
+        await Deno.remove(dir, { recursive: true });
+        removed.push(dir);
+      } catch {
+        // Someone else removes it at the same moment, or a file is busy: the next start retries.
+      } finally {
+        file.close();
+      }
+    }
+    return removed;
+  }
+
+  /** Removes the root and everything in it (once the browsers writing there are closed). */
+  async remove(): Promise<void> {
+    if (this.#removed) return;
+    this.#removed = true;
+    await Deno.remove(this.dir, { recursive: true }).catch(() => {/* gone already */});
+    this.#lock.close();
+  }
+
+  /** The same at once, for a forced exit that cannot wait. */
+  removeSync(): void {
+    if (this.#removed) return;
+    this.#removed = true;
+    try {
+      Deno.removeSync(this.dir, { recursive: true });
+    } catch {
+      // A file a dying browser still writes: the next start removes the rest.
+    }
+    this.#lock.close();
+  }
+}
+
+async function isWritableDir(dir: string): Promise<boolean> {
+  try {
+    const probe = await Deno.makeTempFile({ dir, prefix: ".browser-agent-probe-" });
+    await Deno.remove(probe);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,4 +1,4 @@
-import type { Frame, Realm } from "puppeteer-core";
+import type { ElementHandle, Frame, Realm } from "puppeteer-core";
 import { BrowserError } from "../entity/mod.ts";
 
 /**
@@ -13,4 +13,18 @@ export function isolatedRealm(frame: Frame): Realm {
     );
   }
   return f.isolatedRealm();
+}
+
+/**
+ * The world an element handle lives in, where functions on it run. puppeteer marks a handle's
+ * `realm` internal, so the version is pinned and the browser tests cover it.
+ */
+export function realmOf(handle: ElementHandle<Element>): Realm {
+  const realm = (handle as unknown as { realm?: Realm }).realm;
+  if (!realm) {
+    throw new BrowserError(
+      "This puppeteer-core gives no realm of an element handle: keep the version pinned in deno.json",
+    );
+  }
+  return realm;
 }

@@ -1,13 +1,13 @@
 import type { ElementHandle, Page } from "puppeteer-core";
-import { BrowserError } from "../entity/mod.ts";
-import { type ActionEnv, runAction } from "./action_runner.ts";
+import { ActionError, type ActionOutcome, BrowserError } from "../entity/mod.ts";
+import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
-import { revealElement, scrollBy, type ScrollResult } from "./in_page_actions.ts";
+import { inRealm, onElement, type ScrollResult } from "./page_runtime.ts";
 import { isolatedRealm } from "./realm.ts";
 
 /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
-export function openUrl(env: ActionEnv, url: string, signal?: AbortSignal): Promise<string> {
-  return runAction(env, { signal }, async (page) => {
+export function openUrl(env: ActionEnv, url: string, options: ActOptions): Promise<ActionOutcome> {
+  return runAction(env, options, async (page) => {
     let status = 0;
     try {
       const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: 30_000 });
@@ -26,12 +26,12 @@ export function openUrl(env: ActionEnv, url: string, signal?: AbortSignal): Prom
 export async function linkTarget(el: ElementHandle<Element>, id: number): Promise<string> {
   let href: string;
   try {
-    href = await el.evaluate((n) => (n as HTMLAnchorElement).href ?? "");
+    href = await onElement(el, "linkHref");
   } finally {
     await el.dispose();
   }
   if (!href || !/^(https?|file):/.test(href)) {
-    throw new RangeError(`Element [${id}] is not a link: open links only`);
+    throw new ActionError("invalid_args", `Element [${id}] is not a link: open links only`);
   }
   return href;
 }
@@ -41,9 +41,9 @@ export function openInTab(
   env: ActionEnv,
   id: number,
   href: string,
-  signal?: AbortSignal,
-): Promise<string> {
-  return runAction(env, { signal }, async (page) => {
+  options: ActOptions,
+): Promise<ActionOutcome> {
+  return runAction(env, options, async (page) => {
     const tab = await page.browserContext().newPage();
     await tab.goto(href, { waitUntil: "domcontentloaded", timeout: 30_000 }).catch((cause) => {
       const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
@@ -57,11 +57,11 @@ export function openInTab(
 export function scrollPage(
   env: ActionEnv,
   direction: "up" | "down",
-  signal?: AbortSignal,
-): Promise<string> {
-  return runAction(env, { signal, scroll: true }, async (page) => {
+  options: ActOptions,
+): Promise<ActionOutcome> {
+  return runAction(env, { ...options, scroll: true }, async (page) => {
     const screens = direction === "up" ? -0.8 : 0.8;
-    const r = await isolatedRealm(page.mainFrame()).evaluate(scrollBy, null, screens);
+    const r = await inRealm(isolatedRealm(page.mainFrame()), "scrollBy", null, screens);
     return scrolled(r, direction);
   });
 }
@@ -76,18 +76,21 @@ export async function scrollAround(
   direction: "up" | "down" | undefined,
 ): Promise<string> {
   if (!direction) {
-    const inView = await el.evaluate(revealElement);
+    const inView = await onElement(el, "revealElement");
     return inView
       ? `Scrolled [${id}] into view`
       : `Scrolled towards [${id}]: it is still off screen`;
   }
-  return scrolled(await el.evaluate(scrollBy, direction === "up" ? -0.8 : 0.8), direction);
+  return scrolled(await onElement(el, "scrollBy", direction === "up" ? -0.8 : 0.8), direction);
 }
 
 function scrolled(r: ScrollResult, direction: "up" | "down"): string {
   const end = direction === "down" ? "bottom" : "top";
   if (r.moved === 0) {
-    throw new RangeError(`Cannot scroll ${direction}: ${r.what} is already at the ${end}`);
+    throw new ActionError(
+      "no_effect",
+      `Cannot scroll ${direction}: ${r.what} is already at the ${end}`,
+    );
   }
   const left = r.left <= 0
     ? `reached the ${end}`
@@ -101,32 +104,49 @@ export async function switchedTo(
   index: number,
   settle: () => Promise<number>,
   banners: BannerCloser,
-): Promise<string> {
+): Promise<ActionOutcome> {
   await page.bringToFront().catch(() => {/* headless tabs need no focus */});
-  const ms = await settle();
+  const settledMs = await settle();
   const closed = await banners.afterLoad(page);
   const title = await page.title().catch(() => "");
-  const extra = closed.length > 0 ? ` ${closed.join("; ")}.` : "";
-  return `Switched to tab ${index}: ${page.url()}${
-    title ? ` "${title}"` : ""
-  }.${extra} (settled in ${ms} ms)`;
+  return {
+    ...unmeasured(`Switched to tab ${index}: ${page.url()}${title ? ` "${title}"` : ""}`),
+    settledMs,
+    banners: closed,
+  };
 }
 
 /** Brings the tab now current (number `now`) to the front after tab `index` closed; says so. */
-export async function closedTab(index: number, current: Page, now: number): Promise<string> {
+export async function closedTab(
+  index: number,
+  current: Page,
+  now: number,
+): Promise<ActionOutcome> {
   await current.bringToFront().catch(() => {/* headless tabs need no focus */});
   const title = await current.title().catch(() => "");
-  return `Closed tab ${index}. Now on tab ${now}: ${current.url()}${title ? ` "${title}"` : ""}.`;
+  const outcome = unmeasured(`Closed tab ${index}`);
+  outcome.effects.push({ kind: "tab", index: now, url: current.url(), title });
+  return outcome;
+}
+
+/** The outcome of a step whose effects on the page are not measured (tabs). */
+function unmeasured(did: string): ActionOutcome {
+  return {
+    did,
+    effects: [],
+    measured: false,
+    capped: false,
+    downloads: [],
+    dialogs: [],
+    blocked: [],
+    banners: [],
+  };
 }
 
 /** Scrolls an element into the middle of the view, then disposes of its handle. */
 export async function centre(el: ElementHandle<Element>, smooth: boolean): Promise<void> {
   try {
-    const behavior: "smooth" | "instant" = smooth ? "smooth" : "instant";
-    await el.evaluate(
-      (node, b) => node.scrollIntoView({ block: "center", behavior: b }),
-      behavior,
-    );
+    await onElement(el, "centreElement", smooth);
   } finally {
     await el.dispose();
   }
@@ -142,7 +162,8 @@ export async function inTab(
   if (el.frame.page() === page) return el;
   await el.dispose();
   const tab = pages.indexOf(el.frame.page());
-  throw new RangeError(
+  throw new ActionError(
+    "wrong_tab",
     `Element [${id}] is in another tab${
       tab >= 0 ? ` (${tab})` : ""
     }: switch_tab to it, or use an ID from the current page`,

@@ -1,5 +1,5 @@
 import type { Browser, Page, Target } from "puppeteer-core";
-import type { TabInfo } from "../entity/mod.ts";
+import { ActionError, type TabInfo } from "../entity/mod.ts";
 
 export type { TabInfo };
 
@@ -85,10 +85,10 @@ export class Tabs {
     return out;
   }
 
-  /** Makes tab `index` the current one; throws a RangeError naming the valid indexes. */
+  /** Makes tab `index` the current one; throws a `not_found` ActionError naming the valid indexes. */
   select(index: number): Page {
     const page = this.#pages[index];
-    if (!page) throw new RangeError(`No tab ${index}: ${this.#range()}`);
+    if (!page) throw new ActionError("not_found", `No tab ${index}: ${this.#range()}`);
     this.#current = page;
     return page;
   }
@@ -96,9 +96,9 @@ export class Tabs {
   /** Closes tab `index`; the current tab moves to its neighbour when it was the one closed. */
   async close(index: number): Promise<Page> {
     const page = this.#pages[index];
-    if (!page) throw new RangeError(`No tab ${index}: ${this.#range()}`);
+    if (!page) throw new ActionError("not_found", `No tab ${index}: ${this.#range()}`);
     if (this.#pages.length === 1) {
-      throw new RangeError("Cannot close the only tab: navigate elsewhere instead");
+      throw new ActionError("no_effect", "Cannot close the only tab: navigate elsewhere instead");
     }
     this.#pages.splice(index, 1);
     if (page === this.#current) this.#current = this.#pages[Math.max(0, index - 1)]!;

@@ -1,20 +1,11 @@
-import { parseArgs } from "node:util";
 import { ConfigError } from "../entity/mod.ts";
-import { CLI_FLAGS, CLI_PARSE_OPTIONS, type CliOptions, cliOptions } from "./cli_options.ts";
+import { type CliOptions, cliOptions } from "./cli_options.ts";
 import { dataDir } from "./data_dir.ts";
-import { RUN_FLAGS, RUN_PARSE_OPTIONS, type RunConfig, runOptions } from "./run_options.ts";
-import {
-  ACTION_FLAGS,
-  ACTION_PARSE_OPTIONS,
-  type ActionConfig,
-  actionOptions,
-} from "./action_options.ts";
-import {
-  OBSERVE_FLAGS,
-  OBSERVE_PARSE_OPTIONS,
-  type ObserveConfig,
-  observeOptions,
-} from "./observe_options.ts";
+import { DEFAULTS } from "./flag_table.ts";
+import { flagValue, preview, splitArgs } from "./flags.ts";
+import { type RunConfig, runOptions } from "./run_options.ts";
+import { type ActionConfig, actionOptions } from "./action_options.ts";
+import { type ObserveConfig, observeOptions } from "./observe_options.ts";
 
 /** Everything a run needs to know, read once from flags and the environment. */
 export interface Config {
@@ -29,9 +20,13 @@ export interface Config {
   browser: { chromePath?: string; headless: boolean; cdpUrl?: string } & ActionConfig & {
     /** Scope, token budget, overlay and screenshots of observations. */
     observe: ObserveConfig;
+    /** `PATH`, where a browser is looked for after the usual install paths. */
+    searchPath?: string;
   };
   /** Where sessions and runs are kept (see {@link dataDir}). */
   dataDir: string;
+  /** The directory for temporary files (`TMPDIR`), when set. */
+  tempDir?: string;
   /** The command-line product: sessions, run folders, replay, batches, output style. */
   cli: CliOptions;
   /** Budgets and safety: time, tokens, --yes, --allowed-domains, secrets. */
@@ -39,46 +34,7 @@ export interface Config {
 }
 
 /** The default model when OPENAI_MODEL is not set. */
-export const DEFAULT_MODEL = "gpt-5-mini";
-const DEFAULT_MAX_STEPS = 25;
-
-/** One line per flag for `--help`: flag, what it does, default, variable. */
-export const FLAGS: readonly { flag: string; about: string; env?: string; fallback?: string }[] = [
-  {
-    flag: "-t, --task TEXT",
-    about: "the goal, in plain language (or a positional argument, or stdin)",
-  },
-  { flag: "--model NAME", about: "model name", env: "OPENAI_MODEL", fallback: DEFAULT_MODEL },
-  {
-    flag: "--max-steps N",
-    about: "stop after N steps",
-    env: "BROWSER_AGENT_MAX_STEPS",
-    fallback: `${DEFAULT_MAX_STEPS}`,
-  },
-  {
-    flag: "--chrome PATH",
-    about: "Chrome or Chromium to launch",
-    env: "CHROME_PATH",
-    fallback: "search usual install paths",
-  },
-  {
-    flag: "--headless",
-    about: "no browser window",
-    fallback: "when there is no display or CI is set",
-  },
-  { flag: "--headed", about: "show the browser window" },
-  {
-    flag: "--cdp-url URL",
-    about: "attach to a running browser (ws://… or http://host:9222)",
-    env: "BROWSER_AGENT_CDP_URL",
-  },
-  ...ACTION_FLAGS,
-  ...OBSERVE_FLAGS,
-  ...RUN_FLAGS,
-  ...CLI_FLAGS,
-  { flag: "-h, --help", about: "show this help" },
-  { flag: "-V, --version", about: "print the version" },
-];
+export const DEFAULT_MODEL = DEFAULTS.model;
 
 /**
  * Reads flags and environment into a validated {@link Config}. Throws {@link ConfigError} with
@@ -97,71 +53,39 @@ export function loadConfig(
   env: Record<string, string | undefined>,
   options: { needsModel?: boolean } = {},
 ): Config {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        task: { type: "string", short: "t" },
-        model: { type: "string" },
-        "max-steps": { type: "string" },
-        chrome: { type: "string" },
-        headless: { type: "boolean" },
-        headed: { type: "boolean" },
-        "cdp-url": { type: "string" },
-        ...ACTION_PARSE_OPTIONS,
-        ...OBSERVE_PARSE_OPTIONS,
-        ...RUN_PARSE_OPTIONS,
-        ...CLI_PARSE_OPTIONS,
-        help: { type: "boolean", short: "h" },
-        version: { type: "boolean", short: "V" },
-      },
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const flag = /'([^']+)'/.exec(message)?.[1];
-    throw new ConfigError(
-      flag ? `Unknown or incomplete flag "${flag}": see --help` : `${message}: see --help`,
-    );
-  }
-  const v = parsed.values;
+  const { values: v, positionals } = splitArgs(argv);
   const help = v.help === true;
   const version = v.version === true;
 
-  const positional = parsed.positionals.join(" ").trim();
-  if (v.task !== undefined && positional) {
-    throw new ConfigError(`Task given twice ("--task" and "${positional}"): use one`);
+  const positional = positionals.join(" ").trim();
+  const flagTask = typeof v.task === "string" ? v.task : undefined;
+  if (flagTask !== undefined && flagTask.trim() === "") {
+    throw new ConfigError('Cannot use --task "": it is empty; give the goal in plain language');
   }
-  const task = (v.task ?? positional).trim() || undefined;
+  if (flagTask !== undefined && positional) {
+    throw new ConfigError(`Task given twice ("--task" and "${preview(positional)}"): use one`);
+  }
+  const task = (flagTask ?? positional).trim() || undefined;
 
-  const maxSteps = positiveInt(
-    v["max-steps"] ?? env.BROWSER_AGENT_MAX_STEPS,
-    "--max-steps",
-    DEFAULT_MAX_STEPS,
-  );
+  const maxSteps = (flagValue("max-steps", v, env) as number | undefined) ?? DEFAULTS.maxSteps;
 
   if (v.headless && v.headed) throw new ConfigError("Both --headless and --headed given: pick one");
   const noDisplay = !env.DISPLAY && !env.WAYLAND_DISPLAY && Deno.build.os === "linux";
   const headless = v.headless ? true : v.headed ? false : Boolean(env.CI) || noDisplay;
 
-  const cdpUrl = nonEmpty(v["cdp-url"] ?? env.BROWSER_AGENT_CDP_URL);
-  if (cdpUrl && !/^(wss?|https?):\/\//.test(cdpUrl)) {
-    throw new ConfigError(
-      `Cannot use --cdp-url "${cdpUrl}": give ws://host:port/… or http://host:9222`,
-    );
-  }
+  const cdpUrl = flagValue("cdp-url", v, env) as string | undefined;
+  if (cdpUrl !== undefined) checkCdpUrl(cdpUrl);
 
   const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
   const baseUrl = nonEmpty(env.OPENAI_BASE_URL);
-  if (baseUrl && !/^https?:\/\//.test(baseUrl)) {
+  if (baseUrl && (!/^https?:\/\//.test(baseUrl) || !URL.canParse(baseUrl))) {
     throw new ConfigError(
-      `Cannot use OPENAI_BASE_URL "${baseUrl}": it must start with http:// or https://`,
+      `Cannot use OPENAI_BASE_URL "${
+        preview(baseUrl)
+      }": it must start with http:// or https:// and be a URL`,
     );
   }
-  // `--secret` may repeat (a string[]); the CLI options read only single values.
-  const cli = cliOptions(v as Record<string, string | boolean | undefined>, env, task, positiveInt);
+  const cli = cliOptions(v, env, task);
   if (cli.session && cdpUrl) {
     throw new ConfigError(
       "Cannot use --session with --cdp-url: the attached browser has its own profile",
@@ -177,7 +101,10 @@ export function loadConfig(
   const config: Config = {
     help,
     version,
-    model: { apiKey, name: nonEmpty(v.model ?? env.OPENAI_MODEL) ?? DEFAULT_MODEL },
+    model: {
+      apiKey,
+      name: (flagValue("model", v, env) as string | undefined) ?? DEFAULTS.model,
+    },
     maxSteps,
     noColor: Boolean(env.NO_COLOR),
     browser: { headless, ...actionOptions(v, env), observe: observeOptions(v, env) },
@@ -187,22 +114,32 @@ export function loadConfig(
   };
   if (task) config.task = task;
   if (baseUrl) config.model.baseUrl = baseUrl;
-  const chromePath = nonEmpty(v.chrome ?? env.CHROME_PATH);
+  const chromePath = flagValue("chrome", v, env) as string | undefined;
   if (chromePath) config.browser.chromePath = chromePath;
   if (cdpUrl) config.browser.cdpUrl = cdpUrl;
+  if (env.PATH) config.browser.searchPath = env.PATH;
+  const tempDir = nonEmpty(env.TMPDIR);
+  if (tempDir) config.tempDir = tempDir;
   return config;
+}
+
+function checkCdpUrl(url: string): void {
+  const fix = "give ws://host:port/… or http://host:9222";
+  if (!/^(wss?|https?):\/\//i.test(url)) {
+    throw new ConfigError(`Cannot use --cdp-url "${preview(url)}": ${fix}`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(`Cannot use --cdp-url "${preview(url)}": it is not a URL; ${fix}`);
+  }
+  if (!parsed.hostname) {
+    throw new ConfigError(`Cannot use --cdp-url "${preview(url)}": it names no host; ${fix}`);
+  }
 }
 
 function nonEmpty(s: string | undefined): string | undefined {
   const t = s?.trim();
   return t ? t : undefined;
-}
-
-function positiveInt(raw: string | undefined, name: string, fallback: number): number {
-  if (raw === undefined || raw.trim() === "") return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new ConfigError(`Cannot use ${name} "${raw}": give a whole number of at least 1`);
-  }
-  return n;
 }

@@ -1,4 +1,5 @@
-import { DEFAULT_MODEL, FLAGS } from "./config.ts";
+import { DEFAULT_MODEL } from "./config.ts";
+import { flagHelpLines } from "./flags.ts";
 
 /** Exit codes, documented in `--help` and the README. */
 export const EXIT = {
@@ -18,13 +19,6 @@ export const EXIT = {
 
 /** The text of `--help`. */
 export function helpText(version: string): string {
-  const width = Math.max(...FLAGS.map((f) => f.flag.length)) + 2;
-  const flags = FLAGS.map((f) => {
-    const extra = [f.fallback ? `default: ${f.fallback}` : "", f.env ? `env ${f.env}` : ""].filter(
-      Boolean,
-    );
-    return `  ${f.flag.padEnd(width)}${f.about}${extra.length ? ` (${extra.join("; ")})` : ""}`;
-  }).join("\n");
   return `browser-agent ${version}: an LLM agent that reaches a goal in a real Chromium.
 
 Usage:
@@ -38,7 +32,7 @@ Usage:
   browser-agent sessions [--json]     list saved sessions (--session NAME --forget deletes one)
 
 Flags:
-${flags}
+${flagHelpLines().join("\n")}
 
 Model (environment or .env in the working directory):
   OPENAI_API_KEY    API key (not needed for local servers)
@@ -49,6 +43,9 @@ Output: one progress line per step on stderr; the answer on stdout. Every run wr
 trace.jsonl, screenshots and report.html (--out DIR); sessions and runs live in DATA, which is
 $XDG_DATA_HOME/browser-agent, else ~/.local/share/browser-agent (macOS: ~/Library/Application
 Support/browser-agent; Windows: %LOCALAPPDATA%\\browser-agent).
+
+Limits: a task may take a quarter of --max-request-tokens (6000 tokens, about 24000 characters
+of English, by default); bad flags, too long a task or a task that is not text exit with 2.
 
 Exit codes:
   0    done: the task succeeded

@@ -1,10 +1,14 @@
 /**
- * Configuration: flags and environment, read once into a typed, validated object.
+ * Configuration: flags and environment, read once into a typed, validated object. Every flag is
+ * declared once, in {@link FLAG_TABLE}, which drives parsing, `--help` and the value checks.
+ * Imports only `entity`.
  *
  * @module
  */
-export { type Config, DEFAULT_MODEL, FLAGS, loadConfig } from "./config.ts";
+export { type Config, DEFAULT_MODEL, loadConfig } from "./config.ts";
 export { type CliOptions } from "./cli_options.ts";
 export { dataDir } from "./data_dir.ts";
 export { type RunConfig } from "./run_options.ts";
 export { EXIT, helpText } from "./help.ts";
+export { DEFAULTS, FLAG_TABLE, type FlagCheck, type FlagSpec } from "./flag_table.ts";
+export { checkValue, flagHelpLines, flagValue, preview, splitArgs } from "./flags.ts";

@@ -4,6 +4,10 @@
  *
  * @module
  */
+import type { ActionOutcome, ErrorKind } from "./outcome.ts";
+
+export * from "./outcome.ts";
+export { estimateTokens } from "./tokens.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */
 export interface JsonSchema {
@@ -47,6 +51,10 @@ export interface ToolResult {
   ok: boolean;
   /** One or two sentences for the model and the history. */
   text: string;
+  /** Why it failed, for code that branches on it (set on every failure `dispatch` returns). */
+  kind?: ErrorKind;
+  /** What the browser action did and changed, as data (settle time, downloads, dialogs, …). */
+  outcome?: ActionOutcome;
   /** Set by tools that end the run. */
   stop?: Stop;
   /** Machine-readable details for clients that want them (the MCP server sends them along). */
@@ -61,6 +69,8 @@ export interface ObservedElement {
   id: number;
   /** Lower-case tag name, e.g. `button`. */
   tag: string;
+  /** The role the page gives it (explicit or implicit ARIA role), e.g. `button`, `link`, `textbox`. */
+  role: string;
   /** Extra attributes worth showing: `type=checkbox`, `role=tab`, `placeholder="…"`. */
   attrs: string[];
   /** Compact states: `CHECKED`, `DISABLED`, `FOCUSED`, … */
@@ -103,11 +113,13 @@ export interface TabInfo {
   active: boolean;
 }
 
-/** One past step, as kept in HISTORY. */
+/** One past step, as kept in HISTORY. Published once, never changed after. */
 export interface StepRecord {
-  step: number;
-  call: ToolCall;
-  result: ToolResult;
+  readonly step: number;
+  readonly call: ToolCall;
+  readonly result: ToolResult;
+  /** Set on the step after which the page stayed the same in a loop (`⚠️ REPEATED …`). */
+  readonly loopMark?: string;
   /** Short description of the target, e.g. `[12] <button> "Search"`. */
   target?: string;
   ms: number;

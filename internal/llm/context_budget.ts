@@ -31,7 +31,10 @@ export function estimateTokens(text: string): number {
 /**
  * The user message kept under `limits.maxTokens`: the last steps in full, older ones shortened;
  * when still too large, the oldest steps are left out, then the DOM summary is cut at the end
- * with a line that says so. The current page comes before old history.
+ * with a line that says so. The current page comes before old history. As a last resort (a
+ * ceiling too small for what must be said) the last step is shortened too, then left out, then
+ * the page summary, the page's title and address, and finally the task are cut, so the message
+ * never exceeds the ceiling.
  *
  * @example
  * ```ts
@@ -44,46 +47,79 @@ export function boundedUserMessage(
   page: BrowserState,
   limits: ContextLimits,
 ): { text: string; tokens: number } {
+  let shownTask = task;
   const render = (records: readonly StepRecord[], shown: BrowserState, omitted: number) => {
-    const text = userMessage(task, records, shown, omitted);
+    const text = userMessage(shownTask, records, shown, omitted);
     return { text, tokens: estimateTokens(text) };
   };
+  const fits = (o: { tokens: number }) => o.tokens <= limits.maxTokens;
   const full = Math.max(1, limits.fullSteps);
   let records = history.map((r, i) => (i < history.length - full ? shorten(r) : r));
   let omitted = 0;
   let out = render(records, page, omitted);
   // Shorten more of the recent steps, keeping the last two whole as long as possible.
   const first = Math.max(0, history.length - full);
-  for (let i = first; out.tokens > limits.maxTokens && i < history.length - 2; i++) {
+  for (let i = first; !fits(out) && i < history.length - 2; i++) {
     records = records.map((r, j) => (j === i ? shorten(r) : r));
     out = render(records, page, omitted);
   }
   // Leave out the oldest steps, keeping the last one.
-  while (out.tokens > limits.maxTokens && records.length > 1) {
+  while (!fits(out) && records.length > 1) {
     records = records.slice(1);
     omitted = records[0]!.step - 1;
     out = render(records, page, omitted);
   }
-  if (out.tokens <= limits.maxTokens) return out;
+  if (fits(out)) return out;
   // Cut the DOM summary to what fits, at least a few lines.
+  let shown = cutSummary(page, limits.maxTokens - (out.tokens - estimateTokens(page.summary)), 3);
+  out = render(records, shown, omitted);
+  if (fits(out)) return out;
+  // The last resort: every step short, then none, then no page lines, a short title and URL.
+  records = records.map(shorten);
+  out = render(records, shown, omitted);
+  if (fits(out)) return out;
+  omitted = history.length;
+  records = [];
+  const bare = { ...page, url: clip(page.url, 200), title: clip(page.title, 200), tabs: [] };
+  const rest = render(records, { ...bare, summary: "" }, omitted).tokens;
+  shown = cutSummary(bare, limits.maxTokens - rest, 0);
+  out = render(records, shown, omitted);
+  if (fits(out)) return out;
+  // A task longer than the ceiling: keep its start (the command line refuses such tasks).
+  const over = out.tokens - limits.maxTokens;
+  const keep = Math.max(0, Math.floor(task.length * (1 - (over + 20) / estimateTokens(task))));
+  shownTask = `${task.slice(0, keep)}… (the task was cut to fit the request)`;
+  out = render(records, { ...bare, summary: "" }, omitted);
+  while (!fits(out) && shownTask.length > 60) {
+    shownTask = `${shownTask.slice(0, Math.floor(shownTask.length / 2))}…`;
+    out = render(records, { ...bare, summary: "" }, omitted);
+  }
+  return out;
+}
+
+/** The page with its summary cut to `room` tokens (at least `minLines` lines), said in a line. */
+function cutSummary(page: BrowserState, room: number, minLines: number): BrowserState {
   const lines = page.summary.split("\n");
-  const fixed = out.tokens - estimateTokens(page.summary);
-  let room = limits.maxTokens - fixed - 30;
+  let left = room - 30;
   let keep = 0;
   while (keep < lines.length) {
     const cost = estimateTokens(lines[keep]!) + 1;
-    if (cost > room && keep >= 3) break;
-    room -= cost;
+    if (cost > left && keep >= minLines) break;
+    left -= cost;
     keep++;
   }
-  if (keep >= lines.length) return out;
+  if (keep >= lines.length) return page;
   const summary = [
     ...lines.slice(0, keep),
     `… ${
       lines.length - keep
     } more lines of this page left out to keep the request small: scroll or search to see them`,
   ].join("\n");
-  return render(records, { ...page, summary }, omitted);
+  return { ...page, summary };
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
 /** A step as a short line: no reasoning, long argument values and the result cut. */

@@ -1,7 +1,8 @@
 import OpenAI from "openai";
 import { ModelError, type ToolCall, type ToolSpec } from "../entity/mod.ts";
-import { parseLooseJson } from "./loose_json.ts";
-import { parseTextCall } from "./text_fallback.ts";
+import { NOT_A_COMPLETION, notACompletion, readBody } from "./completion_check.ts";
+import { estimateTokens } from "./context_budget.ts";
+import { readMessage, readUsage } from "./reply_message.ts";
 
 /** How to reach an OpenAI-compatible chat completions server. */
 export interface ModelOptions {
@@ -27,6 +28,8 @@ export interface RetryNotice {
   maxRetries: number;
   /** The wait the server asked for with Retry-After / Retry-After-Ms, in ms. */
   retryAfterMs?: number;
+  /** The server answered 2xx with something that is not a chat completion: what it sent. */
+  notCompletion?: string;
 }
 
 /** The model's answer for one step. */
@@ -37,6 +40,13 @@ export interface ModelReply {
   text: string;
   /** How many calls the model asked for (only the first is run). */
   callCount: number;
+  /**
+   * Why the model's tool call could not be used (no name, arguments that are not an object or
+   * nested too deep): a sentence for the model, to be the step's result. `call` is then
+   * undefined, and `text` starts with the same sentence.
+   */
+  error?: string;
+  /** Tokens as the server counted them; estimated when it sent no believable count. */
   usage: { promptTokens: number; completionTokens: number };
   ms: number;
 }
@@ -58,17 +68,19 @@ const REASONING = {
 export class ModelClient {
   readonly model: string;
   readonly #client: OpenAI;
+  /** The server as messages name it. */
+  readonly #server: string;
 
   constructor(options: ModelOptions) {
     this.model = options.model;
+    this.#server = options.baseUrl ? `at ${options.baseUrl}` : "(the OpenAI API)";
+    const maxRetries = options.maxRetries ?? 3;
     this.#client = new OpenAI({
       apiKey: options.apiKey || "not-needed",
       baseURL: options.baseUrl,
       timeout: options.timeoutMs ?? 120_000,
-      maxRetries: options.maxRetries ?? 3,
-      ...(options.onRetry
-        ? { fetch: noticingRetries(options.onRetry, options.maxRetries ?? 3) }
-        : {}),
+      maxRetries,
+      fetch: checkedFetch(options.onRetry ?? (() => {}), maxRetries),
     });
   }
 
@@ -114,45 +126,29 @@ export class ModelClient {
         tool_choice: "required",
       }, { signal: request.signal });
     } catch (error) {
-      throw toModelError(error, this.model, request.signal);
+      throw toModelError(error, this.model, this.#server, request.signal);
     }
-    const message = completion.choices[0]?.message;
-    const text = (message?.content ?? "").trim();
+    // checkedFetch let only chat completions through: an object with a choice and its message.
+    const body = completion as unknown as { choices: { message: Record<string, unknown> }[] };
+    const read = readMessage(body.choices[0]!.message);
+    const reported = readUsage((completion as { usage?: unknown }).usage);
     const usage = {
-      promptTokens: completion.usage?.prompt_tokens ?? 0,
-      completionTokens: completion.usage?.completion_tokens ?? 0,
+      promptTokens: reported.promptTokens >= 0
+        ? reported.promptTokens
+        : estimateTokens(request.system) + estimateTokens(request.user),
+      completionTokens: reported.completionTokens >= 0
+        ? reported.completionTokens
+        : estimateTokens(read.text) + estimateTokens(JSON.stringify(read.call?.args ?? {})),
     };
     const ms = Math.round(performance.now() - started);
-    const calls = (message?.tool_calls ?? []).filter((c) => c.type === "function");
-    const first = calls[0];
-    if (first) {
-      const parsed = first.function.arguments.trim() === ""
-        ? {}
-        : parseLooseJson(first.function.arguments);
-      const args = parsed && typeof parsed === "object" && !Array.isArray(parsed)
-        ? { ...(parsed as Record<string, unknown>) }
-        : { _unparsed: first.function.arguments };
-      return {
-        call: split(first.function.name, args, text),
-        text,
-        callCount: calls.length,
-        usage,
-        ms,
-      };
+    const reply: ModelReply = { text: read.text, callCount: read.callCount, usage, ms };
+    if (read.call) reply.call = read.call;
+    if (read.error) {
+      reply.error = read.error;
+      reply.text = read.text ? `${read.error}\n${read.text}` : read.error;
     }
-    const fallback = parseTextCall(text);
-    if (fallback) {
-      const before = text.slice(0, text.search(/function_call:|\{/i)).trim();
-      return { call: split(fallback.name, fallback.args, before), text, callCount: 1, usage, ms };
-    }
-    return { text, callCount: 0, usage, ms };
+    return reply;
   }
-}
-
-function split(name: string, args: Record<string, unknown>, text: string): ToolCall {
-  const reasoning = typeof args.reasoning === "string" ? args.reasoning : text.split("\n")[0] ?? "";
-  delete args.reasoning;
-  return { name, args, reasoning: reasoning.trim() };
 }
 
 function withReasoning(schema: ToolSpec["parameters"]): ToolSpec["parameters"] {
@@ -163,8 +159,20 @@ function withReasoning(schema: ToolSpec["parameters"]): ToolSpec["parameters"] {
   };
 }
 
-function toModelError(error: unknown, model: string, signal?: AbortSignal): Error {
+function toModelError(
+  error: unknown,
+  model: string,
+  server: string,
+  signal?: AbortSignal,
+): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error("Aborted");
+  if (error instanceof OpenAI.APIError && error.headers?.get(NOT_A_COMPLETION)) {
+    const what = decodeURIComponent(error.headers.get(NOT_A_COMPLETION)!);
+    return new ModelError(
+      `The model server ${server} kept answering with something that is not a chat completion: ${what}; check OPENAI_BASE_URL (an OpenAI-compatible /chat/completions server)`,
+      { status: 200, isConfig: false, cause: error },
+    );
+  }
   if (error instanceof OpenAI.APIConnectionTimeoutError) {
     return new ModelError(
       "The model server did not answer in time: check OPENAI_BASE_URL or raise the timeout",
@@ -209,20 +217,26 @@ function firstLine(s: string): string {
   return s.split("\n")[0]!.slice(0, 200);
 }
 
-/** A fetch that tells `onRetry` about failures the client will retry (it decides; this only reports). */
-function noticingRetries(
+/**
+ * The client's fetch: a 2xx reply that is not a chat completion (an empty or cut-off body, HTML,
+ * an event stream, `null`, `{}`, an error object) becomes a 502 marked {@link NOT_A_COMPLETION},
+ * so the client retries it like a server failure and the last one says what was sent. Tells
+ * `onRetry` about every failure the client will retry (it decides; this only reports).
+ */
+function checkedFetch(
   onRetry: (retry: RetryNotice) => void,
   maxRetries: number,
 ): typeof fetch {
   return async (input, init) => {
     const attempt = Number(new Headers(init?.headers).get("x-stainless-retry-count") ?? 0);
-    const notify = (status: number | undefined, headers?: Headers) => {
+    const notify = (status: number | undefined, headers?: Headers, notCompletion?: string) => {
       if (attempt >= maxRetries) return;
       const notice: RetryNotice = { status, attempt: attempt + 1, maxRetries };
       const ms = Number(headers?.get("retry-after-ms") ?? NaN);
       const s = Number(headers?.get("retry-after") ?? NaN);
       if (Number.isFinite(ms) && ms >= 0) notice.retryAfterMs = ms;
       else if (Number.isFinite(s) && s >= 0) notice.retryAfterMs = s * 1000;
+      if (notCompletion) notice.notCompletion = notCompletion;
       onRetry(notice);
     };
     let response: Response;
@@ -233,6 +247,40 @@ function noticingRetries(
       throw error;
     }
     const status = response.status;
+    const url = input instanceof Request ? input.url : String(input);
+    if (status >= 200 && status < 300 && /\/chat\/completions\b/.test(url)) {
+      let what: string | undefined;
+      let text = "";
+      try {
+        text = await readBody(response);
+        what = status === 204 ? "no body (204)" : notACompletion(
+          response.headers.get("content-type") ?? "",
+          text,
+        );
+      } catch (error) {
+        if (init?.signal?.aborted) throw error;
+        what = `a body that broke off (${
+          error instanceof Error ? error.message.split("\n")[0]!.slice(0, 120) : String(error)
+        })`;
+      }
+      if (what === undefined) {
+        return new Response(text, { status, headers: { "content-type": "application/json" } });
+      }
+      notify(status, response.headers, what);
+      const headers = new Headers({ "content-type": "application/json" });
+      headers.set(NOT_A_COMPLETION, encodeURIComponent(what));
+      for (const name of ["retry-after", "retry-after-ms"]) {
+        const value = response.headers.get(name);
+        if (value) headers.set(name, value);
+      }
+      return new Response(
+        JSON.stringify({ error: { message: `not a chat completion: ${what}` } }),
+        {
+          status: 502,
+          headers,
+        },
+      );
+    }
     const retryable = status === 408 || status === 409 || status === 429 || status >= 500;
     if (retryable && response.headers.get("x-should-retry") !== "false") {
       notify(status, response.headers);

@@ -1,85 +1,124 @@
 import type { ToolResult } from "../entity/mod.ts";
 import {
-  assessRisk,
-  type BrowserSession,
-  observeNumbered,
+  ActionPolicy,
+  type Answer,
+  type BrowserPort,
   type Risk,
   riskKind,
   type Tool,
   validateArgs,
 } from "../tools/mod.ts";
+import { observeNumbered } from "./tools/numbering_tools.ts";
 
-/** What the person behind the client answered: allowed, declined, or nobody was asked. */
-export type Answer = "yes" | "no" | "unasked";
+export type { Answer } from "../tools/mod.ts";
 
 /** What {@link SafetyGate} needs from the server. */
 export interface GateOptions {
   /** `--yes`: destructive actions and `confirm()` dialogs are allowed without asking. */
   confirmAll: boolean;
+  /** The tools the server offers. */
+  tools: readonly Tool[];
   /** Asks the user through the client (MCP elicitation); "unasked" when the client cannot. */
   ask?: (question: string, signal: AbortSignal) => Promise<Answer>;
   /** Writes one line to stderr. */
   log: (line: string) => void;
 }
 
-/** The decision on one call before it runs. */
-type Verdict = { confirmed: boolean; held?: undefined } | { held: ToolResult };
-
 /**
- * The agent's safety policy in MCP terms. A call of a tool that acts on an element
- * ({@link Tool.actsAs}) is judged by the shared {@link assessRisk} against a fresh observation
- * of the page; a destructive one is not run but answered with an error that says what was held,
- * why, and how to confirm: `confirm: true` in the same call after asking the user, or the
- * server started with `--yes`. A client that supports elicitation is asked instead. The
- * `confirm()` dialogs of a confirmed call are accepted; others are dismissed and reported.
+ * The MCP front-end of the shared {@link ActionPolicy}: a call of a tool that acts on an element
+ * is judged against a fresh observation of the whole page; a destructive one is not run but
+ * answered with an error that says what was held, why, and how to confirm: `confirm: true` in
+ * the same call after asking the user, or the server started with `--yes`. A client that
+ * supports elicitation is asked instead. The `confirm()` dialogs of a confirmed call are
+ * accepted; others are dismissed and reported.
  *
  * @example
  * ```ts
- * const gate = new SafetyGate({ confirmAll: false, log: console.error });
- * const result = await gate.run(tool, args, browser, signal, () => registry.dispatch(call, ctx));
+ * const gate = new SafetyGate({ confirmAll: false, tools, log: console.error });
+ * const result = await gate.run(tool, args, browser, signal, (dialogs) =>
+ *   registry.dispatch(call, { ...ctx, dialogs }));
  * ```
  */
 export class SafetyGate {
-  readonly #o: GateOptions;
-  /** The call now running was confirmed: its dialogs may be accepted. */
-  #confirmedNow = false;
-  /** The running call's `confirm()`/`prompt()` dialog was dismissed: nobody confirmed it. */
-  #heldDialog = false;
-  readonly #attached = new WeakSet<BrowserSession>();
+  readonly #policy: ActionPolicy;
+  readonly #log: (line: string) => void;
 
   constructor(options: GateOptions) {
-    this.#o = options;
+    this.#log = options.log;
+    const ask = options.ask;
+    this.#policy = new ActionPolicy({
+      confirmAll: options.confirmAll,
+      tools: options.tools,
+      ...(ask
+        ? { ask: (risk: Risk, signal: AbortSignal) => ask(`Allow ${described(risk)}?`, signal) }
+        : {}),
+      notice: (e) => {
+        if (e.event === "allowed") options.log(`mcp: allowed by the user: ${e.tool} ${e.what}`);
+        else if (e.event === "declined") {
+          options.log(`mcp: declined by the user: ${e.tool} ${e.what}`);
+        } else if (e.event === "held") options.log(`mcp: held ${e.tool}: ${e.what}`);
+      },
+    });
   }
 
   /** Runs `act`, the call of `tool` with `args`, if the policy allows it; else says why not. */
   async run(
     tool: Tool,
     args: Record<string, unknown>,
-    browser: BrowserSession,
+    browser: BrowserPort,
     signal: AbortSignal,
-    act: () => Promise<ToolResult>,
+    act: (dialogs: "accept" | "dismiss") => Promise<ToolResult>,
   ): Promise<ToolResult> {
-    this.#attach(browser);
     // Invalid arguments are left to `act`, which says what is wrong with them.
-    const checked = tool.actsAs ? validateArgs(tool.parameters, args) : undefined;
-    const valid = checked?.ok ? checked.args : undefined;
-    let confirmed = this.#o.confirmAll || valid?.confirm === true;
-    if (!confirmed && valid) {
-      const verdict = await this.#judge(tool, valid, browser, signal);
-      if (verdict.held) return verdict.held;
-      confirmed = verdict.confirmed;
-    }
-    if (valid?.confirm === true) this.#o.log(`mcp: ${tool.name} confirmed by the client`);
-    this.#confirmedNow = confirmed;
-    this.#heldDialog = false;
-    let result: ToolResult;
+    const checked = validateArgs(tool.parameters, args);
+    if (!checked.ok) return await act("dismiss");
+    const valid = checked.args;
+    const confirmed = valid.confirm === true;
+    if (confirmed) this.#log(`mcp: ${tool.name} confirmed by the client`);
+    // Confirmed already: no need to observe the page to judge it.
+    if (confirmed || this.#policy.confirmAll) return await this.#checked(tool, await act("accept"));
+    let decision;
     try {
-      result = await act();
-    } finally {
-      this.#confirmedNow = false;
+      decision = await this.#policy.decide(
+        { name: tool.name, args: valid },
+        () => observeNumbered(browser),
+        { confirmed, signal },
+      );
+    } catch (error) {
+      // Never act unjudged: a page that cannot be observed now is tried again by the client.
+      const why = error instanceof Error ? error.message : String(error);
+      return {
+        ok: false,
+        kind: "failed",
+        text: `Cannot check ${tool.name} before acting: ${why}; try again`,
+      };
     }
-    if (this.#heldDialog && tool.actsAs) {
-      result = {
+    if (decision.verdict !== "allow") {
+      const { risk, what } = decision;
+      const data = { held: risk.action, category: risk.category, reason: risk.reason };
+      return decision.verdict === "declined"
+        ? {
+          ok: false,
+          kind: "declined",
+          text:
+            `The user declined ${risk.action}: nothing was done; do not try it again, find another way`,
+          data,
+        }
+        : {
+          ok: false,
+          kind: "held",
+          text:
+            `Held for confirmation: ${what}. Nothing was done. Ask the user; if they agree, repeat this ${tool.name} call with confirm: true (or start the server with --yes).`,
+          data,
+        };
+    }
+    return this.#checked(tool, await act(decision.dialogs));
+  }
+
+  /** A result whose dismissed dialog is explained, with how to accept it. */
+  #checked(tool: Tool, result: ToolResult): ToolResult {
+    if (tool.actsAs && this.#policy.dismissedDialog(result)) {
+      return {
         ...result,
         text:
           `${result.text} To accept the dismissed dialog, ask the user; if they agree, repeat this call with confirm: true.`,
@@ -87,65 +126,9 @@ export class SafetyGate {
     }
     return result;
   }
+}
 
-  async #judge(
-    tool: Tool,
-    args: Record<string, unknown>,
-    browser: BrowserSession,
-    signal: AbortSignal,
-  ): Promise<Verdict> {
-    const acts = tool.actsAs?.(args);
-    if (!acts) return { confirmed: false };
-    let risk: Risk | undefined;
-    try {
-      const state = await observeNumbered(browser);
-      const options = acts.focus !== undefined ? { focus: acts.focus } : {};
-      risk = assessRisk({ name: acts.name, args: acts.args, reasoning: "" }, state, options);
-    } catch (error) {
-      // Never act unjudged: a page that cannot be observed now is tried again by the client.
-      const why = error instanceof Error ? error.message : String(error);
-      return {
-        held: { ok: false, text: `Cannot check ${tool.name} before acting: ${why}; try again` },
-      };
-    }
-    if (!risk) return { confirmed: false };
-    const what = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
-    const data = { held: risk.action, category: risk.category, reason: risk.reason };
-    const answer = await this.#o.ask?.(`Allow ${what}?`, signal) ?? "unasked";
-    if (answer === "yes") {
-      this.#o.log(`mcp: allowed by the user: ${tool.name} ${what}`);
-      return { confirmed: true };
-    }
-    if (answer === "no") {
-      this.#o.log(`mcp: declined by the user: ${tool.name} ${what}`);
-      return {
-        held: {
-          ok: false,
-          text:
-            `The user declined ${risk.action}: nothing was done; do not try it again, find another way`,
-          data,
-        },
-      };
-    }
-    this.#o.log(`mcp: held ${tool.name}: ${what}`);
-    return {
-      held: {
-        ok: false,
-        text:
-          `Held for confirmation: ${what}. Nothing was done. Ask the user; if they agree, repeat this ${tool.name} call with confirm: true (or start the server with --yes).`,
-        data,
-      },
-    };
-  }
-
-  /** Answers the browser's `confirm()` dialogs by this policy (alerts are always accepted). */
-  #attach(browser: BrowserSession): void {
-    if (this.#attached.has(browser)) return;
-    this.#attached.add(browser);
-    browser.dialogPolicy = () => {
-      if (this.#confirmedNow || this.#o.confirmAll) return "accept";
-      this.#heldDialog = true; // the result reports the dialog and its message
-      return "dismiss";
-    };
-  }
+/** `click [9] "Place order" (a payment or purchase: the button says "Place order")`. */
+function described(risk: Risk): string {
+  return `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
 }

@@ -1,16 +1,19 @@
 import process from "node:process";
 import { Server } from "@modelcontextprotocol/sdk/server";
 // The SDK's "./*" export points types at "*.js.d.ts": name the declaration files directly.
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type BrowserSession, mcpTools, ToolRegistry } from "../tools/mod.ts";
+import { type BrowserPort, ToolRegistry, validateArgs } from "../tools/mod.ts";
+import { GuardedStdioTransport } from "./guarded_stdio.ts";
 import { type Answer, SafetyGate } from "./safety_gate.ts";
+import { mcpTools } from "./tools/page_tools.ts";
+
+/** The browser the server drives: the tools' interface, and closing it. */
+export type McpBrowser = BrowserPort & { close(): Promise<void> };
 import { toCallToolResult, toMcpTool } from "./tool_results.ts";
 
 /** What {@link serveMcp} needs from `main.ts`. */
@@ -19,7 +22,7 @@ export interface McpOptions {
    * Starts (or attaches to) the browser; called on the first tool call, again if it failed, and
    * again when the browser was closed or crashed.
    */
-  startBrowser: () => Promise<BrowserSession>;
+  startBrowser: () => Promise<McpBrowser>;
   /** The program's version, told to clients. */
   version: string;
   /** Writes one line to stderr: stdout carries only protocol messages. */
@@ -49,7 +52,7 @@ const ASK_TIMEOUT_MS = 300_000;
 export async function serveMcp(options: McpOptions): Promise<void> {
   const registry = new ToolRegistry(mcpTools);
   const stopping = new AbortController();
-  let browser: Promise<BrowserSession> | undefined;
+  let browser: Promise<McpBrowser> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
   const call = async (
@@ -63,7 +66,18 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       const names = registry.tools.map((t) => t.name).join(", ");
       return toCallToolResult({ ok: false, text: `Unknown tool "${name}": use one of ${names}` });
     }
-    let session: BrowserSession;
+    // Exact types and bounded sizes, checked before anything starts: a client sends JSON by the
+    // schema, so "12" for 12, null for an omitted argument or a megabyte-long string is refused.
+    const checked = validateArgs(tool.parameters, args, { strict: true });
+    if (!checked.ok) {
+      options.log(`mcp: ${name} · error: ${checked.error}`);
+      return toCallToolResult({
+        ok: false,
+        kind: "invalid_args",
+        text: `${checked.error} (tool ${name})`,
+      });
+    }
+    let session: McpBrowser;
     let restarted = false;
     try {
       const previous = await browser?.catch(() => undefined);
@@ -87,7 +101,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       args,
       session,
       ctx.signal,
-      () => registry.dispatch({ name, args }, ctx),
+      (dialogs) => registry.dispatch({ name, args }, { ...ctx, dialogs }),
     ).catch((error: unknown) => ({
       ok: false,
       text: ctx.signal.aborted
@@ -132,7 +146,12 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       return "unasked";
     }
   };
-  const gate = new SafetyGate({ confirmAll: options.confirmAll ?? false, ask, log: options.log });
+  const gate = new SafetyGate({
+    confirmAll: options.confirmAll ?? false,
+    tools: registry.tools,
+    ask,
+    log: options.log,
+  });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.tools.map(toMcpTool),
   }));
@@ -156,13 +175,17 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   process.stdin.once("close", stop);
   options.signal?.addEventListener("abort", stop, { once: true });
 
-  await server.connect(new StdioServerTransport());
+  await server.connect(new GuardedStdioTransport({ log: options.log }));
   options.log(
     `mcp: browser-agent ${options.version} serving ${registry.tools.length} tools on stdio`,
   );
   try {
     await closed;
-    await queue;
+    // The running call was told to stop; one that does not gets a few seconds, then its browser
+    // is closed under it, so the server always ends.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([queue, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+    clearTimeout(timer);
   } finally {
     process.stdin.off("end", stop);
     process.stdin.off("close", stop);

@@ -1,4 +1,4 @@
-import type { Tool } from "./tool.ts";
+import { actionResult, actOptions, type Tool } from "./tool.ts";
 
 const ID = {
   type: "integer",
@@ -24,8 +24,12 @@ export const selectTool: Tool = {
     required: ["id", "option"],
   },
   async handler(args, ctx) {
-    const text = await ctx.browser.select(args.id as number, args.option as string, ctx.signal);
-    return { ok: true, text };
+    const outcome = await ctx.browser.select(
+      args.id as number,
+      args.option as string,
+      actOptions(ctx),
+    );
+    return actionResult(outcome);
   },
 };
 
@@ -35,7 +39,7 @@ export const goBack: Tool = {
   description: "Go back to the previous page in the current tab.",
   parameters: { type: "object", properties: {} },
   async handler(_args, ctx) {
-    return { ok: true, text: await ctx.browser.goBack(ctx.signal) };
+    return actionResult(await ctx.browser.goBack(actOptions(ctx)));
   },
 };
 
@@ -45,7 +49,7 @@ export const switchTab: Tool = {
   description: "Switch to another open tab, by its index in the tab list.",
   parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
   async handler(args, ctx) {
-    return { ok: true, text: await ctx.browser.switchTab(args.index as number, ctx.signal) };
+    return actionResult(await ctx.browser.switchTab(args.index as number, actOptions(ctx)));
   },
 };
 
@@ -55,7 +59,7 @@ export const closeTab: Tool = {
   description: "Close a tab by its index in the tab list (not the only one).",
   parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
   async handler(args, ctx) {
-    return { ok: true, text: await ctx.browser.closeTab(args.index as number) };
+    return actionResult(await ctx.browser.closeTab(args.index as number));
   },
 };
 
@@ -73,7 +77,11 @@ export const upload: Tool = {
     required: ["id", "path"],
   },
   async handler(args, ctx) {
-    const text = await ctx.browser.upload(args.id as number, args.path as string, ctx.signal);
-    return { ok: true, text };
+    const outcome = await ctx.browser.upload(
+      args.id as number,
+      args.path as string,
+      actOptions(ctx),
+    );
+    return actionResult(outcome);
   },
 };

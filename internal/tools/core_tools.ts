@@ -1,6 +1,7 @@
 import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 import { find, read } from "./observe_tools.ts";
-import type { Tool } from "./tool.ts";
+import { ActionError } from "../entity/mod.ts";
+import { actionResult, actOptions, type Tool } from "./tool.ts";
 
 const ID = {
   type: "integer",
@@ -14,7 +15,7 @@ export const click: Tool = {
     "Click an element: buttons, links, checkboxes, menu items, tabs. The result says what changed.",
   parameters: { type: "object", properties: { id: ID }, required: ["id"] },
   async handler(args, ctx) {
-    return { ok: true, text: await ctx.browser.click(args.id as number, ctx.signal) };
+    return actionResult(await ctx.browser.click(args.id as number, actOptions(ctx)));
   },
 };
 
@@ -37,13 +38,13 @@ export const type: Tool = {
     required: ["id", "text"],
   },
   async handler(args, ctx) {
-    const text = await ctx.browser.type(
+    const outcome = await ctx.browser.type(
       args.id as number,
       args.text as string,
       args.press_enter === true,
-      { clear: args.clear !== false, signal: ctx.signal },
+      { ...actOptions(ctx), clear: args.clear !== false },
     );
-    return { ok: true, text };
+    return actionResult(outcome);
   },
 };
 
@@ -60,7 +61,7 @@ export const press: Tool = {
     required: ["key"],
   },
   async handler(args, ctx) {
-    return { ok: true, text: await ctx.browser.press(args.key as string, ctx.signal) };
+    return actionResult(await ctx.browser.press(args.key as string, actOptions(ctx)));
   },
 };
 
@@ -80,9 +81,13 @@ export const scroll: Tool = {
     const direction = args.direction as "up" | "down" | undefined;
     const id = args.id as number | undefined;
     if (direction === undefined && id === undefined) {
-      return { ok: false, text: "Cannot scroll: give a direction (up or down), an id, or both" };
+      return {
+        ok: false,
+        kind: "invalid_args",
+        text: "Cannot scroll: give a direction (up or down), an id, or both",
+      };
     }
-    return { ok: true, text: await ctx.browser.scroll(direction, id, ctx.signal) };
+    return actionResult(await ctx.browser.scroll(direction, id, actOptions(ctx)));
   },
 };
 
@@ -97,7 +102,7 @@ export const navigate: Tool = {
   },
   async handler(args, ctx) {
     const url = normalizeUrl(args.url as string);
-    return { ok: true, text: await ctx.browser.navigate(url, ctx.signal) };
+    return actionResult(await ctx.browser.navigate(url, actOptions(ctx)));
   },
 };
 
@@ -188,12 +193,16 @@ export function normalizeUrl(input: string): string {
   try {
     url = new URL(withScheme);
   } catch {
-    throw new RangeError(
+    throw new ActionError(
+      "invalid_args",
       `Cannot open "${input}": not a URL, give a full address like https://example.com/`,
     );
   }
   if (!["http:", "https:", "file:", "about:", "data:"].includes(url.protocol)) {
-    throw new RangeError(`Cannot open "${input}": only http and https addresses are supported`);
+    throw new ActionError(
+      "invalid_args",
+      `Cannot open "${input}": only http and https addresses are supported`,
+    );
   }
   return withScheme;
 }

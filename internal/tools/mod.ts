@@ -1,6 +1,12 @@
 /**
- * The one tool registry: declarative tools shared by the agent loop and the MCP server.
- * Builds on `browser` and `entity`.
+ * The one tool registry: declarative tools (one object each, with a typed handler) shared by the
+ * agent loop, the MCP server and modules; `dispatch` validates, runs, and turns every failure
+ * into a result with an error kind. Also the one action policy ({@link ActionPolicy}) that
+ * judges destructive calls for all three front-ends. Builds on `browser` and `entity`.
+ *
+ * Where things are: the agent's tools (`core_tools.ts`, `action_tools.ts`, `observe_tools.ts`),
+ * the registry and validation (`registry.ts`, `validate.ts`), safety (`action_policy.ts`,
+ * `safety.ts`, `safety_words.ts`), what a call targets (`target.ts`).
  *
  * @module
  */
@@ -16,13 +22,26 @@ export {
   type,
 } from "./core_tools.ts";
 export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
-export { mcpTools } from "./mcp_tools.ts";
-export { observeNumbered } from "./mcp_numbering.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assessRisk, type Risk, type RiskCategory, riskKind, type RiskOptions } from "./safety.ts";
+export {
+  ActionPolicy,
+  type Answer,
+  type Decision,
+  type PolicyEvent,
+  type PolicyOptions,
+  type StateSource,
+} from "./action_policy.ts";
 export { describeTarget, idOf, locate, type Located } from "./target.ts";
-export type { ActsAs, Tool, ToolContext } from "./tool.ts";
-/** The browser the tools drive, for packages that may not import `browser` themselves. */
-export type { BrowserSession } from "../browser/mod.ts";
+export {
+  actionResult,
+  actOptions,
+  type ActsAs,
+  CONFIRM,
+  type Tool,
+  type ToolContext,
+} from "./tool.ts";
+/** What packages that may not import `browser` themselves need of it. */
+export { type BrowserPort, renderDownload, renderElement, renderOutcome } from "../browser/mod.ts";
 export { validateArgs } from "./validate.ts";

@@ -22,10 +22,17 @@ export const find: Tool = {
     const text = String(args.text).trim();
     const role = typeof args.role === "string" && args.role.trim() ? args.role.trim() : undefined;
     if (!text && !role) {
-      return { ok: false, text: 'Argument "text" is empty: give the words to look for' };
+      return {
+        ok: false,
+        kind: "invalid_args",
+        text: 'Argument "text" is empty: give the words to look for',
+      };
     }
     const result = await ctx.browser.find(text, role);
-    return { ok: result.count > 0, text: result.text, data: { count: result.count } };
+    const ids = result.matches.flatMap((m) => m.id === undefined ? [] : [m.id]);
+    return result.count > 0
+      ? { ok: true, text: result.text, data: { count: result.count, ids } }
+      : { ok: false, kind: "not_found", text: result.text, data: { count: 0, ids } };
   },
 };
 
@@ -46,7 +53,9 @@ export const read: Tool = {
     const query = typeof args.query === "string" && args.query.trim() ? args.query : undefined;
     const page = typeof args.page === "number" ? args.page : 1;
     const result = await ctx.browser.read({ ...(query ? { query } : {}), page });
-    return { ok: result.pages > 0, text: result.text, data: { pages: result.pages } };
+    return result.pages > 0
+      ? { ok: true, text: result.text, data: { pages: result.pages } }
+      : { ok: false, kind: "not_found", text: result.text, data: { pages: 0 } };
   },
 };
 

@@ -1,4 +1,5 @@
 import {
+  ActionError,
   BrowserClosedError,
   type ToolCall,
   type ToolResult,
@@ -42,26 +43,34 @@ export class ToolRegistry {
   }
 
   /**
-   * Looks the tool up, validates the arguments, runs it; every failure comes back as a result,
-   * except a closed or crashed browser (`BrowserClosedError`, thrown) and Ctrl+C.
+   * Looks the tool up, validates the arguments, runs it; every failure comes back as a result
+   * with its error kind, except a closed or crashed browser (`BrowserClosedError`, thrown) and
+   * Ctrl+C.
    */
   async dispatch(call: Pick<ToolCall, "name" | "args">, ctx: ToolContext): Promise<ToolResult> {
     const tool = this.#byName.get(call.name);
     if (!tool) {
       const names = this.tools.map((t) => t.name).join(", ");
-      return { ok: false, text: `Unknown tool "${call.name}": use one of ${names}` };
+      return {
+        ok: false,
+        kind: "unknown_tool",
+        text: `Unknown tool "${call.name}": use one of ${names}`,
+      };
     }
     const checked = validateArgs(tool.parameters, call.args);
-    if (!checked.ok) return { ok: false, text: `${checked.error} (tool ${tool.name})` };
+    if (!checked.ok) {
+      return { ok: false, kind: "invalid_args", text: `${checked.error} (tool ${tool.name})` };
+    }
     try {
-      return await tool.handler(checked.args, ctx);
+      const result = await tool.handler(checked.args, ctx);
+      return result.ok || result.kind ? result : { ...result, kind: "failed" };
     } catch (error) {
       if (ctx.signal.aborted) throw error;
       // A closed or crashed browser ends the run: no result the model could act on.
       if (error instanceof BrowserClosedError) throw error;
       ctx.browser?.throwIfGone(error);
       const text = error instanceof Error ? error.message : String(error);
-      return { ok: false, text };
+      return { ok: false, kind: error instanceof ActionError ? error.kind : "failed", text };
     }
   }
 }

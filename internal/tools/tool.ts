@@ -1,13 +1,33 @@
-import type { BrowserSession } from "../browser/mod.ts";
-import type { JsonSchema, ToolResult } from "../entity/mod.ts";
+import { type ActOptions, type BrowserPort, renderOutcome } from "../browser/mod.ts";
+import type { ActionOutcome, JsonSchema, ToolResult } from "../entity/mod.ts";
 
 /** What a tool handler gets besides its arguments. */
 export interface ToolContext {
-  browser: BrowserSession;
+  browser: BrowserPort;
   /** Carries Ctrl+C and timeouts. */
   signal: AbortSignal;
   /** Asks the person at the terminal; absent when there is none. */
   askUser?: (question: string) => Promise<string>;
+  /**
+   * How the page's `confirm()`/`prompt()`/leave-page dialogs are answered during this call: the
+   * action policy says `accept` for a call someone confirmed; default `dismiss`.
+   */
+  dialogs?: "accept" | "dismiss";
+}
+
+/** The options a tool passes to a browser action: the call's signal and dialog answer. */
+export function actOptions(ctx: ToolContext): ActOptions {
+  return { signal: ctx.signal, dialogs: ctx.dialogs ?? "dismiss" };
+}
+
+/**
+ * The result of a browser action: the outcome as data, and its sentence for the model. A
+ * navigation the allowed-domains rule cancelled makes it a `blocked` failure.
+ */
+export function actionResult(outcome: ActionOutcome): ToolResult {
+  const text = renderOutcome(outcome);
+  if (outcome.blocked.length > 0) return { ok: false, kind: "blocked", text, outcome };
+  return { ok: true, text, outcome };
 }
 
 /** An MCP tool call seen as the agent's call it amounts to, for {@link Tool.actsAs}. */

@@ -28,6 +28,10 @@ export type Reply =
   }
   | { text: string }
   | { status: number; body?: unknown; headers?: Record<string, string> }
+  /** This body verbatim (status 200 unless given): replies that are not chat completions. */
+  | { raw: string; status?: number; headers?: Record<string, string> }
+  /** A chat completion with this assistant message and usage (malformed tool calls). */
+  | { message: unknown; usage?: unknown }
   /** Answers nothing for `waitMs` (or until the server stops), then `then` (default: a 503). */
   | { waitMs: number; then?: Reply };
 
@@ -81,6 +85,20 @@ export function startScriptedModel(script: Step[]): {
         stopped.promise.then(() => clearTimeout(timer)).then(resolve);
       });
       reply = reply.then ?? { status: 503 };
+    }
+    if ("raw" in reply) {
+      return new Response(reply.status === 204 ? null : reply.raw, {
+        status: reply.status ?? 200,
+        headers: reply.headers ?? { "content-type": "application/json" },
+      });
+    }
+    if ("message" in reply) {
+      return Response.json({
+        id: `chatcmpl-${next}`,
+        object: "chat.completion",
+        choices: [{ index: 0, message: reply.message, finish_reason: "tool_calls" }],
+        usage: reply.usage ?? { prompt_tokens: 100, completion_tokens: 20, total_tokens: 120 },
+      });
     }
     if ("status" in reply) {
       return Response.json(

@@ -1,9 +1,14 @@
-import type { BrowserSession } from "../browser/mod.ts";
-import { renderElement } from "../browser/mod.ts";
-import type { BrowserState, ObservedElement, ToolResult } from "../entity/mod.ts";
-import { selectTool } from "./action_tools.ts";
-import { click, type as typeText } from "./core_tools.ts";
-import { CONFIRM, type Tool, type ToolContext } from "./tool.ts";
+import type { BrowserState, ErrorKind, ObservedElement, ToolResult } from "../../entity/mod.ts";
+import {
+  type BrowserPort,
+  click,
+  CONFIRM,
+  renderElement,
+  selectTool,
+  type Tool,
+  type ToolContext,
+  type as typeText,
+} from "../../tools/mod.ts";
 
 /**
  * The MCP tools that number elements and act by number. An element's index is its stable
@@ -34,9 +39,9 @@ interface Numbering {
   overlay: boolean;
 }
 
-const numbering = new WeakMap<BrowserSession, Numbering>();
+const numbering = new WeakMap<BrowserPort, Numbering>();
 
-function stateOf(browser: BrowserSession): Numbering {
+function stateOf(browser: BrowserPort): Numbering {
   let state = numbering.get(browser);
   if (!state) numbering.set(browser, state = { overlay: false });
   return state;
@@ -60,7 +65,7 @@ interface ElementPage {
  * ```
  */
 export function observeNumbered(
-  browser: BrowserSession,
+  browser: BrowserPort,
   scope: "viewport" | "page" = "page",
 ): Promise<BrowserState> {
   return browser.observe({ scope, tokenBudget: NO_BUDGET, overlay: stateOf(browser).overlay });
@@ -151,23 +156,26 @@ export const browserOverlayAct: Tool = {
   async handler(args, ctx) {
     const index = args.index as number;
     const last = stateOf(ctx.browser).last;
-    if (!last) return fail("No list yet: call browser_list_interactives first");
+    if (!last) return fail("No list yet: call browser_list_interactives first", "invalid_args");
     const limit = (args.limit as number | undefined) ?? last.limit;
     const offset = (args.offset as number | undefined) ?? last.offset;
     if (limit !== last.limit || offset !== last.offset) {
       return fail(
         `The last list used limit=${last.limit} offset=${last.offset}, not limit=${limit} offset=${offset}: list again with the limit and offset you want`,
+        "invalid_args",
       );
     }
     if (!last.ids.includes(index)) {
       return fail(
         `[${index}] is not in the last list: use a number from it, or list again (scope=page lists the whole page)`,
+        "unknown_element",
       );
     }
     const now = await listElements(ctx, "page");
     if (now.url !== last.url) {
       return fail(
         `Index ${index} is stale: the page changed to ${now.url} since the last list; call browser_list_interactives again`,
+        "gone",
       );
     }
     const present = new Set(now.all.map((el) => el.id));
@@ -177,6 +185,7 @@ export const browserOverlayAct: Tool = {
         `Index ${index} is stale: ${
           present.has(index) ? "the page changed a lot" : `[${index}] is no longer on the page`
         } since the last list; call browser_list_interactives again`,
+        "gone",
       );
     }
     return actOn(index, args, ctx);
@@ -215,10 +224,10 @@ async function actOn(
   const text = args.text as string | undefined;
   let result: ToolResult;
   if (action === "click") result = await click.handler({ id }, ctx);
-  else if (text === undefined) return fail(`Action "${action}" needs text`);
+  else if (text === undefined) return fail(`Action "${action}" needs text`, "invalid_args");
   else if (action === "type") result = await typeText.handler({ id, text }, ctx);
   else result = await selectTool.handler({ id, option: text }, ctx);
-  return { ...result, data: { id, action, url: ctx.browser.page.url() } };
+  return { ...result, data: { id, action, url: (await ctx.browser.location()).url } };
 }
 
 /** browser_overlay_show(): draws the numbers on the page. */
@@ -266,29 +275,25 @@ export const browserFind: Tool = {
   async handler(args, ctx) {
     const text = ((args.text as string | undefined) ?? "").trim();
     const role = (args.role as string | undefined)?.trim() || undefined;
-    if (!text && !role) return fail("Give text, role, or both to find");
+    if (!text && !role) return fail("Give text, role, or both to find", "invalid_args");
     const found = await ctx.browser.find(text, role);
-    const [head = "", ...lines] = found.text.split("\n");
     const limit = (args.limit as number | undefined) ?? DEFAULT_LIMIT;
     const offset = (args.offset as number | undefined) ?? 0;
-    const shown = lines.slice(offset, offset + limit);
-    const ids = shown.flatMap((line) => {
-      const m = /^\*?\[(\d+)\]/.exec(line);
-      return m ? [Number(m[1])] : [];
-    });
-    const more = offset + shown.length < lines.length
+    const shown = found.matches.slice(offset, offset + limit);
+    const ids = shown.flatMap((m) => m.id === undefined ? [] : [m.id]);
+    const more = offset + shown.length < found.matches.length
       ? `(offset=${offset + shown.length} for more)`
       : "";
-    return {
-      ok: found.count > 0,
-      text: [head, ...shown, more].filter(Boolean).join("\n"),
+    const result = {
+      text: [found.head, ...shown.map((m) => m.text), more].filter(Boolean).join("\n"),
       data: { count: found.count, ids },
     };
+    return found.count > 0 ? { ok: true, ...result } : { ok: false, kind: "not_found", ...result };
   },
 };
 
-function fail(text: string): ToolResult {
-  return { ok: false, text };
+function fail(text: string, kind: ErrorKind): ToolResult {
+  return { ok: false, kind, text };
 }
 
 /** The tools that number elements, find them, and act by number. */

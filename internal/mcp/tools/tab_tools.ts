@@ -1,7 +1,14 @@
-import type { ToolResult } from "../entity/mod.ts";
-import { switchTab, upload } from "./action_tools.ts";
-import { click } from "./core_tools.ts";
-import { CONFIRM, type Tool } from "./tool.ts";
+import type { DownloadRecord, ToolResult } from "../../entity/mod.ts";
+import {
+  actionResult,
+  actOptions,
+  click,
+  CONFIRM,
+  renderDownload,
+  switchTab,
+  type Tool,
+  upload,
+} from "../../tools/mod.ts";
 
 /**
  * The MCP tools for tabs, downloads, uploads and banners: adapters over the same browser
@@ -27,8 +34,8 @@ export const browserOpenInNewTab: Tool = {
   // A link that says "Delete account" is held in a new tab as in the current one.
   actsAs: (args) => ({ name: "click", args: { id: args.id } }),
   async handler(args, ctx) {
-    const text = await ctx.browser.openInNewTab(args.id as number, ctx.signal);
-    return { ok: true, text, data: { tabs: await ctx.browser.tabs() } };
+    const result = actionResult(await ctx.browser.openInNewTab(args.id as number, actOptions(ctx)));
+    return { ...result, data: { tabs: await ctx.browser.tabs() } };
   },
 };
 
@@ -50,6 +57,7 @@ export const browserSwitchTab: Tool = {
       if (index === undefined) {
         return {
           ok: false,
+          kind: "not_found",
           text: `No tab's title or URL contains "${args.title_contains}": ${listTabs(tabs)}`,
         };
       }
@@ -75,13 +83,22 @@ export const browserClickAndWaitDownload: Tool = {
     const timeout = (args.timeout_ms as number | undefined) ?? DEFAULT_TIMEOUT_MS;
     const mark = ctx.browser.downloadMark();
     const clicked = await click.handler({ id: args.id }, ctx);
-    // A download that began during the click was waited for and reported by the click itself.
-    if (/\bdownload/i.test(clicked.text)) return withSaved(clicked);
+    if (!clicked.ok) return clicked;
+    // A download that began during the click was waited for and reported by the click itself;
+    // one that starts later (a "Preparing your download…" page) is waited for here.
+    const during = clicked.outcome?.downloads ?? [];
+    if (during.length > 0) return withSaved(clicked, during);
     const saved = await ctx.browser.waitForDownloads(mark, timeout, ctx.signal);
     if (saved.length === 0) {
-      return { ok: false, text: `${clicked.text} No download started within ${timeout} ms.` };
+      return {
+        ok: false,
+        kind: "timeout",
+        text: `${clicked.text} No download started within ${timeout} ms.`,
+        data: { paths: [] },
+      };
     }
-    return withSaved({ ok: true, text: `${clicked.text} Then ${saved.join("; ")}.` });
+    const then = saved.map(renderDownload).join("; ");
+    return withSaved({ ...clicked, text: `${clicked.text} Then ${then}.` }, saved);
   },
 };
 
@@ -98,8 +115,18 @@ export const browserDownloadWait: Tool = {
       timeout,
       ctx.signal,
     );
-    if (saved.length === 0) return { ok: false, text: `No download started within ${timeout} ms` };
-    return withSaved({ ok: true, text: `${capital(saved.join("; "))}.` });
+    if (saved.length === 0) {
+      return {
+        ok: false,
+        kind: "timeout",
+        text: `No download started within ${timeout} ms`,
+        data: { paths: [] },
+      };
+    }
+    return withSaved(
+      { ok: true, text: `${capital(saved.map(renderDownload).join("; "))}.` },
+      saved,
+    );
   },
 };
 
@@ -113,11 +140,14 @@ export const browserUpload: Tool = {
     properties: { id: ID, files: { type: "array", items: { type: "string" } } },
     required: ["id", "files"],
   },
+  // Judged by nothing: putting a file into a field sends nothing by itself.
+  actsAs: () => undefined,
   handler(args, ctx) {
     const files = typeof args.files === "string" ? [args.files] : args.files;
     if (!Array.isArray(files) || files.length !== 1 || typeof files[0] !== "string") {
       return Promise.resolve({
         ok: false,
+        kind: "invalid_args",
         text: 'Argument "files" must list exactly one local path, e.g. ["./cv.pdf"]',
       });
     }
@@ -144,10 +174,9 @@ function listTabs(tabs: { index: number; title: string; url: string; active: boo
   return tabs.map((t) => `${t.active ? "*" : ""}${t.index} "${t.title}" ${t.url}`).join("; ");
 }
 
-/** Adds the saved paths (`… to /path/file.csv`) to a result's data. */
-function withSaved(result: ToolResult): ToolResult {
-  const paths = [...result.text.matchAll(/downloaded "[^"]*" \([^)]*\) to (.+?)(?:;|\.(?: |$))/gi)]
-    .map((m) => m[1]!);
+/** Adds the saved paths to a result's data. */
+function withSaved(result: ToolResult, downloads: DownloadRecord[]): ToolResult {
+  const paths = downloads.flatMap((d) => d.path ? [d.path] : []);
   return { ...result, data: { ...result.data, paths } };
 }
 

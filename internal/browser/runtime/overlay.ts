@@ -1,18 +1,17 @@
 /// <reference lib="dom" />
 /**
- * The `--overlay` labels: high-contrast element numbers drawn over the page, in the isolated
- * world. They sit in one fixed, click-through layer, so the page's layout and clicks are
- * unchanged. Each function is serialised on its own: it must not use anything outside its body.
+ * The `--overlay` labels: high-contrast element numbers drawn over the page. They sit in one
+ * fixed, click-through layer, so the page's layout and clicks are unchanged.
  *
  * @module
  */
+import { docState } from "./state.ts";
+
+const PALETTE = ["#d40000", "#0047ab", "#006400", "#8b008b", "#b35900", "#00616e"];
 
 /** Draws `[id]` labels and outlines for the given (local ID, run-wide ID) pairs; replaces old ones. */
 export function drawOverlay(pairs: [number, number][]): number {
-  const state = (globalThis as unknown as {
-    __browserAgent?: { els: Map<number, WeakRef<Element>>; overlay?: Element };
-  }).__browserAgent;
-  if (!state) return 0;
+  const state = docState();
   state.overlay?.remove();
   const host = document.createElement("div");
   host.setAttribute("aria-hidden", "true");
@@ -21,14 +20,13 @@ export function drawOverlay(pairs: [number, number][]): number {
     "border:0!important;pointer-events:none!important;z-index:2147483647!important;" +
     "display:block!important;contain:strict!important;background:none!important";
   const root = host.attachShadow({ mode: "closed" });
-  const palette = ["#d40000", "#0047ab", "#006400", "#8b008b", "#b35900", "#00616e"];
   let drawn = 0;
   for (const [lid, id] of pairs) {
     const el = state.els.get(lid)?.deref();
     if (!el || !el.isConnected) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight) continue;
-    const color = palette[id % palette.length]!;
+    const color = PALETTE[id % PALETTE.length]!;
     const box = document.createElement("div");
     box.style.cssText =
       `position:absolute;left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;` +
@@ -50,8 +48,7 @@ export function drawOverlay(pairs: [number, number][]): number {
 
 /** Removes the overlay labels, if any. */
 export function clearOverlay(): void {
-  const state = (globalThis as unknown as { __browserAgent?: { overlay?: Element } })
-    .__browserAgent;
-  state?.overlay?.remove();
-  if (state) delete state.overlay;
+  const state = docState();
+  state.overlay?.remove();
+  delete state.overlay;
 }

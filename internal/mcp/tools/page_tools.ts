@@ -1,9 +1,17 @@
-import type { ToolResult } from "../entity/mod.ts";
-import { goBack } from "./action_tools.ts";
-import { navigate, press, scroll } from "./core_tools.ts";
-import { numberingTools } from "./mcp_numbering.ts";
-import { tabAndFileTools } from "./mcp_tab_tools.ts";
-import { CONFIRM, type Tool, type ToolContext } from "./tool.ts";
+import type { ToolResult } from "../../entity/mod.ts";
+import {
+  actionResult,
+  actOptions,
+  CONFIRM,
+  goBack,
+  navigate,
+  press,
+  scroll,
+  type Tool,
+  type ToolContext,
+} from "../../tools/mod.ts";
+import { numberingTools } from "./numbering_tools.ts";
+import { tabAndFileTools } from "./tab_tools.ts";
 
 /**
  * The `browser_*` tools the MCP server offers (names and arguments from the blind-user assistant
@@ -78,7 +86,7 @@ function historyTool(action: "forward" | "reload", description: string): Tool {
     description,
     parameters: NONE,
     async handler(_args, ctx) {
-      return withPage({ ok: true, text: await ctx.browser.history(action, ctx.signal) }, ctx);
+      return withPage(actionResult(await ctx.browser.history(action, actOptions(ctx))), ctx);
     },
   };
 }
@@ -101,7 +109,7 @@ function focusTool(direction: "next" | "prev"): Tool {
       const key = direction === "next" ? "Tab" : "Shift+Tab";
       let first: string | undefined;
       for (let i = 0; i < MAX_TABS && !ctx.signal.aborted; i++) {
-        await ctx.browser.press(key);
+        await ctx.browser.press(key, actOptions(ctx));
         const info = await ctx.browser.focused();
         if (!info) continue;
         if (!role || info.role === role) {
@@ -121,7 +129,11 @@ function focusTool(direction: "next" | "prev"): Tool {
         if (seen === first) break; // went all the way round
         first ??= seen;
       }
-      return { ok: false, text: `No focusable ${role ?? "element"} found with ${key}` };
+      return {
+        ok: false,
+        kind: "not_found",
+        text: `No focusable ${role ?? "element"} found with ${key}`,
+      };
     },
   };
 }
@@ -148,9 +160,8 @@ export const browserPress: Tool = {
   }),
   async handler(args, ctx) {
     const id = args.id as number | undefined;
-    if (id !== undefined) await ctx.browser.focus(id);
-    const result = await press.handler({ key: args.key }, ctx);
-    return id === undefined ? result : { ...result, text: `Focused [${id}]. ${result.text}` };
+    if (id === undefined) return press.handler({ key: args.key }, ctx);
+    return actionResult(await ctx.browser.press(args.key as string, { ...actOptions(ctx), id }));
   },
 };
 
@@ -225,9 +236,9 @@ export const browserScreenshot: Tool = {
     const { mimeType, base64 } = await ctx.browser.screenshot({ fullPage });
     return {
       ok: true,
-      text: `Screenshot of ${
-        fullPage ? "the full page" : "the viewport"
-      } of ${ctx.browser.page.url()}.`,
+      text: `Screenshot of ${fullPage ? "the full page" : "the viewport"} of ${
+        (await ctx.browser.location()).url
+      }.`,
       image: { mimeType, base64 },
     };
   },
@@ -236,9 +247,8 @@ export const browserScreenshot: Tool = {
 /** Adds the page's URL and title to a result's data. */
 async function withPage(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {
   if (!result.ok) return result;
-  const page = ctx.browser.page;
-  const title = await page.title().catch(() => "");
-  return { ...result, data: { ...result.data, url: page.url(), title } };
+  const { url, title } = await ctx.browser.location();
+  return { ...result, data: { ...result.data, url, title } };
 }
 
 /** Every `browser_*` tool, in the order clients see them. */

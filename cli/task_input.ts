@@ -1,0 +1,88 @@
+/**
+ * The task as the user gives it: read from stdin with a size limit, and checked to be text that
+ * fits the model request (a quarter of `--max-request-tokens`), before any browser starts.
+ *
+ * @module
+ */
+import { ConfigError } from "../internal/entity/mod.ts";
+import { estimateTokens } from "../internal/llm/mod.ts";
+
+/** Most bytes read from stdin for a task; a longer input is refused without reading it all. */
+export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
+
+/** The share of `--max-request-tokens` a task may take: the rest is for the page and history. */
+export const TASK_SHARE = 4;
+
+/**
+ * Reads the whole of stdin as the task, trimmed. Throws a {@link ConfigError} (exit 2) for more
+ * than {@link MAX_STDIN_BYTES} or bytes that are not UTF-8 text.
+ *
+ * @example
+ * ```ts
+ * const task = await readStdinTask(Deno.stdin.readable);
+ * ```
+ */
+export async function readStdinTask(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > MAX_STDIN_BYTES) {
+        throw new ConfigError(
+          `The task on stdin is longer than ${MAX_STDIN_BYTES} bytes: give a shorter goal`,
+        );
+      }
+      chunks.push(value);
+    }
+  } finally {
+    await reader.cancel().catch(() => {/* stdin is closed already */});
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.length;
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes).trim();
+  } catch {
+    throw new ConfigError(
+      "The task on stdin is not text (its bytes are not UTF-8): pipe the goal in plain language",
+    );
+  }
+}
+
+/**
+ * Checks a task: text without control characters (tabs and line breaks are fine), and at most
+ * a quarter of `maxRequestTokens` by the request's own estimate, so every request stays under
+ * the ceiling. Throws a {@link ConfigError} (exit 2) that says what to change.
+ *
+ * @example
+ * ```ts
+ * checkTask("find the price", 24_000); // ok
+ * checkTask("x".repeat(100_000), 24_000); // throws: The task is too long …
+ * ```
+ */
+export function checkTask(task: string, maxRequestTokens: number, where = "The task"): void {
+  // deno-lint-ignore no-control-regex
+  const control = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.exec(task);
+  if (control) {
+    const code = control[0].charCodeAt(0).toString(16).padStart(2, "0");
+    throw new ConfigError(
+      `${where} is not text: it contains the control character 0x${code} at character ${
+        control.index + 1
+      }; give the goal in plain language`,
+    );
+  }
+  const limit = Math.floor(maxRequestTokens / TASK_SHARE);
+  const tokens = estimateTokens(task);
+  if (tokens > limit) {
+    throw new ConfigError(
+      `${where} is too long: about ${tokens} tokens (${task.length} characters), and a task may take at most ${limit}, a quarter of --max-request-tokens ${maxRequestTokens}; shorten it, or raise --max-request-tokens`,
+    );
+  }
+}

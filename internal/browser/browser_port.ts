@@ -1,0 +1,94 @@
+import type { ActionOutcome, BrowserState, DownloadRecord, TabInfo } from "../entity/mod.ts";
+import type { ActOptions } from "./action_runner.ts";
+import type { FindResult, ObserveOptions } from "./observer.ts";
+import type { HistoryAction, Screenshot, ScreenshotOptions, WaitOptions } from "./page_controls.ts";
+import type { FocusedInfo } from "./page_runtime.ts";
+
+export type {
+  ActOptions,
+  FindResult,
+  FocusedInfo,
+  HistoryAction,
+  Screenshot,
+  ScreenshotOptions,
+  WaitOptions,
+};
+
+/** Options of {@link BrowserPort.type}. */
+export interface TypeOptions extends ActOptions {
+  /** Replace the field's text (default) or add to its end. */
+  clear?: boolean;
+  /** Type key by key whatever the length (the recovery ladder's other way of input). */
+  keyByKey?: boolean;
+}
+
+/**
+ * What tools, the agent, the MCP server and modules may do with the browser: observe, act on
+ * numbered elements, manage tabs, wait, take pictures. Actions return data
+ * ({@link ActionOutcome}); failures throw an `ActionError` with its kind, or a
+ * `BrowserClosedError` once the browser is gone. No puppeteer type crosses this interface.
+ */
+export interface BrowserPort {
+  /** False once the browser is gone or the session was closed. */
+  readonly connected: boolean;
+  /** Aborted when the browser closes or crashes (to stop waiting for a model, say). */
+  readonly lost: AbortSignal;
+  /** URL and title of the current tab. */
+  location(): Promise<{ url: string; title: string }>;
+  /** The numbered DOM summary of the current tab; no side effects on the page. */
+  observe(options?: Partial<ObserveOptions>): Promise<BrowserState>;
+  /** Elements and text anywhere in the page; elements get IDs the actions accept. */
+  find(text: string, role?: string): Promise<FindResult>;
+  read(options?: { query?: string; page?: number }): Promise<{ text: string; pages: number }>;
+  tabs(): Promise<TabInfo[]>;
+
+  click(id: number, options?: ActOptions): Promise<ActionOutcome>;
+  type(
+    id: number,
+    text: string,
+    pressEnter?: boolean,
+    options?: TypeOptions,
+  ): Promise<ActionOutcome>;
+  select(id: number, option: string, options?: ActOptions): Promise<ActionOutcome>;
+  upload(id: number, path: string, options?: ActOptions): Promise<ActionOutcome>;
+  /** A key or combination on the focused element, or on `[id]` after focusing it. */
+  press(spec: string, options?: ActOptions & { id?: number }): Promise<ActionOutcome>;
+  scroll(
+    direction: "up" | "down" | undefined,
+    id?: number,
+    options?: ActOptions,
+  ): Promise<ActionOutcome>;
+  navigate(url: string, options?: ActOptions): Promise<ActionOutcome>;
+  goBack(options?: ActOptions): Promise<ActionOutcome>;
+  history(action: HistoryAction, options?: ActOptions): Promise<ActionOutcome>;
+  switchTab(index: number, options?: ActOptions): Promise<ActionOutcome>;
+  closeTab(index: number): Promise<ActionOutcome>;
+  openInNewTab(id: number, options?: ActOptions): Promise<ActionOutcome>;
+
+  /** A mark in the list of downloads, for {@link waitForDownloads}. */
+  downloadMark(): number;
+  /** Waits for a download to begin after `mark`, then for it to finish; none when none began. */
+  waitForDownloads(
+    mark: number,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<DownloadRecord[]>;
+  /** Closes cookie and consent banners now; what it closed. */
+  closeBanners(): Promise<string[]>;
+  /**
+   * The automatic banner pass the agent runs before it observes: bounded per domain, and a
+   * no-op when banner closing is off; what it closed.
+   */
+  dismissBanners(): Promise<string[]>;
+  waitFor(options: WaitOptions): Promise<string>;
+  scrollTo(
+    request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
+  ): Promise<{ x: number; y: number; below: number }>;
+  scrollIntoView(id: number, smooth?: boolean): Promise<void>;
+  focused(): Promise<FocusedInfo | undefined>;
+  screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
+  /** Waits until the page settles; returns ms. */
+  settle(signal?: AbortSignal): Promise<number>;
+  /** Throws a `BrowserClosedError` once the browser or the current tab is gone. */
+  throwIfGone(cause?: unknown): void;
+}

@@ -1,0 +1,89 @@
+/// <reference lib="dom" />
+/**
+ * Where a real click on an element can land, and the script click for when none can.
+ *
+ * @module
+ */
+import { composedParent, deepElementFromPoint } from "./dom.ts";
+import { clean } from "./text.ts";
+
+/** Where a click on an element can land, in the coordinates of its frame. */
+export type ClickPoint =
+  /** `rect` is the top-left of the element's bounding box, to convert to page coordinates. */
+  | { ok: true; x: number; y: number; rect: { x: number; y: number } }
+  | { ok: false; reason: "invisible" | "offscreen"; detail: string }
+  | { ok: false; reason: "covered"; detail: string; x: number; y: number };
+
+/**
+ * Scrolls `el` into view if needed and finds a point where a real click lands on it (or on its
+ * label); when every tried point is covered, describes what covers the centre.
+ */
+export function clickPointOf(el: Element): ClickPoint {
+  const inView = (r: DOMRect) =>
+    r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  let rects = Array.from(el.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
+  if (rects.length === 0) {
+    return { ok: false, reason: "invisible", detail: "it has no size on screen" };
+  }
+  if (!inView(rects[0]!)) {
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    rects = Array.from(el.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
+  }
+  const r = rects[0];
+  if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
+  const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
+  const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+  if (right - left < 1 || bottom - top < 1) {
+    return { ok: false, reason: "offscreen", detail: "it is outside the visible area" };
+  }
+  const cx = (left + right) / 2, cy = (top + bottom) / 2;
+  const tries: [number, number][] = [[cx, cy]];
+  for (const fx of [0.25, 0.75]) {
+    for (const fy of [0.3, 0.7]) {
+      tries.push([left + (right - left) * fx, top + (bottom - top) * fy]);
+    }
+  }
+  const bounds = el.getBoundingClientRect();
+  for (const [x, y] of tries) {
+    if (landsOn(el, deepElementFromPoint(x, y))) {
+      return { ok: true, x, y, rect: { x: bounds.left, y: bounds.top } };
+    }
+  }
+  const cover = deepElementFromPoint(cx, cy);
+  if (!cover) return { ok: false, reason: "offscreen", detail: "nothing is drawn at its place" };
+  return { ok: false, reason: "covered", detail: describeCover(cover), x: cx, y: cy };
+}
+
+/** Whether a click on `hit` reaches `el`: `hit` is in it, or is (in) its label, or its control. */
+function landsOn(el: Element, hit: Element | null): boolean {
+  for (let n: Node | null = hit; n; n = composedParent(n)) {
+    if (n === el) return true;
+    if (n instanceof HTMLLabelElement && n.control === el) return true;
+  }
+  return el instanceof HTMLLabelElement && hit !== null && el.control === hit;
+}
+
+/** Names the whole overlay over a point (the outermost fixed or modal ancestor of `hit`). */
+function describeCover(hit: Element): string {
+  let cover = hit;
+  for (let p: Element | null = hit; p; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (
+      s.position === "fixed" || s.position === "sticky" || p.getAttribute("role") === "dialog" ||
+      p.localName === "dialog"
+    ) {
+      cover = p;
+    }
+  }
+  const id = cover.id ? ` id="${cover.id}"` : "";
+  const cls = !id && typeof cover.className === "string" && cover.className.trim()
+    ? ` class="${clean(cover.className).split(" ").slice(0, 2).join(" ")}"`
+    : "";
+  const text = clean((cover as HTMLElement).innerText ?? cover.textContent).slice(0, 60);
+  return `<${cover.localName}${id}${cls}>${text ? ` "${text}"` : ""}`;
+}
+
+/** Clicks `el` by script (`HTMLElement.click()`), for when no mouse click can land. */
+export function clickByScript(el: Element): void {
+  (el as HTMLElement).click();
+}

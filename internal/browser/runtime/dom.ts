@@ -1,0 +1,89 @@
+/// <reference lib="dom" />
+/**
+ * DOM utilities of the runtime: the flat tree (open shadow roots), the focused element, busy
+ * indicators and frame numbers.
+ *
+ * @module
+ */
+import { docState } from "./state.ts";
+
+/** The parent of a node in the flat tree: its parent, or the host of the shadow root it is in. */
+export function composedParent(n: Node): Node | null {
+  return n.parentNode ?? (n as ShadowRoot).host ?? null;
+}
+
+/**
+ * The element that has the keyboard focus, through open shadow roots; null when nothing in
+ * particular has it (the body or the root element).
+ */
+export function deepActiveElement(): Element | null {
+  let active: Element | null = document.activeElement;
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  return active === document.body || active === document.documentElement ? null : active;
+}
+
+/** The innermost element drawn at a point, through open shadow roots. */
+export function deepElementFromPoint(x: number, y: number): Element | null {
+  let hit = document.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/**
+ * Every element of the document and of its open shadow roots, in document order (a host's
+ * shadow tree right after the host), up to `limit` elements.
+ */
+export function deepElements(limit = Infinity): Element[] {
+  const all: Element[] = [];
+  const walk = (root: Document | ShadowRoot) => {
+    for (const el of Array.from(root.querySelectorAll("*"))) {
+      if (all.length >= limit) return;
+      all.push(el);
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return all;
+}
+
+/** The document and all its open shadow roots. */
+export function openRoots(): (Document | ShadowRoot)[] {
+  const roots: (Document | ShadowRoot)[] = [document];
+  for (const el of deepElements()) if (el.shadowRoot) roots.push(el.shadowRoot);
+  return roots;
+}
+
+/** A line that says the page is loading ("Loading…", "Please wait", in several languages). */
+const BUSY_LINE =
+  /(^|\n)[ \t]*(loading|please wait|загрузка|chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|読み込み中)[ \t]*(\.\.\.|…)?[ \t]*(\n|$)/i;
+
+/** Whether the visible text `text` (a document's `innerText`) has a loading line. */
+export function busyText(text: string): boolean {
+  return BUSY_LINE.test(text);
+}
+
+/** Whether a loading indicator element shows: `aria-busy`, a progress bar or `<progress>`. */
+export function busyIndicator(): boolean {
+  const el = document.querySelector('[aria-busy="true"], [role="progressbar"], progress');
+  return el?.checkVisibility({ visibilityProperty: true }) ?? false;
+}
+
+/** Whether the page shows that it is loading: an indicator element or a loading line. */
+export function isBusy(): boolean {
+  return busyIndicator() || busyText(document.body?.innerText ?? "");
+}
+
+/**
+ * The number of an `<iframe>` (or `<frame>`) element in this document, assigned on first use:
+ * the walker's frame items and the owner of a child frame are numbered alike.
+ */
+export function frameId(el: Element): number {
+  const frames = docState().frames;
+  let fid = frames.ids.get(el);
+  if (fid === undefined) frames.ids.set(el, fid = frames.next++);
+  return fid;
+}

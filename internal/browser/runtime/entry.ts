@@ -1,0 +1,66 @@
+/// <reference lib="dom" />
+/**
+ * The in-page runtime's entry: the table of functions the Deno side calls by name (through
+ * `page_runtime.ts`), installed with the runtime's version on the isolated world's one global.
+ * `scripts/bundle_runtime.ts` bundles this module graph into `runtime_bundle.ts`; evaluating
+ * that source in a document installs the runtime there.
+ *
+ * Everything here runs in puppeteer's isolated world: the same DOM as the page, but its own
+ * globals, so page scripts that replace `Array.prototype.map`, `JSON` or `querySelectorAll`
+ * cannot break or fool it.
+ *
+ * @module
+ */
+import { closeBanner } from "./banners.ts";
+import { clickByScript, clickPointOf } from "./click.ts";
+import { frameId } from "./dom.ts";
+import { measureEffects } from "./effects.ts";
+import { hideFieldText, showFieldText } from "./field_text.ts";
+import { controlKind, fileInputFor, prepareField, setFieldValue } from "./fields.ts";
+import { focusedElementInfo } from "./focus.ts";
+import { domIdle, waitForDomQuiet } from "./idle.ts";
+import { chooseNativeOption, findCustomOption, lastSeenOptions, optionText } from "./options.ts";
+import { clearOverlay, drawOverlay } from "./overlay.ts";
+import { elementByLocalId, linkHref } from "./refs.ts";
+import { centreElement, revealElement, scrollBy, scrollWindow } from "./scroll.ts";
+import { install } from "./state.ts";
+import { walkFrame } from "./walk/walk_frame.ts";
+
+/** The functions callable from Deno, by name. A function that acts on an element takes it first. */
+export const api = {
+  walkFrame,
+  elementByLocalId,
+  frameIdOf: frameId,
+  linkHref,
+  drawOverlay,
+  clearOverlay,
+  closeBanner,
+  waitForDomQuiet,
+  domIdle,
+  scrollBy,
+  revealElement,
+  centreElement,
+  scrollWindow,
+  clickPointOf,
+  clickByScript,
+  prepareField,
+  setFieldValue,
+  controlKind,
+  fileInputFor,
+  chooseNativeOption,
+  findCustomOption,
+  lastSeenOptions,
+  optionText,
+  measureEffects,
+  focusedElementInfo,
+  hideFieldText,
+  showFieldText,
+};
+
+/** The runtime's API table. */
+export type RuntimeApi = typeof api;
+
+/** The hash of the bundled source, stamped in by `scripts/bundle_runtime.ts`. */
+declare const RUNTIME_VERSION: string;
+
+if (typeof document !== "undefined") install(RUNTIME_VERSION, api);

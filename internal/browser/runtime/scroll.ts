@@ -1,0 +1,106 @@
+/// <reference lib="dom" />
+/**
+ * Scrolling: the page or the scroll container around an element, by screens or pixels, and
+ * bringing an element into view.
+ *
+ * @module
+ */
+
+/** Where a scroll went: pixels moved, pixels left in that direction, and what scrolled. */
+export interface ScrollResult {
+  moved: number;
+  left: number;
+  /** "the page", or a short description of the scrolled container. */
+  what: string;
+}
+
+/**
+ * Scrolls by a share of a screen (`screens`, negative is up): the scroll container around `el`
+ * (itself included) when given, else the page, else the largest scrollable area on screen.
+ */
+export function scrollBy(el: Element | null, screens: number): ScrollResult {
+  const root = document.scrollingElement ?? document.documentElement;
+  const scrollable = (e: Element): boolean => {
+    if (e === root) return true;
+    const s = getComputedStyle(e);
+    return /(auto|scroll|overlay)/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1;
+  };
+  const canMove = (e: Element) =>
+    screens > 0 ? e.scrollTop + e.clientHeight < e.scrollHeight - 1 : e.scrollTop > 0;
+  let box: Element = root;
+  if (el) {
+    let p: Element | null = el;
+    while (p && !scrollable(p)) p = parentElementOf(p);
+    box = p ?? root;
+  } else if (!canMove(root)) {
+    let best: Element | undefined, area = 0;
+    for (const e of Array.from(document.querySelectorAll("*"))) {
+      if (e === root || e === document.body || !scrollable(e) || !canMove(e)) continue;
+      const r = e.getBoundingClientRect();
+      const a = Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)) * r.width;
+      if (a > area) [best, area] = [e, a];
+    }
+    if (best) box = best;
+  }
+  const isPage = box === root || box === document.body;
+  const height = isPage ? innerHeight : box.clientHeight;
+  const before = box.scrollTop;
+  box.scrollBy({ top: height * screens, behavior: "instant" });
+  const moved = box.scrollTop - before;
+  const left = screens > 0 ? box.scrollHeight - box.clientHeight - box.scrollTop : box.scrollTop;
+  let what = "the page";
+  if (!isPage) {
+    const label = box.getAttribute("aria-label") ?? box.id ?? "";
+    what = `the scrollable <${box.localName}>${label ? ` "${label}"` : ""}`;
+  }
+  return { moved: Math.round(moved), left: Math.max(0, Math.round(left)), what };
+}
+
+/** The parent element in the flat tree (the host of a shadow root), or null at the top. */
+function parentElementOf(el: Element): Element | null {
+  return el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
+}
+
+/** Scrolls `el` to the middle of its scroll containers; true when it is now in the viewport. */
+export function revealElement(el: Element): boolean {
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const r = el.getBoundingClientRect();
+  return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+}
+
+/** Scrolls `el` vertically to the middle of the view, smoothly or at once. */
+export function centreElement(el: Element, smooth: boolean): void {
+  el.scrollIntoView({ block: "center", behavior: smooth ? "smooth" : "instant" });
+}
+
+/** Where {@link scrollWindow} should go. */
+export interface ScrollRequest {
+  /** Jump to the top or the bottom; else scroll by `x`/`y`. */
+  to?: "top" | "bottom";
+  x: number;
+  y: number;
+  smooth: boolean;
+}
+
+/** Scrolls the page; returns the new position and how much is left below. */
+export function scrollWindow(req: ScrollRequest): { x: number; y: number; below: number } {
+  const el = document.scrollingElement ?? document.documentElement;
+  const behavior: ScrollBehavior = req.smooth ? "smooth" : "instant";
+  if (req.to === "top") el.scrollTo({ top: 0, behavior });
+  else if (req.to === "bottom") el.scrollTo({ top: el.scrollHeight, behavior });
+  else el.scrollBy({ left: req.x, top: req.y, behavior });
+  // A smooth scroll is still under way: report where it is heading.
+  const y = req.to === "top"
+    ? 0
+    : req.to === "bottom"
+    ? el.scrollHeight - el.clientHeight
+    : req.smooth
+    ? el.scrollTop + req.y
+    : el.scrollTop;
+  const top = Math.max(0, Math.min(y, el.scrollHeight - el.clientHeight));
+  return {
+    x: Math.round(el.scrollLeft),
+    y: Math.round(top),
+    below: Math.max(0, Math.round(el.scrollHeight - el.clientHeight - top)),
+  };
+}

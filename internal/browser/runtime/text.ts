@@ -1,0 +1,26 @@
+/**
+ * Text rules of the runtime: how whitespace is cleaned, long text cut, and text compared.
+ *
+ * @module
+ */
+
+/** Whitespace collapsed to single spaces and trimmed; "" for null. */
+export function clean(s: string | null | undefined): string {
+  return (s ?? "").replace(/\s+/g, " ").trim();
+}
+
+/** At most `n` characters, ending in `…` when cut; cut at a word's end when one is near. */
+export function cut(s: string, n: number): string {
+  if (s.length <= n) return s;
+  const head = s.slice(0, n - 1);
+  const space = head.lastIndexOf(" ");
+  return (space > n * 0.8 && /\S/.test(s[n - 1]!) ? head.slice(0, space) : head).trimEnd() + "…";
+}
+
+/**
+ * The form text is compared in: cleaned, and insensitive to case, width and accents
+ * ("Ｃafé" and "cafe" match). `find` and `select` both match with it.
+ */
+export function norm(s: string | null | undefined): string {
+  return clean(s).normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
+}

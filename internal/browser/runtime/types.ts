@@ -1,0 +1,98 @@
+/// <reference lib="dom" />
+/**
+ * Types of the page walk, shared by the runtime (`walk/`) and the Deno side that reads its
+ * results (`frame_walk.ts`, `observer.ts`). Only types and plain constants live here.
+ *
+ * @module
+ */
+
+/** A rectangle in the frame's viewport coordinates. */
+export interface Box {
+  top: number;
+  left: number;
+  bottom: number;
+  right: number;
+}
+
+/** Options of `walkFrame`. */
+export interface WalkOptions {
+  mode: "observe" | "find" | "read";
+  /** `viewport`: the visible band plus `margin`; `page`: the whole document. */
+  scope: "viewport" | "page";
+  /** Extra band above and below the visible area, as a share of the viewport height. */
+  margin: number;
+  /** Longest text run, in characters. */
+  maxText: number;
+  /** Longest element label, in characters. */
+  maxLabel: number;
+  /** Part of this frame's viewport that is visible in the top page (child frames); null: all. */
+  clip: Box | null;
+  /** The band to list (visible part plus margin) in a child frame; null: from `clip` and `margin`. */
+  band: Box | null;
+  /** find: the text to look for (the walker normalises it with `norm`). */
+  query?: string;
+  /** find: only elements of this role. */
+  role?: string;
+}
+
+/** Where an item is; bit flags. */
+export const WHERE = {
+  /** Inside the visible area (not only in the margin band). */
+  viewport: 1,
+  /** Inside the open modal dialog. */
+  dialog: 2,
+  /** Inside the form that holds the focus. */
+  form: 4,
+} as const;
+
+/** An element as the walker lists it. */
+export interface ElementItem {
+  kind: "el";
+  lid: number;
+  tag: string;
+  role: string;
+  attrs: string[];
+  states: string[];
+  label: string;
+  value?: string;
+  /** Where a link leads (absolute URL), to tell repeated links apart. */
+  dest?: string;
+  /** New since the previous observation of this document (added or revealed). */
+  fresh?: boolean;
+  where: number;
+  /** Top edge relative to the visible area's top, in viewport heights. */
+  y: number;
+}
+
+/** An element, a run of text, or the place of a child frame, in reading order. */
+export type PageItem =
+  | ElementItem
+  | { kind: "text"; text: string; heading?: number; where: number; y: number }
+  | { kind: "frame"; fid: number; where: number; y: number; box: Box };
+
+/** What one frame's walk returns. */
+export interface FrameWalk {
+  /** Random per-document token: local IDs are only meaningful with it. */
+  token: string;
+  items: PageItem[];
+  /** Interactive elements outside the observed band, by direction. */
+  above: number;
+  below: number;
+  /** Screens of document above and below the visible area. */
+  screensAbove: number;
+  screensBelow: number;
+  /** Scroll containers in view whose hidden part holds interactive elements. */
+  scrollers: { name: string; more: number }[];
+  /** A modal dialog is open: items outside it are behind it (inert). */
+  modal: boolean;
+  /** The document was observed before (so `fresh` marks mean something). */
+  seenBefore: boolean;
+  /** The frame's viewport size. */
+  width: number;
+  height: number;
+  /** Milliseconds spent in the page. */
+  ms: number;
+}
+
+/** A colour as red, green, blue (0–255) and alpha (0–1). */
+export type Rgba = [number, number, number, number];

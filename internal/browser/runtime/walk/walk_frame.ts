@@ -1,0 +1,42 @@
+/// <reference lib="dom" />
+/**
+ * The page walker's entry: one walk over the flat tree (open shadow roots and slots included)
+ * yields, in reading order, the interactive elements and the text a person sees, for three uses:
+ * `observe` (the viewport band or the whole page), `find` (matches anywhere) and `read` (the
+ * main text, long runs kept).
+ *
+ * @module
+ */
+import type { FrameWalk, WalkOptions } from "../types.ts";
+import { matches } from "./describe.ts";
+import { startWalk } from "./scope.ts";
+import { FrameWalker } from "./walker.ts";
+
+/**
+ * Walks the document and lists visible interactive elements and text in reading order, giving
+ * each element a local ID that stays the same while the element is in the document.
+ */
+export function walkFrame(o: WalkOptions): FrameWalk {
+  const t0 = performance.now();
+  const w = startWalk(o);
+  const walker = new FrameWalker(w);
+  walker.run();
+  const items = o.mode === "find"
+    ? walker.items.filter((it) => it.kind !== "el" || matches(it, w.query, o.role))
+    : walker.items;
+  const doc = document.scrollingElement ?? document.documentElement;
+  return {
+    token: w.state.token,
+    items,
+    above: walker.above,
+    below: walker.below,
+    screensAbove: Math.max(0, w.sy / w.vh),
+    screensBelow: Math.max(0, (doc.scrollHeight - w.sy - w.vh) / w.vh),
+    scrollers: walker.scrollers.filter((sc) => sc.more > 0),
+    modal: w.modalEl !== null,
+    seenBefore: w.seenBefore,
+    width: w.vw,
+    height: w.vh,
+    ms: performance.now() - t0,
+  };
+}

@@ -1,0 +1,239 @@
+/**
+ * Every flag in one table: `parseArgs` options, `--help` lines and value checks are all made
+ * from it, so a flag is declared once.
+ *
+ * @module
+ */
+
+/** How a flag's value (or its variable's) is checked. */
+export type FlagCheck =
+  /** A whole number written in digits, from `min` to `max`, counted in `unit`. */
+  | { kind: "whole"; min: number; max: number; unit: string }
+  /** One of `values` (any case). */
+  | { kind: "choice"; values: readonly string[] }
+  /** Free text (a name, a path, a URL) of at most `maxLength` characters. */
+  | { kind: "text"; maxLength: number };
+
+/** One flag: how it is written, what it does, its variable, default and check. */
+export interface FlagSpec {
+  /** The long name without dashes, e.g. `max-steps`. */
+  name: string;
+  /** One-letter alias, e.g. `t` for `-t`. */
+  short?: string;
+  /** The value's placeholder in `--help` (`N`, `PATH`); absent for switches. */
+  value?: string;
+  /** What the flag does, for `--help`. */
+  about: string;
+  /** The variable read when the flag is absent (same check as the flag). */
+  env?: string;
+  /** How `--help` names a variable with other values than the flag's (`BROWSER_AGENT_BANNERS=off`). */
+  envHelp?: string;
+  /** The default, as `--help` says it. */
+  fallback?: string;
+  /** May be given several times (`--secret`). */
+  multiple?: boolean;
+  check?: FlagCheck;
+}
+
+/** Longest path, name or URL a flag takes. */
+export const MAX_TEXT_FLAG = 4096;
+
+const PATH = { kind: "text", maxLength: MAX_TEXT_FLAG } as const;
+
+/** Defaults shared by the table and the code that applies them. */
+export const DEFAULTS = {
+  model: "gpt-5-mini",
+  maxSteps: 25,
+  downloads: "downloads",
+  settleMs: 5000,
+  maxTimeS: 600,
+  requestTokens: 24_000,
+  modelTimeoutS: 120,
+  concurrency: 2,
+} as const;
+
+/** Every flag, in `--help` order. */
+export const FLAG_TABLE: readonly FlagSpec[] = [
+  {
+    name: "task",
+    short: "t",
+    value: "TEXT",
+    about: "the goal, in plain language (or a positional argument, or stdin)",
+  },
+  {
+    name: "model",
+    value: "NAME",
+    about: "model name",
+    env: "OPENAI_MODEL",
+    fallback: DEFAULTS.model,
+    check: { kind: "text", maxLength: 200 },
+  },
+  {
+    name: "max-steps",
+    value: "N",
+    about: "stop after N steps (the final done counts as one)",
+    env: "BROWSER_AGENT_MAX_STEPS",
+    fallback: `${DEFAULTS.maxSteps}`,
+    check: { kind: "whole", min: 1, max: 1000, unit: "steps" },
+  },
+  {
+    name: "chrome",
+    value: "PATH",
+    about: "Chrome or Chromium to launch",
+    env: "CHROME_PATH",
+    fallback: "search the usual install paths, then PATH",
+    check: PATH,
+  },
+  {
+    name: "headless",
+    about: "no browser window",
+    fallback: "when there is no display or CI is set",
+  },
+  { name: "headed", about: "show the browser window" },
+  {
+    name: "cdp-url",
+    value: "URL",
+    about: "attach to a running browser (ws://… or http://host:9222)",
+    env: "BROWSER_AGENT_CDP_URL",
+    check: PATH,
+  },
+  {
+    name: "downloads",
+    value: "DIR",
+    about: "save downloads here (names are never overwritten)",
+    env: "BROWSER_AGENT_DOWNLOADS",
+    fallback: `./${DEFAULTS.downloads}`,
+    check: PATH,
+  },
+  {
+    name: "no-banners",
+    about: "do not close cookie and consent banners automatically",
+    envHelp: "BROWSER_AGENT_BANNERS=off",
+  },
+  {
+    name: "settle-max",
+    value: "MS",
+    about: "longest wait for a page to settle after an action",
+    env: "BROWSER_AGENT_SETTLE_MAX",
+    fallback: `${DEFAULTS.settleMs}`,
+    check: { kind: "whole", min: 100, max: 120_000, unit: "milliseconds" },
+  },
+  {
+    name: "scope",
+    value: "viewport|page",
+    about: "what each observation lists: the screen plus a margin, or the whole page",
+    env: "BROWSER_AGENT_SCOPE",
+    fallback: "viewport",
+    check: { kind: "choice", values: ["viewport", "page"] },
+  },
+  {
+    name: "token-budget",
+    value: "N",
+    about: "most tokens one page observation may take",
+    env: "BROWSER_AGENT_TOKEN_BUDGET",
+    fallback: "2000",
+    check: { kind: "whole", min: 200, max: 1_000_000, unit: "tokens" },
+  },
+  { name: "overlay", about: "draw the element numbers on the page (headed runs, screenshots)" },
+  {
+    name: "vision",
+    about: "also send the model a screenshot with the numbers (models that accept images)",
+    envHelp: "BROWSER_AGENT_VISION=on",
+  },
+  {
+    name: "max-time",
+    value: "SECONDS",
+    about: "stop a run after this wall time",
+    env: "BROWSER_AGENT_MAX_TIME",
+    fallback: `${DEFAULTS.maxTimeS}`,
+    check: { kind: "whole", min: 1, max: 86_400, unit: "seconds" },
+  },
+  {
+    name: "max-tokens",
+    value: "N",
+    about: "stop a run before it spends more tokens",
+    env: "BROWSER_AGENT_MAX_TOKENS",
+    fallback: "no limit",
+    check: { kind: "whole", min: 1, max: 1_000_000_000, unit: "tokens" },
+  },
+  {
+    name: "max-request-tokens",
+    value: "N",
+    about: "ceiling of one model request (older history is shortened; a task may take a quarter)",
+    env: "BROWSER_AGENT_MAX_REQUEST_TOKENS",
+    fallback: `${DEFAULTS.requestTokens}`,
+    check: { kind: "whole", min: 4000, max: 2_000_000, unit: "tokens" },
+  },
+  {
+    name: "model-timeout",
+    value: "SECONDS",
+    about: "per model request (retried on timeouts, 429 and 5xx)",
+    env: "BROWSER_AGENT_MODEL_TIMEOUT",
+    fallback: `${DEFAULTS.modelTimeoutS}`,
+    check: { kind: "whole", min: 1, max: 3600, unit: "seconds" },
+  },
+  {
+    name: "yes",
+    short: "y",
+    about: "allow destructive actions (pay, delete, send) without asking",
+  },
+  {
+    name: "allowed-domains",
+    value: "LIST",
+    about: "keep the page on these domains, e.g. a.com,b.org (subdomains included)",
+    env: "BROWSER_AGENT_ALLOWED_DOMAINS",
+    check: { kind: "text", maxLength: 10_000 },
+  },
+  {
+    name: "secret",
+    value: "NAME=ENV_VAR",
+    about: "a secret the model types as {{secret:NAME}} but never sees (repeatable)",
+    envHelp: "SECRET_NAME=value",
+    multiple: true,
+    check: { kind: "text", maxLength: 200 },
+  },
+  {
+    name: "session",
+    value: "NAME",
+    about: "keep cookies and storage in a named profile",
+    env: "BROWSER_AGENT_SESSION",
+    fallback: "a fresh profile, deleted afterwards",
+    check: { kind: "text", maxLength: 64 },
+  },
+  { name: "forget", about: "with --session: delete that profile" },
+  {
+    name: "out",
+    value: "DIR",
+    about: "run folder for trace.jsonl, screenshots and report.html",
+    env: "BROWSER_AGENT_OUT",
+    fallback: "DATA/runs/TIME-TASK",
+    check: PATH,
+  },
+  {
+    name: "replay",
+    value: "DIR",
+    about: "re-run a recorded successful run without a model (for CI)",
+    check: PATH,
+  },
+  {
+    name: "tasks",
+    value: "FILE",
+    about: 'batch: one {"name","task","start_url"?,"max_steps"?} per line',
+    check: PATH,
+  },
+  {
+    name: "concurrency",
+    value: "N",
+    about: "batch: tasks at once, each in its own browser context",
+    env: "BROWSER_AGENT_CONCURRENCY",
+    fallback: `${DEFAULTS.concurrency}`,
+    check: { kind: "whole", min: 1, max: 16, unit: "tasks" },
+  },
+  { name: "junit", value: "FILE", about: "batch: write a JUnit XML report", check: PATH },
+  { name: "json", about: "print the result as JSON on stdout (one line per task)" },
+  { name: "quiet", short: "q", about: "no progress lines, only the answer and errors" },
+  { name: "verbose", short: "v", about: "also the reasoning, tokens and timings of each step" },
+  { name: "plain", about: "no symbols, colours or spinner in progress (NO_COLOR: no colours)" },
+  { name: "help", short: "h", about: "show this help" },
+  { name: "version", short: "V", about: "print the version" },
+];

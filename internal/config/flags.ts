@@ -1,0 +1,178 @@
+import { parseArgs } from "node:util";
+import { ConfigError } from "../entity/mod.ts";
+import { FLAG_TABLE, type FlagSpec } from "./flag_table.ts";
+
+/** Flags as given: strings, switches, or lists of a repeatable flag. */
+export type RawFlags = Record<string, string | boolean | (string | boolean)[] | undefined>;
+
+const BY_NAME = new Map(FLAG_TABLE.map((f) => [f.name, f]));
+
+/**
+ * Splits argv into flags and positional words by {@link FLAG_TABLE}. Throws a
+ * {@link ConfigError} that names the flag: unknown, missing its value, or given a value it
+ * does not take. A negative number after a numeric flag is its value (`--max-steps -1`), so
+ * the error says what is wrong with it.
+ *
+ * @example
+ * ```ts
+ * splitArgs(["--max-steps", "10", "find", "it"]); // { values: { "max-steps": "10" }, positionals: ["find", "it"] }
+ * ```
+ */
+export function splitArgs(argv: readonly string[]): { values: RawFlags; positionals: string[] } {
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const spec = arg.startsWith("--") ? BY_NAME.get(arg.slice(2)) : undefined;
+    const next = argv[i + 1];
+    if (spec?.check?.kind === "whole" && next !== undefined && /^-[\d.]/.test(next)) {
+      args.push(`${arg}=${next}`);
+      i++;
+    } else {
+      args.push(arg);
+    }
+  }
+  const options: Record<
+    string,
+    { type: "string" | "boolean"; short?: string; multiple?: boolean }
+  > = {};
+  for (const f of FLAG_TABLE) {
+    options[f.name] = {
+      type: f.value ? "string" : "boolean",
+      ...(f.short ? { short: f.short } : {}),
+      ...(f.multiple ? { multiple: true } : {}),
+    };
+  }
+  try {
+    const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+    return { values: parsed.values as RawFlags, positionals: parsed.positionals };
+  } catch (error) {
+    throw new ConfigError(parseError(error));
+  }
+}
+
+function parseError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: string }).code;
+  const quoted = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  const spec = quoted ? specOf(quoted) : undefined;
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    return `Unknown or incomplete flag "${quoted ?? "?"}": see --help`;
+  }
+  if (spec && /does not take an argument/.test(message)) {
+    return `Flag --${spec.name} takes no value: write --${spec.name} alone`;
+  }
+  if (spec?.value) {
+    return `Flag --${spec.name} needs a value: --${spec.name} ${spec.value}${
+      /ambiguous/.test(message) ? ` (a value starting with "-" is written --${spec.name}=-…)` : ""
+    }`;
+  }
+  return `${message.split("\n")[0]}: see --help`;
+}
+
+function specOf(flag: string): FlagSpec | undefined {
+  if (flag.startsWith("--")) return BY_NAME.get(flag.slice(2));
+  return FLAG_TABLE.find((f) => f.short === flag.slice(1));
+}
+
+/**
+ * The checked value of a flag, else of its variable (an empty variable counts as unset), else
+ * undefined. Whole numbers come back as numbers; choices in lower case; text trimmed. Throws a
+ * {@link ConfigError} naming the flag (or variable) and what to give instead.
+ *
+ * @example
+ * ```ts
+ * flagValue("max-steps", { "max-steps": "10" }, {}); // 10
+ * flagValue("max-steps", {}, { BROWSER_AGENT_MAX_STEPS: "1e9" }); // throws: give a whole number of steps from 1 to 1000
+ * ```
+ */
+export function flagValue(
+  name: string,
+  values: RawFlags,
+  env: Record<string, string | undefined>,
+): string | number | undefined {
+  const spec = BY_NAME.get(name);
+  if (!spec) throw new TypeError(`No flag "--${name}" in the flag table`);
+  const given = values[name];
+  let raw: string;
+  let source: string;
+  if (typeof given === "string") {
+    raw = given;
+    source = `--${name}`;
+  } else {
+    const fromEnv = spec.env ? env[spec.env] : undefined;
+    if (fromEnv === undefined || fromEnv.trim() === "") return undefined;
+    raw = fromEnv;
+    source = spec.env!;
+  }
+  return checkValue(spec, raw, source);
+}
+
+/** Checks one value of a flag (a `--secret` of several, say); `source` names it in errors. */
+export function checkValue(spec: FlagSpec, raw: string, source: string): string | number {
+  const value = raw.trim();
+  const shown = `Cannot use ${source} "${preview(raw)}"`;
+  const check = spec.check;
+  if (value === "") throw new ConfigError(`${shown}: it is empty; ${expected(spec)}`);
+  // deno-lint-ignore no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new ConfigError(`${shown}: it contains control characters; ${expected(spec)}`);
+  }
+  if (!check) return value;
+  switch (check.kind) {
+    case "whole": {
+      const n = /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+      if (!(n >= check.min && n <= check.max)) throw new ConfigError(`${shown}: ${expected(spec)}`);
+      return n;
+    }
+    case "choice": {
+      const lower = value.toLowerCase();
+      if (!check.values.includes(lower)) throw new ConfigError(`${shown}: ${expected(spec)}`);
+      return lower;
+    }
+    case "text":
+      if (value.length > check.maxLength) {
+        throw new ConfigError(
+          `Cannot use ${source}: it is ${value.length} characters long; ${expected(spec)}`,
+        );
+      }
+      return value;
+  }
+}
+
+/** What a flag takes, as the fix in an error message. */
+function expected(spec: FlagSpec): string {
+  const check = spec.check;
+  if (!check) return `give ${spec.value ?? "a value"}`;
+  switch (check.kind) {
+    case "whole":
+      return `give a whole number of ${check.unit} from ${check.min} to ${check.max}`;
+    case "choice":
+      return `use ${check.values.join(" or ")}`;
+    case "text":
+      return `give ${spec.value ?? "a value"} of at most ${check.maxLength} characters`;
+  }
+}
+
+/** A value as an error message shows it: one line, at most 60 characters. */
+export function preview(value: string): string {
+  // deno-lint-ignore no-control-regex
+  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
+}
+
+/** One `--help` line per flag: flag, what it does, default, variable. */
+export function flagHelpLines(): string[] {
+  const written = FLAG_TABLE.map((f) =>
+    `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.value ? ` ${f.value}` : ""}`
+  );
+  const width = Math.max(...written.map((w) => w.length)) + 2;
+  return FLAG_TABLE.map((f, i) => {
+    const env = f.env ?? f.envHelp;
+    const extra = [f.fallback ? `default: ${f.fallback}` : "", env ? `env ${env}` : ""].filter(
+      Boolean,
+    );
+    return `  ${written[i]!.padEnd(width)}${f.about}${
+      extra.length ? ` (${extra.join("; ")})` : ""
+    }`;
+  });
+}

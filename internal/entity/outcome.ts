@@ -1,0 +1,138 @@
+/**
+ * What an action did, as data: the browser reports it, one renderer per audience turns it into
+ * words (the model's sentence, the MCP client's structured content, the trace's fields).
+ *
+ * @module
+ */
+
+/**
+ * Why a tool call failed, for code that branches on it (recovery, replay, MCP, the report):
+ * - `unknown_tool`: no tool of that name;
+ * - `invalid_args`: the arguments do not fit the tool's schema, or make no sense together;
+ * - `unknown_element`: the ID was never given out (the model made it up);
+ * - `gone`: the element was there but left the page (the page re-rendered it);
+ * - `wrong_tab`: the element is in another tab;
+ * - `not_found`: what the call names is not there (an option, a tab, a file, a match);
+ * - `no_effect`: the action cannot do anything here (scroll at the bottom, no earlier page);
+ * - `blocked`: a rule refused it (allowed domains);
+ * - `held`: the safety policy holds it until someone confirms;
+ * - `declined`: the user said no;
+ * - `timeout`: what was waited for did not happen in time;
+ * - `failed`: anything else (the browser's own reason is in the message).
+ */
+export type ErrorKind =
+  | "unknown_tool"
+  | "invalid_args"
+  | "unknown_element"
+  | "gone"
+  | "wrong_tab"
+  | "not_found"
+  | "no_effect"
+  | "blocked"
+  | "held"
+  | "declined"
+  | "timeout"
+  | "failed";
+
+/**
+ * An error that knows its {@link ErrorKind}: thrown by the browser and the tools, turned into a
+ * failed result by the registry's `dispatch` with the kind kept.
+ *
+ * @example
+ * ```ts
+ * throw new ActionError("gone", "Element [42] is gone: the page changed, observe again");
+ * ```
+ */
+export class ActionError extends Error {
+  readonly kind: ErrorKind;
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "ActionError";
+    this.kind = kind;
+  }
+}
+
+/** What changed on the page because of an action, one fact each. */
+export type Effect =
+  /** The tab shows another URL. */
+  | { kind: "navigated"; url: string; title: string }
+  /** Same URL, new title. */
+  | { kind: "title"; title: string }
+  /** The element acted on changed (or kept) a state a person sees. */
+  | { kind: "target"; id: number; change: TargetChange }
+  /** Visible elements appeared (`count` capped at 500: `capped`), with the first words of some. */
+  | { kind: "added"; count: number; capped: boolean; samples: string[]; inFrame?: boolean }
+  | { kind: "removed"; count: number; inFrame?: boolean }
+  /** The visible text changed while no element came or went. */
+  | { kind: "text"; inFrame?: boolean }
+  /** The keyboard focus moved to another element, described as `<input> "Email"`. */
+  | { kind: "focus"; to: string; inFrame?: boolean }
+  | { kind: "scrolled"; direction: "up" | "down"; inFrame?: boolean }
+  /** The tab now current (after a tab closed). */
+  | { kind: "tab"; index: number; url: string; title: string };
+
+/** How the element acted on changed. */
+export type TargetChange =
+  | { state: "left" }
+  | { state: "hidden" }
+  /** `checked`/`unchecked`; `changed` false when it kept that state (a click that did nothing). */
+  | { state: "checked" | "unchecked"; changed: boolean }
+  | { state: "expanded" | "collapsed" | "selected" | "not selected" | "pressed" | "not pressed" }
+  | { state: "value"; value: string };
+
+/** A dialog the page opened during an action, and how it was answered. */
+export interface DialogRecord {
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  answer: "accepted" | "dismissed";
+}
+
+/** A download an action started. */
+export interface DownloadRecord {
+  /** The name the site suggested. */
+  name: string;
+  /** `saved` with its path and size; otherwise why not (`error` says more for `failed`). */
+  state: "saved" | "canceled" | "running" | "failed";
+  path?: string;
+  bytes?: number;
+  error?: string;
+  /** For `running`: how long it was waited for, in ms. */
+  waitedMs?: number;
+}
+
+/** A tab the action opened (the last of `count`), which became the current one. */
+export interface TabRecord {
+  index: number;
+  url: string;
+  title: string;
+  /** How many tabs the action opened. */
+  count: number;
+}
+
+/**
+ * What one browser action did and what it changed. `did` is the action's own phrase
+ * (`Clicked [5]`); everything else is data.
+ */
+export interface ActionOutcome {
+  did: string;
+  effects: Effect[];
+  /** False for steps whose effects on the page are not measured (switching or closing tabs). */
+  measured: boolean;
+  /** Time spent waiting for the page to settle, in ms; absent when nothing was waited for. */
+  settledMs?: number;
+  /** The settle cap ended the wait with the page still busy. */
+  capped: boolean;
+  /** The settle cap in force, in ms (to say so when `capped`). */
+  capMs?: number;
+  newTab?: TabRecord;
+  /** The current tab closed itself; now on this one. */
+  closedItself?: { index: number; url: string };
+  downloads: DownloadRecord[];
+  dialogs: DialogRecord[];
+  /** Top-level navigations the allowed-domains rule cancelled, and why. */
+  blocked: { url: string; reason: string }[];
+  /** Banners closed after the action loaded a new document, as phrases. */
+  banners: string[];
+  /** A mouse click could not land, so the element was clicked by script; why (`did` says so too). */
+  fallback?: { reason: string };
+}

@@ -1,0 +1,55 @@
+/** Deepest nesting of objects and arrays accepted in a tool call's arguments. */
+export const MAX_ARGS_DEPTH = 16;
+
+/** Longest arguments string of one tool call, in characters. */
+export const MAX_ARGS_CHARS = 200_000;
+
+/**
+ * True when `value` nests objects or arrays deeper than `limit` (a flat object is depth 1).
+ * Walks without recursion, so a value nested a million levels deep is measured safely; stops
+ * at the first level past the limit.
+ *
+ * @example
+ * ```ts
+ * nestedDeeperThan({ a: { b: [1] } }, 2); // true (depth 3)
+ * ```
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/**
+ * What a value is, in a few words, for error messages that must stay short whatever the model
+ * sent: `a number (42)`, `a string of 1048576 characters`, `an object`.
+ *
+ * @example
+ * ```ts
+ * describeValue([1, 2]); // "a list"
+ * ```
+ */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "a list";
+  switch (typeof value) {
+    case "string":
+      return value.length > 40 ? `a string of ${value.length} characters` : JSON.stringify(value);
+    case "number":
+      return `a number (${value})`;
+    case "boolean":
+      return `${value}`;
+    case "object":
+      return "an object";
+    default:
+      return typeof value;
+  }
+}

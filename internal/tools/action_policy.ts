@@ -1,0 +1,169 @@
+import type { BrowserState, DialogRecord, ToolCall, ToolResult } from "../entity/mod.ts";
+import { assessRisk, type Risk, riskKind } from "./safety.ts";
+import type { Tool } from "./tool.ts";
+
+/** What the person (or the MCP client's user) answered, or that nobody could be asked. */
+export type Answer = "yes" | "no" | "unasked";
+
+/** Something the policy decided, for the front-end's log or progress line. */
+export interface PolicyEvent {
+  /** `held`: nobody could confirm; `confirmed`: allowed by `--yes` (`by: "flag"`), by the user, or by the call itself (MCP `confirm: true`). */
+  event: "held" | "allowed" | "declined" | "confirmed";
+  by?: "flag" | "user" | "call";
+  tool: string;
+  risk?: Risk;
+  /** `click [9] "Place order" (a payment or purchase: the button says "Place order")`. */
+  what: string;
+}
+
+/** What {@link ActionPolicy} needs from its front-end. */
+export interface PolicyOptions {
+  /** `--yes`: destructive actions and `confirm()` dialogs are allowed without asking. */
+  confirmAll: boolean;
+  /** The tools calls are made to (their `destructive` flags and `actsAs`). */
+  tools: readonly Tool[];
+  /**
+   * Asks whoever can answer whether the risky action may run (terminal y/N, MCP elicitation),
+   * worded by the front-end; absent when nobody can (then the action is held).
+   */
+  ask?: (risk: Risk, signal: AbortSignal) => Promise<Answer>;
+  /** Told of every decision that involved a risk (progress lines, the MCP log). */
+  notice?: (event: PolicyEvent) => void;
+}
+
+/** The decision on one call before it runs. */
+export type Decision =
+  /** Run it; its `confirm()` dialogs get `dialogs`. */
+  | { verdict: "allow"; dialogs: "accept" | "dismiss"; risk?: Risk }
+  /** Nobody could confirm it: do not run it. */
+  | { verdict: "hold"; risk: Risk; what: string }
+  /** The user said no. */
+  | { verdict: "declined"; risk: Risk; what: string };
+
+/** A state to judge against, or how to get one (observed only when a call needs judging). */
+export type StateSource = BrowserState | (() => Promise<BrowserState>);
+
+/** Calls the risk assessment judges by their target (other destructive tools always count). */
+const ELEMENT_CALLS = new Set(["click", "type", "press"]);
+
+/**
+ * The one safety policy shared by the agent loop, replay and the MCP server. It judges a call
+ * (see {@link assessRisk}) — allow, hold, or ask through the front-end's `ask` — owns the
+ * confirmed-call state (a call the user allowed after its dialog was dismissed runs once more
+ * with dialogs accepted), and scopes the dialog answer to the one call it allows. Front-ends
+ * decide only how to ask: a terminal y/N, `--yes`, a replay hold, MCP elicitation or
+ * `confirm: true`.
+ *
+ * @example
+ * ```ts
+ * const policy = new ActionPolicy({ confirmAll: false, tools: registry.tools });
+ * const d = await policy.decide(call, state);
+ * if (d.verdict === "allow") await registry.dispatch(call, { browser, signal, dialogs: d.dialogs });
+ * ```
+ */
+export class ActionPolicy {
+  readonly #o: PolicyOptions;
+  readonly #byName: Map<string, Tool>;
+  /** The call the user allowed after its dialog was dismissed: its next run accepts dialogs. */
+  #approved: string | undefined;
+
+  constructor(options: PolicyOptions) {
+    this.#o = options;
+    this.#byName = new Map(options.tools.map((t) => [t.name, t]));
+  }
+
+  /** True with `--yes`. */
+  get confirmAll(): boolean {
+    return this.#o.confirmAll;
+  }
+
+  /**
+   * What the policy says of a call before it runs: judged against `state` (an observation, or a
+   * function that takes one, called only for calls that act on elements). `confirmed`: the call
+   * itself says the user agreed (MCP `confirm: true`).
+   */
+  async decide(
+    call: Pick<ToolCall, "name" | "args">,
+    state: StateSource,
+    options: { confirmed?: boolean; signal?: AbortSignal } = {},
+  ): Promise<Decision> {
+    const key = callKey(call);
+    const approved = this.#approved === key;
+    this.#approved = undefined;
+    const confirmed = approved || this.#o.confirmAll || options.confirmed === true;
+    const risk = approved ? undefined : await this.judge(call, state);
+    if (!risk) return { verdict: "allow", dialogs: confirmed ? "accept" : "dismiss" };
+    const what = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
+    const tell = (event: PolicyEvent["event"], by?: PolicyEvent["by"]) =>
+      this.#o.notice?.({ event, tool: call.name, risk, what, ...(by ? { by } : {}) });
+    if (this.#o.confirmAll || options.confirmed === true) {
+      tell("confirmed", this.#o.confirmAll ? "flag" : "call");
+      return { verdict: "allow", dialogs: "accept", risk };
+    }
+    const signal = options.signal ?? new AbortController().signal;
+    const answer = await this.#o.ask?.(risk, signal) ?? "unasked";
+    if (answer === "yes") {
+      tell("allowed", "user");
+      return { verdict: "allow", dialogs: "accept", risk };
+    }
+    if (answer === "no") {
+      tell("declined", "user");
+      return { verdict: "declined", risk, what };
+    }
+    tell("held");
+    return { verdict: "hold", risk, what };
+  }
+
+  /**
+   * The risk of a call, if any: element actions by their target (MCP tools through their
+   * `actsAs`), other tools marked destructive by being so.
+   */
+  async judge(
+    call: Pick<ToolCall, "name" | "args">,
+    state: StateSource,
+  ): Promise<Risk | undefined> {
+    const tool = this.#byName.get(call.name);
+    if (tool?.actsAs) {
+      const acts = tool.actsAs(call.args);
+      if (!acts) return undefined;
+      const options = acts.focus !== undefined ? { focus: acts.focus } : {};
+      return assessRisk(
+        { name: acts.name, args: acts.args, reasoning: "" },
+        await stateOf(state),
+        options,
+      );
+    }
+    if (ELEMENT_CALLS.has(call.name)) {
+      return assessRisk({ ...call, reasoning: "" }, await stateOf(state));
+    }
+    if (tool?.destructive) {
+      return {
+        category: "sending",
+        action: call.name,
+        reason: "this tool may do what cannot be undone",
+      };
+    }
+    return undefined;
+  }
+
+  /**
+   * The `confirm()`, `prompt()` or leave-page dialog a call's action dismissed because nobody
+   * confirmed it, from the call's result; undefined when none was.
+   */
+  dismissedDialog(result: ToolResult): DialogRecord | undefined {
+    return result.outcome?.dialogs.find((d) => d.type !== "alert" && d.answer === "dismissed");
+  }
+
+  /** Lets the same call run once more with its dialogs accepted (the user allowed it). */
+  approve(call: Pick<ToolCall, "name" | "args">): void {
+    this.#approved = callKey(call);
+  }
+}
+
+function callKey(call: Pick<ToolCall, "name" | "args">): string {
+  return JSON.stringify([call.name, call.args]);
+}
+
+function stateOf(state: StateSource): Promise<BrowserState> {
+  return typeof state === "function" ? state() : Promise.resolve(state);
+}

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+
+/** Copies what check_deps reads into a temporary project, changes one file, runs the check. */
+async function checkWith(
+  file: string,
+  change: (source: string) => string,
+): Promise<{ code: number; stderr: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "check-deps-" });
+  try {
+    for (const name of ["internal", "cli"]) {
+      await new Deno.Command("cp", { args: ["-r", join(root, name), dir] }).output();
+    }
+    for (const name of ["main.ts", "deno.json", "deno.lock"]) {
+      await Deno.copyFile(join(root, name), join(dir, name));
+    }
+    const path = join(dir, file);
+    await Deno.writeTextFile(path, change(await Deno.readTextFile(path)));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-read", "--allow-run", join(root, "scripts/check_deps.ts"), dir],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("check_deps passes on the tree as it is", async () => {
+  const { code, stderr } = await checkWith("main.ts", (s) => s);
+  assert.equal(code, 0, stderr);
+});
+
+Deno.test("check_deps rejects puppeteer, openai and the MCP SDK outside their one package", async () => {
+  const tools = await checkWith(
+    "internal/tools/tool.ts",
+    (s) => `import type { Page } from "puppeteer-core";\nexport type P = Page;\n${s}`,
+  );
+  assert.equal(tools.code, 1);
+  assert.match(
+    tools.stderr,
+    /internal\/tools\/tool\.ts imports "puppeteer-core": only internal\/browser may use it/,
+  );
+  const agent = await checkWith(
+    "internal/agent/run_task.ts",
+    (s) => `import "openai";\nimport "@modelcontextprotocol/sdk/server";\n${s}`,
+  );
+  assert.match(agent.stderr, /imports "openai": only internal\/llm may use it/);
+  assert.match(
+    agent.stderr,
+    /imports "@modelcontextprotocol\/sdk\/server": only internal\/mcp may use it/,
+  );
+});
+
+Deno.test("check_deps rejects a puppeteer type in what internal/browser/mod.ts exports", async () => {
+  const { code, stderr } = await checkWith(
+    "internal/browser/mod.ts",
+    (s) => `${s}\nexport type { ElementHandle, Page } from "puppeteer-core";\n`,
+  );
+  assert.equal(code, 1);
+  assert.match(stderr, /exports puppeteer's type "Page"/);
+});

@@ -1,0 +1,48 @@
+import assert from "node:assert/strict";
+import { bundleRuntime } from "../scripts/bundle_runtime.ts";
+
+const BROWSER = new URL("../internal/browser/", import.meta.url);
+const BUNDLE = new URL("runtime_bundle.ts", BROWSER);
+
+Deno.test("bundleRuntime() reproduces the committed runtime_bundle.ts (run deno task bundle when this fails)", async () => {
+  assert.equal(await Deno.readTextFile(BUNDLE), await bundleRuntime());
+});
+
+Deno.test("The in-page runtime writes each shared rule once", async () => {
+  const sources = await browserSources();
+  // Each rule: a pattern its one definition matches, the file that holds it, and where no other
+  // may be: in the runtime (text helpers), or anywhere in internal/browser.
+  const rules: [string, RegExp, string, "runtime/" | ""][] = [
+    ["clean()", /function clean\(|const clean\s*=/, "runtime/text.ts", "runtime/"],
+    ["cut()", /function cut\(|const cut\s*=/, "runtime/text.ts", "runtime/"],
+    ["norm()", /function norm\(|const norm\s*=/, "runtime/text.ts", "runtime/"],
+    ["the busy line", /please wait/, "runtime/dom.ts", ""],
+    ["the deep active element", /shadowRoot\??\.activeElement/, "runtime/dom.ts", ""],
+    ["the implicit role table", /return "spinbutton"|number: "spinbutton"/, "runtime/roles.ts", ""],
+    ["the accessible name", /getAttribute\("aria-labelledby"\)/, "runtime/names.ts", ""],
+    ["frame numbering", /frames\.next\+\+/, "runtime/dom.ts", ""],
+    ["the runtime's global", /"__browserAgent\w*"|__browserAgent\w*\??:/, "runtime/state.ts", ""],
+  ];
+  for (const [rule, pattern, home, under] of rules) {
+    const holders = [...sources]
+      .filter(([path, text]) => path.startsWith(under) && pattern.test(text))
+      .map(([path]) => path);
+    assert.deepEqual(holders, [home], `${rule} is written in ${holders.join(", ") || "no file"}`);
+  }
+});
+
+/** Every TypeScript file under internal/browser but the generated bundle, by relative path. */
+async function browserSources(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (dir: URL, prefix: string) => {
+    for await (const entry of Deno.readDir(dir)) {
+      const path = prefix + entry.name;
+      if (entry.isDirectory) await walk(new URL(`${entry.name}/`, dir), `${path}/`);
+      else if (entry.name.endsWith(".ts") && path !== "runtime_bundle.ts") {
+        out.set(path, await Deno.readTextFile(new URL(entry.name, dir)));
+      }
+    }
+  };
+  await walk(BROWSER, "");
+  return new Map([...out].sort(([a], [b]) => a.localeCompare(b)));
+}
