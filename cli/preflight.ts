@@ -5,7 +5,7 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import { checkChrome, findChrome } from "../internal/browser/mod.ts";
+import { checkChrome, findChrome, SessionProfiles } from "../internal/browser/mod.ts";
 import type { Config } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 
@@ -20,7 +20,8 @@ export interface PreflightPlan {
 }
 
 /**
- * Finds the browser (and runs an explicit `--chrome` with `--version`), and checks each folder:
+ * Checks that the `--session` is free, finds the browser (and runs an explicit `--chrome` with
+ * `--version`), and checks each folder:
  * created when `create`, else its nearest existing parent must be a writable folder. Throws a
  * {@link ConfigError} that names the flag and the fix.
  *
@@ -30,6 +31,9 @@ export interface PreflightPlan {
  * ```
  */
 export async function preflight(config: Config, plan: PreflightPlan): Promise<void> {
+  if (config.cli.session) {
+    await new SessionProfiles(config.dataDir).ensureFree(config.cli.session);
+  }
   if (plan.browser && !config.browser.cdpUrl) {
     const path = findChrome(config.browser.chromePath, {
       ...(config.browser.searchPath !== undefined ? { searchPath: config.browser.searchPath } : {}),

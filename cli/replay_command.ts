@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { loadRecording, replayRun } from "../internal/agent/mod.ts";
+import { loadRecording, replayRun } from "../internal/trace/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";

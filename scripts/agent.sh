@@ -6,4 +6,4 @@
 set -eu
 root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/setup.sh"
-exec deno run --allow-all --quiet --config "$root/deno.json" "$root/main.ts" "$@"
+exec deno run --allow-all --config "$root/deno.json" "$root/main.ts" "$@"

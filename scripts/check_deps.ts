@@ -1,7 +1,7 @@
 /**
  * Fails when a package imports what it must not: `entity` nothing; `browser`, `llm`, `config`
- * only `entity`; `tools` `browser` and `entity`; `agent` `tools`, `llm`, `entity`; `mcp` `tools`
- * and `entity`. Other packages are reached only through their `mod.ts`. `main.ts` and `cli/`
+ * only `entity`; `tools` `browser` and `entity`; `agent` `tools`, `llm`, `entity`; `trace`
+ * `agent`, `tools`, `entity`; `mcp` `tools` and `entity`. Other packages are reached only through their `mod.ts`. `main.ts` and `cli/`
  * (the commands main wires) may use every package, also only through `mod.ts`; nothing under
  * `internal/` imports them.
  *
@@ -21,6 +21,7 @@ const ALLOWED: Record<string, string[]> = {
   llm: ["entity"],
   tools: ["browser", "entity"],
   agent: ["tools", "llm", "entity"],
+  trace: ["agent", "tools", "entity"],
   mcp: ["tools", "entity"],
 };
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { findTarget, recordTarget } from "../internal/agent/replay_target.ts";
+import { findTarget, recordTarget } from "../internal/trace/replay_target.ts";
 import type { BrowserState, ObservedElement } from "../internal/entity/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";

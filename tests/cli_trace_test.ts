@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readTrace, writeReport } from "../internal/agent/mod.ts";
+import { readTrace, writeReport } from "../internal/trace/mod.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";

@@ -1,3 +1,4 @@
+import { ElementIds } from "../internal/browser/element_ids.ts";
 import assert from "node:assert/strict";
 import { renderElement } from "../internal/browser/mod.ts";
 import { fitBudget } from "../internal/browser/token_budget.ts";
@@ -77,4 +78,25 @@ Deno.test("estimateTokens() errs high on table numbers, capitals and run-togethe
   assert.ok(estimateTokens("45 | 49 | 49 | 65 | 65 | 45 | 318 | 2,721 | 17") >= 27);
   assert.ok(estimateTokens("[1997] MYCOOKIESVENOMOUSYESTHEYBITE") >= 16);
   assert.ok(estimateTokens("[187] kissmeoverthegardengate") >= 11);
+});
+
+Deno.test("ElementIds drops the numbers of detached frames and replaced documents, and still calls them gone", () => {
+  type FakeFrame = { detached: boolean };
+  const main: FakeFrame = { detached: false };
+  const child: FakeFrame = { detached: false };
+  const ids = new ElementIds();
+  const asFrame = (f: FakeFrame) => f as unknown as Parameters<ElementIds["assign"]>[0];
+  const a = ids.assign(asFrame(main), "doc1", 1).id;
+  const b = ids.assign(asFrame(child), "kid1", 1).id;
+  assert.equal(ids.assign(asFrame(main), "doc1", 1).id, a);
+  assert.equal(ids.size, 2);
+  child.detached = true;
+  assert.equal(ids.prune(new Map([[asFrame(main), "doc1"]])), 1);
+  assert.equal(ids.lookup(b), undefined);
+  assert.ok(ids.given(b));
+  // The main frame now shows another document: its old numbers go too, never to be reused.
+  assert.equal(ids.prune(new Map([[asFrame(main), "doc2"]])), 1);
+  assert.equal(ids.size, 0);
+  assert.ok(ids.assign(asFrame(main), "doc2", 1).id > b);
+  assert.equal(ids.given(999), false);
 });

@@ -20,13 +20,4 @@ export {
 } from "./batch.ts";
 export { Progress, type ProgressOptions } from "./progress.ts";
 export { Repl, type ReplOptions } from "./repl.ts";
-export {
-  loadRecording,
-  type Recording,
-  type ReplayOptions,
-  type ReplayResult,
-  replayRun,
-} from "./replay.ts";
-export { renderReport, writeReport } from "./report_html.ts";
-export { readTrace, type TraceLine, type TraceOptions, TraceWriter } from "./trace_writer.ts";
 export { SecretVault } from "./secrets.ts";

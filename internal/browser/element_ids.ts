@@ -9,7 +9,8 @@ export interface ElementRef {
 
 /**
  * Run-wide element numbering. An element keeps its number while it stays in its document;
- * numbers are never reused for another element.
+ * numbers are never reused for another element. Numbers of frames that went away are dropped
+ * ({@link prune}), so a long run on pages with many short-lived frames does not grow without end.
  */
 export class ElementIds {
   #next = 1;
@@ -27,8 +28,34 @@ export class ElementIds {
     return { id, fresh: true };
   }
 
-  /** Where an ID points, or undefined when it was never given out. */
+  /** Where an ID points, or undefined when it was never given out or its frame is gone. */
   lookup(id: number): ElementRef | undefined {
     return this.#byId.get(id);
+  }
+
+  /** True when `id` was given out in this run (even if its element or frame is gone since). */
+  given(id: number): boolean {
+    return Number.isInteger(id) && id >= 1 && id < this.#next;
+  }
+
+  /**
+   * Forgets the numbers of elements in frames that are detached, and of documents that a frame
+   * no longer shows (`current`: each walked frame's document token); returns how many.
+   */
+  prune(current: ReadonlyMap<Frame, string> = new Map()): number {
+    let n = 0;
+    for (const [id, ref] of this.#byId) {
+      const shown = current.get(ref.frame);
+      if (!ref.frame.detached && (shown === undefined || shown === ref.token)) continue;
+      this.#byId.delete(id);
+      this.#byKey.delete(`${ref.token}:${ref.lid}`);
+      n++;
+    }
+    return n;
+  }
+
+  /** How many numbers point at live frames (for tests). */
+  get size(): number {
+    return this.#byId.size;
   }
 }

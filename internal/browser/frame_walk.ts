@@ -113,7 +113,7 @@ const LOADING = "The page is loading: observe again";
 export function isNavigationError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error);
   return message === LOADING ||
-    /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|detached Frame|frame (got|was) detached|Inspected target navigated/i
+    /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|detached Frame|frame (got|was) detached|Inspected target navigated|document was replaced/i
       .test(message);
 }
 

@@ -72,6 +72,8 @@ export class PageObserver {
       page.title().catch(unlessNavigating("")),
     ]);
     if (!walk) return { url: page.url(), title, lines: [], summary: renderSummary([]) };
+    // Numbers of frames that went away, or of documents a frame no longer shows, are dropped.
+    this.#ids.prune(new Map([...walk.walks].map(([frame, w]) => [frame, w.token])));
     const lines = this.#compose(walk, o);
     const state: BrowserState = { url: page.url(), title, lines, summary: renderSummary(lines) };
     if (o.overlay || o.vision) await this.#drawOverlay(walk, lines);
@@ -186,6 +188,9 @@ export class PageObserver {
   /** The element behind an ID from an observation; throws when it never existed or is gone. */
   async element(id: number): Promise<ElementHandle<Element>> {
     const ref = this.#ids.lookup(id);
+    if (!ref && this.#ids.given(id)) {
+      throw new ActionError("gone", `Element [${id}] is gone: the page changed, observe again`);
+    }
     if (!ref) {
       throw new ActionError(
         "unknown_element",

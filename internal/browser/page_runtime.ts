@@ -135,8 +135,11 @@ async function install(realm: Realm): Promise<void> {
   await realm.evaluate(RUNTIME_SOURCE);
 }
 
+/** A call that finds no runtime right after installing it: a new document took the old's place. */
 function notInstalled(name: string): Error {
-  return new Error(`Cannot call "${name}" in the page: the in-page runtime did not install`);
+  return new Error(
+    `Cannot call "${name}" in the page: its document was replaced while the runtime was installed`,
+  );
 }
 
 /** The runtime as the bridge sees it on the page's global. */

@@ -58,14 +58,7 @@ export class SessionProfiles {
     let held = false;
     try {
       held = await file.tryLock(true);
-      if (!held) {
-        const holder = (await Deno.readTextFile(`${dir}/${LOCK}`).catch(() => "")).split("\n")[0];
-        throw new ConfigError(
-          `Session "${name}" is in use by another run${
-            holder ? ` (pid ${holder})` : ""
-          }: wait for it to finish, or pick another --session`,
-        );
-      }
+      if (!held) throw await inUse(name, dir);
       await file.truncate(0);
       await file.write(new TextEncoder().encode(`${Deno.pid}\n${new Date().toISOString()}\n`));
     } catch (error) {
@@ -80,6 +73,16 @@ export class SessionProfiles {
       file.close();
     };
     return { dir, release, [Symbol.asyncDispose]: release };
+  }
+
+  /**
+   * Throws the ConfigError {@link lock} would when another run holds the session, without
+   * taking it: a check before anything starts.
+   */
+  async ensureFree(name: string): Promise<void> {
+    const dir = this.dir(name);
+    const locked = await isLocked(`${dir}/${LOCK}`).catch(() => false);
+    if (locked) throw await inUse(name, dir);
   }
 
   /** All sessions, most recently used first. */
@@ -122,6 +125,15 @@ export class SessionProfiles {
       await lock.release();
     }
   }
+}
+
+async function inUse(name: string, dir: string): Promise<ConfigError> {
+  const holder = (await Deno.readTextFile(`${dir}/${LOCK}`).catch(() => "")).split("\n")[0];
+  return new ConfigError(
+    `Session "${name}" is in use by another run${
+      holder ? ` (pid ${holder})` : ""
+    }: wait for it to finish, or pick another --session`,
+  );
 }
 
 async function isLocked(path: string): Promise<boolean> {

@@ -3,6 +3,9 @@ import { ActionError, type TabInfo } from "../entity/mod.ts";
 
 export type { TabInfo };
 
+/** Longest wait, at the end of an action, for a tab the browser announced to become usable. */
+const ANNOUNCED_TAB_WAIT_MS = 2000;
+
 /**
  * The tabs of a run: the first page, and every tab a page of ours opens (`target=_blank`,
  * `window.open`, also without an opener while an action runs). Tracks which one is current.
@@ -23,12 +26,26 @@ export class Tabs {
   #opened: Page[] = [];
   #acting = false;
   #closedItself = false;
+  /**
+   * Page targets the browser announced during the action (CDP `Target.targetCreated`, which comes
+   * long before puppeteer's `targetcreated` on a busy machine), not adopted yet.
+   */
+  readonly #expected = new Set<string>();
 
   constructor(browser: Browser, first: Page, onAdd: (page: Page) => void) {
     this.#onAdd = onAdd;
     this.#current = first;
     this.#add(first);
+    const context = infoOf(first.target())?.browserContextId;
+    browser.on("targetdiscovered", (event: unknown) => {
+      const info = event as { type: string; targetId: string; browserContextId?: string };
+      if (this.#acting && info.type === "page" && info.browserContextId === context) {
+        this.#expected.add(info.targetId);
+      }
+    });
+    browser.on("targetdestroyed", (target: Target) => this.#expected.delete(idOf(target)));
     browser.on("targetcreated", (target: Target) => {
+      this.#expected.delete(idOf(target));
       if (target.type() !== "page" || target.browserContext() !== first.browserContext()) return;
       const opener = target.opener();
       const ours = opener !== undefined && this.#pages.some((p) => p.target() === opener);
@@ -73,10 +90,19 @@ export class Tabs {
     this.#acting = true;
     this.#opened = [];
     this.#closedItself = false;
+    this.#expected.clear();
   }
 
-  /** Ends the action; returns the tabs it opened and whether the current tab closed itself. */
+  /**
+   * Ends the action; returns the tabs it opened and whether the current tab closed itself. A tab
+   * the browser announced but puppeteer has not made ready yet is waited for (2 s at most).
+   */
   async endAction(): Promise<{ opened: Page[]; closedItself: boolean }> {
+    const deadline = performance.now() + ANNOUNCED_TAB_WAIT_MS;
+    while (this.#expected.size > 0 && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    this.#expected.clear();
     await Promise.all(this.#pending);
     this.#acting = false;
     const out = { opened: this.#opened, closedItself: this.#closedItself };
@@ -120,4 +146,16 @@ export class Tabs {
     const n = this.#pages.length;
     return n === 1 ? "there is only tab 0" : `tabs are numbered 0 to ${n - 1}`;
   }
+}
+
+/** puppeteer's target info and ID: internal in its types (the version is pinned; tests cover it). */
+function infoOf(target: Target): { targetId: string; browserContextId?: string } | undefined {
+  return (target as unknown as {
+    _getTargetInfo?: () => { targetId: string; browserContextId?: string };
+  })
+    ._getTargetInfo?.();
+}
+
+function idOf(target: Target): string {
+  return infoOf(target)?.targetId ?? "";
 }

@@ -66,7 +66,10 @@ export function readMessage(message: Record<string, unknown>): ReadMessage {
   return { text, callCount: 0 };
 }
 
-/** Token counts a server reported, or undefined when they are missing or not believable. */
+/**
+ * Token counts a server reported: 0 when one is missing, -1 when it cannot be true (not a whole
+ * number, negative, over {@link MAX_REPORTED_TOKENS}, `1e308`), for the caller to estimate.
+ */
 export function readUsage(usage: unknown): { promptTokens: number; completionTokens: number } {
   const u = (usage !== null && typeof usage === "object" ? usage : {}) as Record<string, unknown>;
   return { promptTokens: count(u.prompt_tokens), completionTokens: count(u.completion_tokens) };

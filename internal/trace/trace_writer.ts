@@ -1,5 +1,5 @@
 import { type BrowserState, estimateTokens, type StepRecord } from "../entity/mod.ts";
-import type { RunOptions, RunResult } from "./run_task.ts";
+import type { RunOptions, RunResult } from "../agent/mod.ts";
 import { recordTarget, type TargetRecord } from "./replay_target.ts";
 import { writeReport } from "./report_html.ts";
 

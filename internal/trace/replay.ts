@@ -1,7 +1,7 @@
 import type { BrowserState, StepRecord } from "../entity/mod.ts";
 import { ActionPolicy, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
 import { describeTarget, findTarget } from "./replay_target.ts";
-import { SecretVault } from "./secrets.ts";
+import { SecretVault } from "../agent/mod.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
 
 /** A recorded successful run, ready to replay. */

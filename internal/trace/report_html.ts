@@ -88,9 +88,11 @@ function renderStep(s: TraceStep, images: Map<string, string>): string {
     ["action", `<code>${esc(s.call.name)}</code> <code>${esc(JSON.stringify(s.call.args))}</code>`],
     [
       "effect",
-      `<span class="${s.result.ok ? "ok" : "error"}">${s.result.ok ? "ok" : "error"}</span>: ${
-        esc(s.result.text)
-      }`,
+      `<span class="${s.result.ok ? "ok" : "error"}">${
+        s.result.ok
+          ? "ok"
+          : `error${s.result.kind ? ` (${esc(s.result.kind.replaceAll("_", " "))})` : ""}`
+      }</span>: ${esc(s.result.text)}`,
     ],
     ["page", `${esc(s.title)}<br>${esc(s.url)}`],
     [

@@ -1,0 +1,25 @@
+/**
+ * Run folders: the trace a run writes as it goes (`trace.jsonl`, screenshots), the HTML report
+ * made from it, and model-free replay of a recorded run (targets found again by role, name and
+ * position). Uses `agent` (the run's types and the secret vault), `tools` and `entity`.
+ *
+ * Where things are: `trace_writer.ts` (writing and reading traces), `report_html.ts` (the
+ * report), `replay.ts` and `replay_target.ts` (replay and how a target is recorded and found).
+ *
+ * @module
+ */
+export {
+  loadRecording,
+  type Recording,
+  type ReplayOptions,
+  type ReplayResult,
+  replayRun,
+} from "./replay.ts";
+export { renderReport, writeReport } from "./report_html.ts";
+export {
+  readTrace,
+  type TraceLine,
+  type TraceOptions,
+  type TraceStep,
+  TraceWriter,
+} from "./trace_writer.ts";

@@ -1,0 +1,197 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type ActionOutcome, BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
+import { ActionError, type BrowserState } from "../internal/entity/mod.ts";
+import { ActionPolicy, coreTools, type ToolContext, ToolRegistry } from "../internal/tools/mod.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { startMcp } from "./support/mcp_client.ts";
+import { idIn } from "./support/summary.ts";
+
+function download(name: string, body: string) {
+  return (_req: Request, url: URL) =>
+    url.pathname === `/download/${name}`
+      ? new Response(body, {
+        headers: {
+          "content-type": "text/csv",
+          "content-disposition": `attachment; filename="${name}"`,
+        },
+      })
+      : undefined;
+}
+
+function outcome(extra: Partial<ActionOutcome>): ActionOutcome {
+  return {
+    did: "Clicked [5]",
+    effects: [],
+    measured: true,
+    settledMs: 120,
+    capped: false,
+    capMs: 5000,
+    downloads: [],
+    dialogs: [],
+    blocked: [],
+    banners: [],
+    ...extra,
+  };
+}
+
+Deno.test("renderOutcome() words every field of an outcome for the model", () => {
+  assert.equal(
+    renderOutcome(outcome({})),
+    "Clicked [5]. No visible change. (settled in 120 ms)",
+  );
+  const all = outcome({
+    effects: [
+      { kind: "navigated", url: "http://x.test/cart", title: "Cart" },
+      { kind: "target", id: 5, change: { state: "checked", changed: false } },
+      { kind: "added", count: 3, capped: false, samples: ["Total: $9"] },
+      { kind: "focus", to: '<input> "Email"', inFrame: true },
+    ],
+    dialogs: [{ type: "confirm", message: "Sure?", answer: "dismissed" }],
+    downloads: [{ name: "a.csv", state: "saved", path: "/tmp/a.csv", bytes: 2048 }],
+    newTab: { index: 1, url: "http://x.test/2", title: "Two", count: 1 },
+    capped: true,
+    blocked: [{ url: "https://evil.test/", reason: "it is outside the allowed domains (x.test)" }],
+  });
+  assert.equal(
+    renderOutcome(all),
+    'Clicked [5]. A confirm dialog asked "Sure?" (dismissed: the action was not confirmed); ' +
+      'a new tab 1 opened: http://x.test/2 "Two", and is now the current tab; ' +
+      'downloaded "a.csv" (2.0 KB) to /tmp/a.csv; now at http://x.test/cart "Cart"; ' +
+      '[5] is still checked; 3 elements appeared ("Total: $9"); ' +
+      'focus moved to <input> "Email" in its frame; ' +
+      "the page had not settled after 5000 ms (still loading or busy). (settled in 120 ms) " +
+      "Blocked https://evil.test/: it is outside the allowed domains (x.test); stay on them or ask the user.",
+  );
+  // Steps that measure nothing on the page (tabs) say only what they did.
+  assert.equal(
+    renderOutcome(outcome({ did: "Closed tab 1", measured: false, settledMs: undefined })),
+    "Closed tab 1.",
+  );
+});
+
+Deno.test("dispatch keeps the kind of a thrown ActionError; a blocked navigation fails as blocked", async () => {
+  const registry = new ToolRegistry([
+    ...coreTools,
+    {
+      name: "vanish",
+      description: "throws gone",
+      parameters: { type: "object", properties: {} },
+      handler: () => Promise.reject(new ActionError("gone", "Element [4] is gone")),
+    },
+  ]);
+  const browser = {
+    throwIfGone() {},
+    click: () =>
+      Promise.resolve(outcome({ blocked: [{ url: "https://evil.test/", reason: "outside" }] })),
+  };
+  const ctx = { browser, signal: new AbortController().signal } as unknown as ToolContext;
+  const gone = await registry.dispatch({ name: "vanish", args: {} }, ctx);
+  assert.deepEqual([gone.ok, gone.kind, gone.text], [false, "gone", "Element [4] is gone"]);
+  const blocked = await registry.dispatch({ name: "click", args: { id: 5 } }, ctx);
+  assert.equal(blocked.ok, false);
+  assert.equal(blocked.kind, "blocked");
+  assert.equal(blocked.outcome?.blocked[0]?.url, "https://evil.test/");
+});
+
+Deno.test("ActionPolicy holds, asks, and scopes a dialog answer to the call it allows", async () => {
+  const state: BrowserState = {
+    url: "https://shop.test/checkout",
+    title: "Checkout",
+    summary: "",
+    lines: [
+      {
+        kind: "element",
+        element: {
+          id: 9,
+          tag: "button",
+          role: "button",
+          attrs: [],
+          states: [],
+          label: "Place order",
+        },
+      },
+      {
+        kind: "element",
+        element: { id: 3, tag: "a", role: "link", attrs: [], states: [], label: "Help" },
+      },
+    ],
+  };
+  const order = { name: "click", args: { id: 9 } };
+  const held = await new ActionPolicy({ confirmAll: false, tools: coreTools }).decide(order, state);
+  assert.equal(held.verdict, "hold");
+  assert.match(held.verdict === "hold" ? held.what : "", /click \[9\] "Place order"/);
+
+  const asked: string[] = [];
+  const policy = new ActionPolicy({
+    confirmAll: false,
+    tools: coreTools,
+    ask: (risk) => {
+      asked.push(risk.action);
+      return Promise.resolve("no");
+    },
+  });
+  assert.equal((await policy.decide(order, state)).verdict, "declined");
+  assert.deepEqual(asked, ['click [9] "Place order"']);
+  // A harmless call is allowed; its dialogs are dismissed unless someone confirmed it.
+  assert.deepEqual(await policy.decide({ name: "click", args: { id: 3 } }, state), {
+    verdict: "allow",
+    dialogs: "dismiss",
+  });
+  // The user allowed a dismissed dialog: the same call runs once more with dialogs accepted.
+  policy.approve(order);
+  assert.deepEqual(await policy.decide(order, state), { verdict: "allow", dialogs: "accept" });
+  assert.equal((await policy.decide(order, state)).verdict, "declined");
+  const yes = new ActionPolicy({ confirmAll: true, tools: coreTools });
+  const confirmed = await yes.decide(order, state);
+  assert.equal(confirmed.verdict === "allow" && confirmed.dialogs, "accept");
+  // A page that is never observed for calls that act on no element.
+  const never = () => Promise.reject(new Error("not observed"));
+  assert.equal((await policy.decide({ name: "scroll", args: {} }, never)).verdict, "allow");
+});
+
+Deno.test("a download that starts 1.5 s after the click is waited for, saved and reported", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "late-download-" });
+  try {
+    await using site = startFixtureServer({ routes: [download("prepared.csv", "x,y\n3,4\n")] });
+    await using mcp = await startMcp({ args: ["--downloads", join(dir, "downloads")] });
+    await mcp.call("browser_navigate", { url: site.url("/mcp/files.html") });
+    const list = await mcp.call("browser_list_interactives");
+    const id = (list.data!.items as { id: number; label: string }[])
+      .find((i) => i.label === "Download CSV")!.id;
+    const got = await mcp.call("browser_click_and_wait_download", { id, timeout_ms: 10_000 });
+    assert.equal(got.status, "ok", got.error);
+    assert.match(got.text, /appeared \("Preparing your download…"\)/);
+    assert.match(got.text, /Then downloaded "prepared\.csv" \(8 bytes\) to /);
+    const paths = got.data!.paths as string[];
+    assert.deepEqual(paths, [join(dir, "downloads", "prepared.csv")]);
+    assert.equal(await Deno.readTextFile(paths[0]!), "x,y\n3,4\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the agent's next action saves a download that began after the previous one", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "late-download-" });
+  try {
+    await using site = startFixtureServer({ routes: [download("prepared.csv", "x,y\n3,4\n")] });
+    await using browser = await BrowserSession.start({
+      headless: true,
+      downloadsDir: join(dir, "downloads"),
+    });
+    await browser.navigate(site.url("/mcp/files.html"));
+    const summary = (await browser.observe()).summary;
+    const clicked = await browser.click(idIn(summary, /Download CSV/));
+    assert.deepEqual(clicked.downloads, []);
+    await browser.waitFor({ ms: 2500, timeoutMs: 2500 });
+    const next = await browser.press("Escape");
+    assert.equal(next.downloads.length, 1, renderOutcome(next));
+    const saved = next.downloads[0]!;
+    assert.equal(saved.state, "saved");
+    assert.equal(saved.path, join(dir, "downloads", "prepared.csv"));
+    assert.equal(await Deno.readTextFile(saved.path!), "x,y\n3,4\n");
+    assert.match(renderOutcome(next), /Downloaded "prepared\.csv" \(8 bytes\) to /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
