@@ -4,13 +4,7 @@
  *
  * @module
  */
-import {
-  type BatchOutcome,
-  junitXml,
-  parseTasks,
-  resultsTable,
-  runPool,
-} from "../internal/agent/mod.ts";
+import { type BatchOutcome, junitXml, parseTasks, resultsTable, runPool } from "./batch.ts";
 import type { BrowserSession } from "../internal/browser/mod.ts";
 import { EXIT, FLAG_TABLE } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { Repl, type RunResult } from "../internal/agent/mod.ts";
+import type { RunResult } from "../internal/agent/mod.ts";
+import { Repl } from "./repl.ts";
 import { type BrowserSession, type SessionLock, SessionProfiles } from "../internal/browser/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { printable } from "../internal/llm/mod.ts";

@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { Progress, type RunOptions, type RunResult, runTask } from "../internal/agent/mod.ts";
+import { type RunOptions, type RunResult, runTask } from "../internal/agent/mod.ts";
+import { Progress } from "./progress.ts";
 import { TraceWriter } from "../internal/trace/mod.ts";
 import type { BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";

@@ -79,6 +79,32 @@ Deno.test("cli ends a run as error (exit 4) when the browser dies, without askin
   assert.equal(model.requests.length, 2, "no model request after the browser died");
 });
 
+Deno.test("cli stops waiting for the model when the browser dies during the request: exit 4", async () => {
+  await using server = site();
+  let agentPid = 0;
+  let killed: number[] = [];
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: server.url("/") } },
+    () => {
+      killed = chromeChildren(agentPid);
+      for (const pid of killed) Deno.kill(pid, "SIGKILL");
+      // A slow model: it would answer only when the model timeout had long ended the run.
+      return { waitMs: 600_000 };
+    },
+  ]);
+  const run = await runCli({
+    args: ["--json", "--model-timeout", "300", "read the home page"],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+    onStart: (child) => agentPid = child.pid,
+  });
+  assert.ok(killed.length > 0, "the browser process was found and killed");
+  assert.equal(run.code, 4, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "error");
+  // Not "the model did not answer": the lost browser ended the wait for the model.
+  assert.match(result.message, /The browser closed or crashed/);
+});
+
 Deno.test("BrowserSession throws BrowserClosedError from observe and actions after its tab crashed", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });

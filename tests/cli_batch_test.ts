@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseTasks } from "../internal/agent/mod.ts";
+import { parseTasks } from "../cli/batch.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";

@@ -72,7 +72,10 @@ Deno.test("cli rejects unknown flags and bad values with exit 2", async () => {
   assert.match(unknown.stderr, /Unknown or incomplete flag "--frobnicate": see --help/);
   const steps = await runCli({ args: ["--max-steps", "zero", "x"], env });
   assert.equal(steps.code, 2);
-  assert.match(steps.stderr, /Cannot use --max-steps "zero": give a whole number of steps from 1 to 1000/);
+  assert.match(
+    steps.stderr,
+    /Cannot use --max-steps "zero": give a whole number of steps from 1 to 1000/,
+  );
   const both = await runCli({ args: ["--headless", "--headed", "x"], env });
   assert.equal(both.code, 2);
   assert.match(both.stderr, /Both --headless and --headed given: pick one/);

@@ -267,7 +267,7 @@ Deno.test("README states the measured size of the MCP tool list", async () => {
   const tokens = encode(JSON.stringify(tools)).length;
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
   const stated =
-    /The whole tool list \((\d+) tools, as `tools\/list` sends it\) measures ([\d,]+) tokens/
+    /The whole tool list\s+\((\d+) tools, as\s+`tools\/list`\s+sends it\)\s+measures\s+([\d,]+)\s+tokens/
       .exec(readme);
   assert.ok(stated, "README lacks the tool-list sentence");
   assert.equal(Number(stated[1]), tools.length, "tool count");

@@ -276,10 +276,14 @@ Deno.test("cli: malformed tool calls become step errors the model reads, and the
   const run = await runCli({ args: ["find the price"], env: { OPENAI_BASE_URL: model.baseUrl } });
   assert.equal(run.code, 0, run.stderr);
   const history = model.requests[3]!.user;
-  assert.match(history, /1\. Your tool call could not be used: a tool call was null/);
+  // Each malformed call is the step's error result, not its reasoning.
   assert.match(
     history,
-    /2\. Your tool call could not be used: the arguments of click were nested more than 16 levels deep/,
+    /1\. \(no tool\)\(\) → ERROR: Your tool call could not be used: a tool call was null/,
+  );
+  assert.match(
+    history,
+    /2\. \(no tool\)\(\) → ERROR: Your tool call could not be used: the arguments of click were nested more than 16 levels deep/,
   );
   assert.match(history, /3\. .*You answered with text but called no tool/);
   assert.equal(run.stdout, "\\u001b]0;owned\\u0007\\u001b[2JThe price is $5\\u001b[31m\n");

@@ -10,14 +10,4 @@ export {
   runTask,
   type TerminalReason,
 } from "./run_task.ts";
-export {
-  type BatchOutcome,
-  type BatchTask,
-  junitXml,
-  parseTasks,
-  resultsTable,
-  runPool,
-} from "./batch.ts";
-export { Progress, type ProgressOptions } from "./progress.ts";
-export { Repl, type ReplOptions } from "./repl.ts";
 export { SecretVault } from "./secrets.ts";

@@ -4,6 +4,7 @@ import {
   ModelError,
   type StepRecord,
   type ToolCall,
+  type ToolResult,
 } from "../entity/mod.ts";
 import {
   boundedUserMessage,
@@ -218,13 +219,16 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       if (options.signal.aborted) return aborted();
 
       const t0 = performance.now();
-      const acted: Acted = reply.call
+      // A malformed tool call is the step's error, which the model reads and corrects.
+      const acted: Acted = reply.error
+        ? { result: { ok: false, kind: "invalid_args", text: reply.error } }
+        : reply.call
         ? await actor.act(reply.call, state, reply.callCount)
         : { result: noToolResult() };
       const call: ToolCall = reply.call ?? {
         name: "(no tool)",
         args: {},
-        reasoning: reply.text.split("\n")[0]?.slice(0, 200) ?? "",
+        reasoning: reply.error ? "" : reply.text.split("\n")[0]?.slice(0, 200) ?? "",
       };
       const target = reply.call && describeTarget(state, reply.call.args.id);
       const record: StepRecord = vault.maskDeep({
@@ -268,9 +272,10 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   }
 }
 
-function noToolResult() {
+function noToolResult(): ToolResult {
   return {
     ok: false,
+    kind: "invalid_args",
     text: "You answered with text but called no tool: call exactly one tool (done when finished)",
   };
 }

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, ElementHandle, Frame, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, ElementHandle, Page } from "puppeteer-core";
 import type { ActionOutcome, BrowserState, DownloadRecord } from "../entity/mod.ts";
 import {
   type BrowserOptions,
@@ -87,10 +87,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return session;
   }
 
-  /**
-   * A new session on an isolated context of this browser (its own cookies and storage), for
-   * batches; closing it closes only the context.
-   */
+  /** A session on an isolated context of this browser (own cookies), for batches. */
   async isolated(): Promise<BrowserSession> {
     const context = await this.#browser.createBrowserContext();
     const opened = { browser: this.#browser, owned: false, tempProfile: undefined };
@@ -105,10 +102,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#opened.browser;
   }
 
-  /**
-   * False once the browser is gone (crashed, its last window closed, the connection lost) or
-   * this session was closed: such a session cannot act any more, start a new one.
-   */
+  /** False once the browser is gone or this session was closed: start a new one then. */
   get connected(): boolean {
     return !this.#closed && this.#browser.connected;
   }
@@ -152,8 +146,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     await this.#domains?.attach(page);
     this.#downloads = await Downloads.start(this.#browser, options.downloadsDir ?? "downloads", {
       contextId: this.#context?.id,
-      owns: (frameId) =>
-        this.#tabs.pages.some((p) => p.frames().some((f) => frameIdOf(f) === frameId)),
+      pages: () => this.#tabs.pages,
     });
     this.#downloads.onBegin = (url) => this.#activityOf(this.#page).forget(url);
     await page.bringToFront().catch(() => {/* headless pages need no focus */});
@@ -165,10 +158,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return { url: page.url(), title: await page.title().catch(() => "") };
   }
 
-  /**
-   * Observes the page: URL, title and the numbered DOM summary (options override the session's).
-   * It only looks: banners are closed by actions and by {@link dismissBanners}.
-   */
+  /** The numbered DOM summary; it only looks (banners: actions and {@link dismissBanners}). */
   observe(options?: Partial<ObserveOptions>): Promise<BrowserState> {
     const page = this.#page;
     return this.#health.run(page, async () => {
@@ -244,10 +234,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     }
   }
 
-  /**
-   * Clicks `[id]` with real mouse events, clearing a banner that covers it; a script click only
-   * when no mouse click can land (see {@link clickElement}).
-   */
+  /** Clicks `[id]` with real mouse events (see {@link clickElement}). */
   click(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
     return this.#onElement(id, options, (page, el) => clickElement(page, el, id, this.#banners));
   }
@@ -299,10 +286,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     });
   }
 
-  /**
-   * Scrolls a screen `up` or `down`: the page, or with `id` the scroll container around `[id]`.
-   * With `id` and no direction, scrolls `[id]` into view. Throws when there is nothing to scroll.
-   */
+  /** A screen `up`/`down` (the page, or around `[id]`), or `[id]` into view. */
   async scroll(
     direction: "up" | "down" | undefined,
     id?: number,
@@ -312,11 +296,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return await this.#onElement(id, options, (_page, el) => scrollAround(el, id, direction), true);
   }
 
-  /**
-   * Keeps the top-level page on these domains and their subdomains (`--allowed-domains`):
-   * `navigate` elsewhere throws, other navigations elsewhere are cancelled and reported in the
-   * next action's outcome (`blocked`).
-   */
+  /** `--allowed-domains`: navigations elsewhere are refused or cancelled (`blocked`). */
   async allowDomains(domains: readonly string[]): Promise<void> {
     this.#domains = new DomainGuard(domains);
     await this.#domains.attach(this.#page);
@@ -369,10 +349,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#downloads?.mark() ?? 0;
   }
 
-  /**
-   * Waits up to `timeoutMs` for a download to begin after `mark`, then for every download not
-   * reported yet to finish; one record per download, none when nothing began in time.
-   */
+  /** Waits for a download to begin after `mark`, then for the unreported ones to finish. */
   waitForDownloads(
     mark: number,
     timeoutMs: number,
@@ -410,11 +387,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return focusedElement(this.#page);
   }
 
-  /**
-   * A screenshot of the viewport or the whole page, JPEG unless asked for PNG; with `hideFields`
-   * what fields hold is hidden in the picture, and with `path` it is also written to that file
-   * (see {@link takeScreenshot}).
-   */
+  /** A screenshot of the viewport or the whole page (see {@link takeScreenshot}). */
   screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     return takeScreenshot(this.#page, options);
   }
@@ -424,10 +397,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return (await this.#activityOf(this.#page).settle({ capMs: this.#settleCapMs, signal })).ms;
   }
 
-  /**
-   * Closes the browser it launched, or its tabs and detaches from a browser it did not launch (or
-   * its isolated context), then cleans up.
-   */
+  /** Closes the browser it launched, or its tabs (or context) in one it attached to. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -439,9 +409,4 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
-}
-
-/** puppeteer's frame ID (the CDP one); public in practice, internal in its types. */
-function frameIdOf(frame: Frame): string {
-  return (frame as unknown as { _id: string })._id;
 }

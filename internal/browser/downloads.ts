@@ -1,5 +1,5 @@
 import { basename, extname, join, resolve } from "node:path";
-import type { Browser, CDPSession, Target } from "puppeteer-core";
+import type { Browser, CDPSession, Frame, Page, Target } from "puppeteer-core";
 import type { DownloadRecord } from "../entity/mod.ts";
 import { withDeadline } from "./deadline.ts";
 
@@ -45,12 +45,12 @@ export class Downloads implements AsyncDisposable {
 
   /**
    * Sends the browser's downloads to `dir` (created on the first download). With `contextId`,
-   * only that browser context's; `owns` keeps the downloads of this session's frames.
+   * only that browser context's; with `pages`, only those started in these tabs' frames.
    */
   static async start(
     browser: Browser,
     dir: string,
-    scope: { contextId?: string | undefined; owns?: (frameId: string) => boolean } = {},
+    scope: { contextId?: string | undefined; pages?: () => readonly Page[] } = {},
   ): Promise<Downloads> {
     const staging = await Deno.makeTempDir({ prefix: "browser-agent-downloads-" });
     let session: CDPSession;
@@ -62,7 +62,10 @@ export class Downloads implements AsyncDisposable {
     }
     const downloads = new Downloads(resolve(dir), staging, session);
     session.on("Browser.downloadWillBegin", (e) => {
-      if (scope.owns && !scope.owns(e.frameId)) return; // another session's download
+      const pages = scope.pages?.();
+      if (pages && !pages.some((p) => p.frames().some((f) => frameIdOf(f) === e.frameId))) {
+        return; // another session's download
+      }
       const finished = Promise.withResolvers<void>();
       downloads.#items.push({
         guid: e.guid,
@@ -201,4 +204,9 @@ function browserTarget(browser: Browser): Target {
     browserTargets.set(browser, target);
   }
   return target;
+}
+
+/** puppeteer's frame ID (the CDP one); public in practice, internal in its types. */
+function frameIdOf(frame: Frame): string {
+  return (frame as unknown as { _id: string })._id;
 }

@@ -164,16 +164,8 @@ async function askOwnerId(frame: Frame): Promise<number> {
     const owner = await frame.frameElement();
     if (!owner) return 0;
     try {
-      // adoptHandle is internal in puppeteer's types (the version is pinned; tests cover it).
-      const realm = isolatedRealm(parent) as unknown as {
-        adoptHandle<T>(handle: T): Promise<T>;
-      };
-      const inWorld = await realm.adoptHandle(owner);
-      try {
-        return await onElement(inWorld as ElementHandle<Element>, "frameIdOf");
-      } finally {
-        await inWorld.dispose();
-      }
+      // The owner handle is from the parent's own world: onElement asks in its isolated one.
+      return await onElement(owner as ElementHandle<Element>, "frameIdOf");
     } finally {
       await owner.dispose();
     }

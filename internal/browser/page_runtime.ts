@@ -17,7 +17,7 @@
  * @module
  */
 import type { ElementHandle, JSHandle, Realm } from "puppeteer-core";
-import { realmOf } from "./realm.ts";
+import { adoptHandle, isolatedRealm, realmOf } from "./realm.ts";
 import type { RuntimeApi } from "./runtime/entry.ts";
 import { RUNTIME_GLOBAL } from "./runtime/state.ts";
 import { RUNTIME_SOURCE, RUNTIME_VERSION } from "./runtime_bundle.ts";
@@ -70,14 +70,19 @@ export async function inRealm<K extends ValueName>(
   return answer.value as Result<K>;
 }
 
-/** Calls the runtime's function `name` on an element, in the world the handle lives in. */
+/**
+ * Calls the runtime's function `name` on an element, in its frame's isolated world (a handle
+ * from the page's own world is adopted there for the call).
+ */
 export function onElement<K extends ValueName & ElementName>(
   el: ElementHandle<Element>,
   name: K,
   ...args: Args<Rest<K>>
 ): Promise<Result<K>> {
-  const all = [el, ...args] as unknown as Args<Parameters<Api[K]>>;
-  return inRealm(realmOf(el), name, ...all);
+  return isolated(el, (realm, own) => {
+    const all = [own, ...args] as unknown as Args<Parameters<Api[K]>>;
+    return inRealm(realm, name, ...all);
+  });
 }
 
 /**
@@ -110,14 +115,38 @@ export async function handleInRealm<K extends HandleName>(
   return null;
 }
 
-/** Calls a runtime function that returns an element on an element (see {@link handleInRealm}). */
+/**
+ * Calls a runtime function that returns an element on an element (see {@link handleInRealm});
+ * the handle it returns lives in the isolated world.
+ */
 export function handleOnElement<K extends HandleName & ElementName>(
   el: ElementHandle<Element>,
   name: K,
   ...args: Args<Rest<K>>
 ): Promise<ElementHandle<Element> | null> {
-  const all = [el, ...args] as unknown as Args<Parameters<Api[K]>>;
-  return handleInRealm(realmOf(el), name, ...all);
+  return isolated(el, (realm, own) => {
+    const all = [own, ...args] as unknown as Args<Parameters<Api[K]>>;
+    return handleInRealm(realm, name, ...all);
+  });
+}
+
+/**
+ * Runs `use` with `el` in its frame's isolated world. A handle from the page's own world (a
+ * frame's owner element) is adopted there for the call, so the runtime is never installed
+ * where page scripts can see it.
+ */
+async function isolated<T>(
+  el: ElementHandle<Element>,
+  use: (realm: Realm, el: ElementHandle<Element>) => Promise<T>,
+): Promise<T> {
+  const realm = isolatedRealm(el.frame);
+  if (realmOf(el) === realm) return await use(realm, el);
+  const adopted = await adoptHandle(realm, el);
+  try {
+    return await use(realm, adopted);
+  } finally {
+    await adopted.dispose();
+  }
 }
 
 /** What {@link handleInPage} returns when the runtime is missing (no element is a string). */

@@ -1,4 +1,4 @@
-import type { ElementHandle, Frame, Realm } from "puppeteer-core";
+import type { ElementHandle, Frame, JSHandle, Realm } from "puppeteer-core";
 import { BrowserError } from "../entity/mod.ts";
 
 /**
@@ -27,4 +27,12 @@ export function realmOf(handle: ElementHandle<Element>): Realm {
     );
   }
   return realm;
+}
+
+/**
+ * A handle to the same object in `realm` (another world of the same frame); the caller disposes
+ * of it. puppeteer marks `adoptHandle` internal, so the version is pinned and tests cover it.
+ */
+export function adoptHandle<T extends JSHandle<unknown>>(realm: Realm, handle: T): Promise<T> {
+  return (realm as unknown as { adoptHandle(handle: T): Promise<T> }).adoptHandle(handle);
 }

@@ -8,6 +8,7 @@ import type { ActionOutcome, ErrorKind } from "./outcome.ts";
 
 export * from "./outcome.ts";
 export { estimateTokens } from "./tokens.ts";
+export { nestedDeeperThan } from "./json_depth.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */
 export interface JsonSchema {
@@ -19,6 +20,10 @@ export interface JsonSchema {
   items?: JsonSchema;
   minimum?: number;
   maximum?: number;
+  /** Longest string (the validator's default applies when absent). */
+  maxLength?: number;
+  /** Most items of an array (the validator's default applies when absent). */
+  maxItems?: number;
   additionalProperties?: boolean;
 }
 

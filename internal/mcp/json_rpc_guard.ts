@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { nestedDeeperThan } from "../entity/mod.ts";
 
 /** JSON-RPC error codes. */
 export const RPC = {
@@ -261,18 +262,4 @@ function kindOf(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (typeof value === "object") return "an object";
   return `a ${typeof value}`;
-}
-
-/** True when `value` nests objects or arrays deeper than `limit`; walks without recursion. */
-function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== "object") continue;
-    if (depth + 1 > limit) return true;
-    for (const child of Array.isArray(v) ? v : Object.values(v)) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
-    }
-  }
-  return false;
 }

@@ -1,5 +1,5 @@
-import type { StepRecord } from "../entity/mod.ts";
-import { printable } from "../llm/mod.ts";
+import type { StepRecord } from "../internal/entity/mod.ts";
+import { printable } from "../internal/llm/mod.ts";
 
 /** How progress is shown. */
 export interface ProgressOptions {

@@ -1,4 +1,4 @@
-import type { TerminalReason } from "./run_task.ts";
+import type { TerminalReason } from "../internal/agent/mod.ts";
 
 /** One line of a `--tasks` file. */
 export interface BatchTask {

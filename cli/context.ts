@@ -1,0 +1,99 @@
+/**
+ * What every command is built from: the model client, the tool registry and how browsers are
+ * started, from one validated config; and the checks a run's inputs pass before anything starts.
+ *
+ * @module
+ */
+import { type RunOptions, SecretVault } from "../internal/agent/mod.ts";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import type { Config } from "../internal/config/mod.ts";
+import { ModelClient } from "../internal/llm/mod.ts";
+import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
+import type { PreflightPlan } from "./preflight.ts";
+import { log, stderr, stdout } from "./process_io.ts";
+import type { CliContext } from "./run_one.ts";
+
+/** What a command launches and writes, for the checks before it starts. */
+export function runPlan(config: Config): PreflightPlan {
+  const { cli } = config;
+  const folders: PreflightPlan["folders"] = [
+    { flag: "--downloads", dir: config.browser.downloadsDir },
+  ];
+  if (cli.out) folders.push({ flag: "--out", dir: cli.out, create: !cli.replay });
+  else if (!cli.replay) {
+    folders.push({ flag: "the data folder", dir: `${config.dataDir}/runs`, create: true });
+  }
+  return {
+    browser: true,
+    folders,
+    ...(cli.junit ? { files: [{ flag: "--junit", path: cli.junit }] } : {}),
+  };
+}
+
+/** Options of every agent run that come from flags (budgets, safety, secrets). */
+function runFlags(config: Config): CliContext["runFlags"] {
+  return {
+    maxSteps: config.maxSteps,
+    maxMs: config.run.maxMs,
+    maxRequestTokens: config.run.maxRequestTokens,
+    ...(config.run.maxTokens ? { maxTokens: config.run.maxTokens } : {}),
+    secrets: config.run.secrets,
+    confirmAll: config.run.yes,
+  } satisfies Partial<RunOptions>;
+}
+
+/** How to start a browser from flags, and what to set up on each one. */
+export async function startBrowser(config: Config, profileDir?: string): Promise<BrowserSession> {
+  const browser = await BrowserSession.start({
+    ...config.browser,
+    ...(profileDir ? { profileDir } : {}),
+    log: (line) => log(line),
+  });
+  try {
+    await prepareBrowser(config, browser);
+  } catch (error) {
+    await browser.close();
+    throw error;
+  }
+  return browser;
+}
+
+/** Per-page setup from flags; runs on every browser and every batch context. */
+async function prepareBrowser(config: Config, browser: BrowserSession): Promise<void> {
+  if (config.run.allowedDomains) await browser.allowDomains(config.run.allowedDomains);
+}
+
+/** The context of every command: config, flags for runs, model, tools, browsers, output. */
+export function context(config: Config, version: string): CliContext {
+  const model = new ModelClient({
+    apiKey: config.model.apiKey,
+    model: config.model.name,
+    ...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
+    timeoutMs: config.run.modelTimeoutMs,
+    onRetry: (r) =>
+      log(
+        `model server ${
+          r.notCompletion
+            ? `sent something that is not a chat completion (${r.notCompletion})`
+            : r.status
+            ? `answered ${r.status}`
+            : "unreachable"
+        }: retry ${r.attempt} of ${r.maxRetries}${
+          r.retryAfterMs !== undefined ? ` after ${r.retryAfterMs / 1000} s (Retry-After)` : ""
+        }`,
+      ),
+  });
+  const vault = new SecretVault(config.run.secrets);
+  return {
+    config,
+    version,
+    runFlags: runFlags(config),
+    startBrowser: (profileDir) => startBrowser(config, profileDir),
+    prepareBrowser: (browser) => prepareBrowser(config, browser),
+    model,
+    registry: new ToolRegistry(coreTools),
+    mask: (text) => vault.mask(text),
+    stdout,
+    stderr,
+  };
+}
