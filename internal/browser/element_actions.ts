@@ -6,6 +6,7 @@ import type { BannerCloser } from "./banners.ts";
 import { clickElement } from "./click_action.ts";
 import { handleOnElement, onElement } from "./page_runtime.ts";
 import { parseKeys } from "./keys.ts";
+import { cut } from "./runtime/text.ts";
 
 /** Texts up to this long are typed key by key (autocompletes listen to keys); longer ones are inserted. */
 const KEY_BY_KEY_MAX = 60;
@@ -38,7 +39,7 @@ export async function typeInto(
 ): Promise<string> {
   await onElement(el, "centreElement", false);
   let { kind, hadText } = await onElement(el, "prepareField", options.clear);
-  const did = `Typed ${JSON.stringify(cut(text, 80))} into [${id}]`;
+  const did = `Typed ${JSON.stringify(cut(text.replace(/\s+/g, " "), 80))} into [${id}]`;
   if (kind === "other") {
     // A wrapper around the real field: click it, then type where the focus went.
     await clickElement(page, el, id, banners);
@@ -217,9 +218,4 @@ export async function press(page: Page, spec: string): Promise<void> {
   for (const key of keys.slice(0, -1)) await kb.down(key);
   await kb.press(keys[keys.length - 1]!);
   for (const key of keys.slice(0, -1).reverse()) await kb.up(key);
-}
-
-function cut(s: string, n: number): string {
-  const t = s.replace(/\s+/g, " ");
-  return t.length > n ? t.slice(0, n - 1) + "…" : t;
 }

@@ -1,4 +1,5 @@
 import type { WalkEntry } from "./frame_walk.ts";
+import { norm } from "./runtime/text.ts";
 
 /** Characters of plain text shown from each passage in page scope; `read` has all of it. */
 export const PASSAGE_CHARS = 400;
@@ -133,9 +134,7 @@ export function passages(
   lines: { text: string; heading?: number }[],
   query: string,
 ): { text: string; heading?: number }[] {
-  const norm = (s: string) =>
-    s.normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "").replace(/\s+/g, " ");
-  const q = norm(query).trim();
+  const q = norm(query);
   const words = q.split(" ").filter((w) => w.length >= 3);
   let hits = lines.map((l) => norm(l.text).includes(q));
   if (!hits.some(Boolean) && words.length > 0) {

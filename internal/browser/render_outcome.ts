@@ -5,6 +5,7 @@ import type {
   Effect,
   TargetChange,
 } from "../entity/mod.ts";
+import { cut } from "./runtime/text.ts";
 
 /**
  * The model's sentence for what an action did: `did`, then what changed, then the settle time,
@@ -121,10 +122,6 @@ function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-}
-
-function cut(s: string, n: number): string {
-  return s.length > n ? s.slice(0, n - 1) + "…" : s;
 }
 
 function capital(s: string): string {

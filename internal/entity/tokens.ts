@@ -7,11 +7,12 @@
  */
 
 const PIECE =
-  /[A-Za-z]+|[0-9]+|[\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+|\s+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|[\s\S]/gu;
+  /[A-Za-z]+|[0-9]+|[\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+|\s+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|["{}[\]:,]{2,}|[\s\S]/gu;
 
 /**
  * Estimates how many tokens a text costs, without a tokenizer: words by length, digits in threes,
- * accented and Cyrillic runs by thirds, one per CJK character, punctuation and symbols one each,
+ * accented and Cyrillic runs by thirds, one per CJK character, punctuation and symbols one each
+ * (runs of JSON punctuation one per three characters),
  * words in capitals or mixed case by 2.5 letters, run-together words by thirds, and the space before a
  * number one more.
  *
@@ -40,6 +41,8 @@ export function estimateTokens(text: string): number {
     else if (c === 32 || c === 9) n += p.length > 1 ? 1 : 0;
     else if (c === 10 || c === 13 || /\s/.test(p)) n += 1;
     else if ((c >= 0xc0 && c <= 0x24f) || (c >= 0x370 && c <= 0x4ff)) n += Math.ceil(p.length / 2);
+    // JSON's punctuation runs (`":"`, `","`, `":{"`) are one token each in o200k, per three.
+    else if (p.length > 1 && c < 128) n += Math.ceil(p.length / 3);
     else if (c < 128) n += 1;
     else n += c >= 0x3040 ? 1 : 2;
   }

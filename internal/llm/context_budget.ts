@@ -1,4 +1,4 @@
-import type { BrowserState, StepRecord } from "../entity/mod.ts";
+import { type BrowserState, estimateTokens, type StepRecord } from "../entity/mod.ts";
 import { userMessage } from "./prompt.ts";
 
 /** How large a step's user message may grow. */
@@ -9,24 +9,6 @@ export interface ContextLimits {
   fullSteps: number;
 }
 
-/**
- * A quick, tokenizer-free estimate of the tokens in a text: about four ASCII characters per
- * token, and about one token per character of other scripts (Cyrillic, CJK), which errs high.
- *
- * @example
- * ```ts
- * estimateTokens("Find the price"); // 4
- * ```
- */
-export function estimateTokens(text: string): number {
-  let ascii = 0;
-  let other = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) < 128) ascii++;
-    else other++;
-  }
-  return Math.ceil(ascii / 4 + other / 1.5);
-}
 
 /**
  * The user message kept under `limits.maxTokens`: the last steps in full, older ones shortened;

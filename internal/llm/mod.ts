@@ -13,7 +13,9 @@ export {
   type ModelReply,
   type RetryNotice,
 } from "./model_client.ts";
-export { boundedUserMessage, type ContextLimits, estimateTokens } from "./context_budget.ts";
+export { boundedUserMessage, type ContextLimits } from "./context_budget.ts";
+/** The one token estimator (from `entity`), for callers of this package. */
+export { estimateTokens } from "../entity/mod.ts";
 export { estimateCost } from "./pricing.ts";
 export { historyLine, PROMPT_VERSION, systemPrompt, userMessage } from "./prompt.ts";
 export { parseLooseJson } from "./loose_json.ts";

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { ModelError, type ToolCall, type ToolSpec } from "../entity/mod.ts";
 import { NOT_A_COMPLETION, notACompletion, readBody } from "./completion_check.ts";
-import { estimateTokens } from "./context_budget.ts";
+import { estimateTokens } from "../entity/mod.ts";
 import { readMessage, readUsage } from "./reply_message.ts";
 
 /** How to reach an OpenAI-compatible chat completions server. */
