@@ -56,6 +56,7 @@ Deno.test("mcp holds a destructive click without confirm, says why, and acts wit
   assert.equal(held.data!.category, "deletion");
   const order = await mcp.call("browser_act_by_index", { id: id("Place order"), action: "click" });
   assert.match(order.error!, /^Held for confirmation: click \[\d+\] "Place order" \(a payment/);
+  assert.equal(order.kind, "held");
   const enter = await mcp.call("browser_press", { key: "Enter", id: id("Place order") });
   assert.match(enter.error!, /^Held for confirmation: press Enter on \[\d+\] "Place order"/);
   const download = await mcp.call("browser_click_and_wait_download", { id: id("Delete account") });

@@ -1,7 +1,7 @@
-import { ElementIds } from "../internal/browser/element_ids.ts";
+import { ElementIds } from "../internal/browser/observe/element_ids.ts";
 import assert from "node:assert/strict";
 import { renderElement } from "../internal/browser/mod.ts";
-import { fitBudget } from "../internal/browser/token_budget.ts";
+import { fitBudget } from "../internal/browser/observe/token_budget.ts";
 import { estimateTokens } from "../internal/entity/mod.ts";
 import { observeOptions } from "../internal/config/observe_options.ts";
 import { loadConfig } from "../internal/config/mod.ts";

@@ -1,5 +1,12 @@
 /**
- * The agent: the ReAct loop over the tool registry and the model. Uses `tools`, `llm`, `entity`.
+ * The agent: the ReAct loop over the tool registry and the model — observe, ask for one call,
+ * check it, act, repeat until a terminal reason. Uses `tools`, `llm`, `entity`.
+ *
+ * Where things are: `run_task.ts` (the loop and its budgets), `step_actor.ts` (one call through
+ * the checks: loops, evidence for `done`, secrets, the shared action policy, recovery),
+ * `loop_guard.ts`, `evidence.ts`, `ask_guard.ts`, `recovery.ts` (the ladder, by error kind),
+ * `secrets.ts`, `budget.ts`. Traces, reports and replay are in `trace`; the CLI's batch, prompt
+ * and progress lines in `cli/`.
  *
  * @module
  */

@@ -1,7 +1,12 @@
 import type { ActionOutcome, BrowserState, DownloadRecord, TabInfo } from "../entity/mod.ts";
-import type { ActOptions } from "./action_runner.ts";
-import type { FindResult, ObserveOptions } from "./observer.ts";
-import type { HistoryAction, Screenshot, ScreenshotOptions, WaitOptions } from "./page_controls.ts";
+import type { ActOptions } from "./act/action_runner.ts";
+import type { FindResult, ObserveOptions } from "./observe/observer.ts";
+import type {
+  HistoryAction,
+  Screenshot,
+  ScreenshotOptions,
+  WaitOptions,
+} from "./act/page_controls.ts";
 import type { FocusedInfo } from "./page_runtime.ts";
 
 export type {

@@ -5,14 +5,14 @@ import {
   closeBrowser,
   openBrowser,
   type OpenedBrowser,
-} from "./browser_launch.ts";
-export type { BrowserOptions } from "./browser_launch.ts";
-import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
-import { BannerCloser } from "./banners.ts";
+} from "./launch/browser_launch.ts";
+export type { BrowserOptions } from "./launch/browser_launch.ts";
+import { type ActionEnv, type ActOptions, runAction } from "./act/action_runner.ts";
+import { BannerCloser } from "./act/banners.ts";
 import type { BrowserPort, TypeOptions } from "./browser_port.ts";
-import { clickElement } from "./click_action.ts";
-import { Downloads } from "./downloads.ts";
-import { press, selectOption, typeInto, uploadFile } from "./element_actions.ts";
+import { clickElement } from "./act/click_action.ts";
+import { Downloads } from "./act/downloads.ts";
+import { press, selectOption, typeInto, uploadFile } from "./act/element_actions.ts";
 import {
   centre,
   closedTab,
@@ -23,11 +23,11 @@ import {
   scrollAround,
   scrollPage,
   switchedTo,
-} from "./session_steps.ts";
-import { type TabInfo, Tabs } from "./tabs.ts";
-import { DomainGuard } from "./domain_guard.ts";
-import { BrowserHealth } from "./browser_health.ts";
-import { PageActivity } from "./page_activity.ts";
+} from "./act/session_steps.ts";
+import { type TabInfo, Tabs } from "./launch/tabs.ts";
+import { DomainGuard } from "./act/domain_guard.ts";
+import { BrowserHealth } from "./launch/browser_health.ts";
+import { PageActivity } from "./act/page_activity.ts";
 import {
   focusedElement,
   goHistory,
@@ -39,9 +39,9 @@ import {
   waitFor,
   waitForDownloads,
   type WaitOptions,
-} from "./page_controls.ts";
+} from "./act/page_controls.ts";
 import type { FocusedInfo } from "./page_runtime.ts";
-import { type FindResult, type ObserveOptions, PageObserver } from "./observer.ts";
+import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();

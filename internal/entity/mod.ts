@@ -1,6 +1,11 @@
 /**
- * Plain data shared by every package: what the browser sees, what the model asks for,
- * what a tool answers. This package imports nothing.
+ * Plain data shared by every package: what the browser sees, what the model asks for, what a
+ * tool answers, and what an action did ({@link ActionOutcome}, with {@link ErrorKind} for
+ * failures); plus the one token estimator and the one nesting check. This package imports
+ * nothing.
+ *
+ * Where things are: this file (observations, calls, results, steps, error classes),
+ * `outcome.ts` (action outcomes and error kinds), `tokens.ts`, `json_depth.ts`.
  *
  * @module
  */

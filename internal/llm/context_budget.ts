@@ -9,7 +9,6 @@ export interface ContextLimits {
   fullSteps: number;
 }
 
-
 /**
  * The user message kept under `limits.maxTokens`: the last steps in full, older ones shortened;
  * when still too large, the oldest steps are left out, then the DOM summary is cut at the end

@@ -26,7 +26,8 @@ export function toMcpTool(tool: Tool): McpTool {
 
 /**
  * A tool result as MCP sends it: readable text (and an image, if any) for the model, and the
- * contract's `{ status: 'ok'|'error', error?, data? }` as structured content.
+ * contract's `{ status: 'ok'|'error', error?, kind?, data? }` as structured content (`kind`: the
+ * error's kind, e.g. `gone`, `held`, `invalid_args`).
  *
  * @example
  * ```ts
@@ -45,7 +46,12 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
   if (!result.ok) {
     return {
       content,
-      structuredContent: { status: "error", error: result.text, ...data },
+      structuredContent: {
+        status: "error",
+        error: result.text,
+        ...(result.kind ? { kind: result.kind } : {}),
+        ...data,
+      },
       isError: true,
     };
   }

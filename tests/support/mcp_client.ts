@@ -13,6 +13,8 @@ const ROOT = new URL("../../", import.meta.url).pathname;
 export interface McpAnswer {
   status: "ok" | "error";
   error?: string;
+  /** Why it failed (`gone`, `held`, `invalid_args`, …). */
+  kind?: string;
   data?: Record<string, unknown>;
   /** The text content. */
   text: string;
@@ -78,7 +80,12 @@ export async function startMcp(
         mimeType?: string;
       }[];
       const structured = result.structuredContent as
-        | { status: "ok" | "error"; error?: string; data?: Record<string, unknown> }
+        | {
+          status: "ok" | "error";
+          error?: string;
+          kind?: string;
+          data?: Record<string, unknown>;
+        }
         | undefined;
       if (!structured) throw new Error(`${name} returned no structured content`);
       return {

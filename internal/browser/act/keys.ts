@@ -1,6 +1,6 @@
 /** A key name as the browser knows it (`Enter`, `Control`, `a`). */
 type KeyName = string;
-import { ActionError } from "../entity/mod.ts";
+import { ActionError } from "../../entity/mod.ts";
 
 const NAMES: Record<string, KeyName> = {
   enter: "Enter",

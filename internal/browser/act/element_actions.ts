@@ -1,12 +1,12 @@
 import { resolve } from "node:path";
 import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
-import { ActionError } from "../entity/mod.ts";
+import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
 import { clickElement } from "./click_action.ts";
-import { handleOnElement, onElement } from "./page_runtime.ts";
+import { handleOnElement, onElement } from "../page_runtime.ts";
 import { parseKeys } from "./keys.ts";
-import { cut } from "./runtime/text.ts";
+import { cut } from "../runtime/text.ts";
 
 /** Texts up to this long are typed key by key (autocompletes listen to keys); longer ones are inserted. */
 const KEY_BY_KEY_MAX = 60;

@@ -1,13 +1,13 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import type { Effect, TargetChange } from "../entity/mod.ts";
+import type { Effect, TargetChange } from "../../entity/mod.ts";
 import {
   type DomChanges,
   type EffectSnapshot,
   inRealm,
   onElement,
   type TargetState,
-} from "./page_runtime.ts";
-import { isolatedRealm } from "./realm.ts";
+} from "../page_runtime.ts";
+import { isolatedRealm } from "../realm.ts";
 
 /** What the page looked like before an action, to compare with after it. */
 interface Before {

@@ -1,7 +1,7 @@
 import { basename, extname, join, resolve } from "node:path";
 import type { Browser, CDPSession, Frame, Page, Target } from "puppeteer-core";
-import type { DownloadRecord } from "../entity/mod.ts";
-import { withDeadline } from "./deadline.ts";
+import type { DownloadRecord } from "../../entity/mod.ts";
+import { withDeadline } from "../deadline.ts";
 
 /** Longest wait for one download to finish, in ms. */
 const DOWNLOAD_TIMEOUT_MS = 120_000;

@@ -1,4 +1,4 @@
-import { ConfigError } from "../entity/mod.ts";
+import { ConfigError } from "../../entity/mod.ts";
 
 const KNOWN_PATHS: Record<string, string[]> = {
   linux: [

@@ -1,5 +1,5 @@
 import type { CDPSession, Page } from "puppeteer-core";
-import { ActionError } from "../entity/mod.ts";
+import { ActionError } from "../../entity/mod.ts";
 
 /**
  * Keeps the top-level page on allowed domains (`--allowed-domains a.com,b.org`): `navigate` to

@@ -1,7 +1,7 @@
 import type { Frame, Page } from "puppeteer-core";
-import { type BannerClosing, inRealm } from "./page_runtime.ts";
-import { withDeadline } from "./deadline.ts";
-import { isolatedRealm } from "./realm.ts";
+import { type BannerClosing, inRealm } from "../page_runtime.ts";
+import { withDeadline } from "../deadline.ts";
+import { isolatedRealm } from "../realm.ts";
 
 /** Passes per domain, and the time they may take in total and in one step, in ms. */
 const MAX_PASSES = 3;

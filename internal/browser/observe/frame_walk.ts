@@ -1,8 +1,8 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import { DeadlineError, withDeadline } from "./deadline.ts";
-import { inRealm, onElement } from "./page_runtime.ts";
-import type { Box, FrameWalk, PageItem, WalkOptions } from "./runtime/types.ts";
-import { isolatedRealm } from "./realm.ts";
+import { DeadlineError, withDeadline } from "../deadline.ts";
+import { inRealm, onElement } from "../page_runtime.ts";
+import type { Box, FrameWalk, PageItem, WalkOptions } from "../runtime/types.ts";
+import { isolatedRealm } from "../realm.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
 export type WalkEntry =

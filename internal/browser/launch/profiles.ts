@@ -1,4 +1,4 @@
-import { ConfigError } from "../entity/mod.ts";
+import { ConfigError } from "../../entity/mod.ts";
 
 /** One persistent session: a browser profile kept under the data directory. */
 export interface SessionInfo {

@@ -1,7 +1,7 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import type { Did } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
-import { type ClickPoint, onElement } from "./page_runtime.ts";
+import { type ClickPoint, onElement } from "../page_runtime.ts";
 
 /**
  * Clicks an element as a hand would: scrolls it into view, checks the point is not covered

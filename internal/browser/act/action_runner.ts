@@ -1,11 +1,11 @@
 import type { ElementHandle, Page } from "puppeteer-core";
-import type { ActionOutcome, DownloadRecord, Effect } from "../entity/mod.ts";
+import type { ActionOutcome, DownloadRecord, Effect } from "../../entity/mod.ts";
 import type { BannerCloser } from "./banners.ts";
 import type { DomainGuard } from "./domain_guard.ts";
 import type { Downloads } from "./downloads.ts";
 import { EffectProbe } from "./effects.ts";
 import type { DialogAnswer, PageActivity } from "./page_activity.ts";
-import type { Tabs } from "./tabs.ts";
+import type { Tabs } from "../launch/tabs.ts";
 
 /** What an action runs with: the tabs, each tab's activity, downloads, banners, the cap. */
 export interface ActionEnv {

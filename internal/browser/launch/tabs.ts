@@ -1,5 +1,5 @@
 import type { Browser, Page, Target } from "puppeteer-core";
-import { ActionError, type TabInfo } from "../entity/mod.ts";
+import { ActionError, type TabInfo } from "../../entity/mod.ts";
 
 export type { TabInfo };
 

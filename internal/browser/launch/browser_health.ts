@@ -1,5 +1,5 @@
 import type { Browser, Page } from "puppeteer-core";
-import { BrowserClosedError } from "../entity/mod.ts";
+import { BrowserClosedError } from "../../entity/mod.ts";
 
 /**
  * Whether a session's browser is still there: it notices the browser closing or crashing (the

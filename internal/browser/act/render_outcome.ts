@@ -4,8 +4,8 @@ import type {
   DownloadRecord,
   Effect,
   TargetChange,
-} from "../entity/mod.ts";
-import { cut } from "./runtime/text.ts";
+} from "../../entity/mod.ts";
+import { cut } from "../runtime/text.ts";
 
 /**
  * The model's sentence for what an action did: `did`, then what changed, then the settle time,

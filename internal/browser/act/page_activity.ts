@@ -1,8 +1,8 @@
 import type { Dialog, HTTPRequest, Page } from "puppeteer-core";
-import type { DialogRecord } from "../entity/mod.ts";
-import { type DomIdle, inRealm } from "./page_runtime.ts";
-import { DeadlineError, withDeadline } from "./deadline.ts";
-import { isolatedRealm } from "./realm.ts";
+import type { DialogRecord } from "../../entity/mod.ts";
+import { type DomIdle, inRealm } from "../page_runtime.ts";
+import { DeadlineError, withDeadline } from "../deadline.ts";
+import { isolatedRealm } from "../realm.ts";
 
 /** How long the network and the DOM must stay quiet to call the page settled, in ms. */
 const QUIET_MS = 100;

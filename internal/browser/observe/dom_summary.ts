@@ -1,4 +1,4 @@
-import type { ObservedElement, SummaryLine } from "../entity/mod.ts";
+import type { ObservedElement, SummaryLine } from "../../entity/mod.ts";
 
 /** Roles a link may carry and still read as a plain link. */
 const LINK_ROLES = new Set(["role=link", "role=menuitem"]);

@@ -1,9 +1,9 @@
 import type { Page } from "puppeteer-core";
-import { ActionError, BrowserError, type DownloadRecord } from "../entity/mod.ts";
+import { ActionError, BrowserError, type DownloadRecord } from "../../entity/mod.ts";
 import type { Downloads } from "./downloads.ts";
 import { Buffer } from "node:buffer";
-import { type FocusedInfo, inRealm } from "./page_runtime.ts";
-import { isolatedRealm } from "./realm.ts";
+import { type FocusedInfo, inRealm } from "../page_runtime.ts";
+import { isolatedRealm } from "../realm.ts";
 
 /** A move in the tab's history. */
 export type HistoryAction = "back" | "forward" | "reload";

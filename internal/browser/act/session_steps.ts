@@ -1,9 +1,9 @@
 import type { ElementHandle, Page } from "puppeteer-core";
-import { ActionError, type ActionOutcome, BrowserError } from "../entity/mod.ts";
+import { ActionError, type ActionOutcome, BrowserError } from "../../entity/mod.ts";
 import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
-import { inRealm, onElement, type ScrollResult } from "./page_runtime.ts";
-import { isolatedRealm } from "./realm.ts";
+import { inRealm, onElement, type ScrollResult } from "../page_runtime.ts";
+import { isolatedRealm } from "../realm.ts";
 
 /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
 export function openUrl(env: ActionEnv, url: string, options: ActOptions): Promise<ActionOutcome> {

@@ -1,12 +1,17 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import { ActionError, type BrowserState, estimateTokens, type SummaryLine } from "../entity/mod.ts";
+import {
+  ActionError,
+  type BrowserState,
+  estimateTokens,
+  type SummaryLine,
+} from "../../entity/mod.ts";
 import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
 import { isNavigationError, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
-import { handleInRealm, inRealm } from "./page_runtime.ts";
-import { WHERE } from "./runtime/types.ts";
+import { handleInRealm, inRealm } from "../page_runtime.ts";
+import { WHERE } from "../runtime/types.ts";
 import { compactPage, passages } from "./page_scope.ts";
-import { isolatedRealm } from "./realm.ts";
+import { isolatedRealm } from "../realm.ts";
 import { DEFAULT_TOKEN_BUDGET, fitBudget } from "./token_budget.ts";
 
 /** How pages are observed. */

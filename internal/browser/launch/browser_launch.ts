@@ -1,10 +1,10 @@
 import puppeteer from "puppeteer-core";
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
-import { BrowserError, ConfigError } from "../entity/mod.ts";
-import { withDeadline } from "./deadline.ts";
+import { BrowserError, ConfigError } from "../../entity/mod.ts";
+import { withDeadline } from "../deadline.ts";
 import { findChrome } from "./find_chrome.ts";
 import type { ChildProcess } from "node:child_process";
-import type { ObserveOptions } from "./observer.ts";
+import type { ObserveOptions } from "../observe/observer.ts";
 
 /** How to get a browser: launch a local one, or attach to one that runs already. */
 export interface BrowserOptions {
