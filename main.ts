@@ -1,7 +1,8 @@
 /**
  * browser-agent: states a goal in plain language, drives a real Chromium to reach it through an
  * OpenAI-compatible model, and prints what it found. Reads the command line and hands it to a
- * command in `cli/`: one run, a batch, a replay, the interactive prompt, sessions, or `mcp`.
+ * command in `cli/`: one run, a batch, a replay, the interactive prompt, sessions, `mcp`, or
+ * `merge-reports`.
  *
  * @module
  */
@@ -12,6 +13,7 @@ import { batchCommand } from "./cli/batch_command.ts";
 import { context, runPlan } from "./cli/context.ts";
 import { interactiveCommand } from "./cli/interactive_command.ts";
 import { mcpCommand } from "./cli/mcp_command.ts";
+import { mergeReportsCommand } from "./cli/merge_reports_command.ts";
 import { preflight } from "./cli/preflight.ts";
 import {
   askUser,
@@ -37,6 +39,9 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (argv[0] === "sessions") {
       return await sessionsCommand(argv.slice(1), dataDir(Deno.env.toObject()), stdout);
+    }
+    if (argv[0] === "merge-reports") {
+      return await mergeReportsCommand(argv.slice(1), { stdout, stderr });
     }
     config = loadConfig(argv, Deno.env.toObject());
   } catch (error) {

@@ -8,10 +8,10 @@ export interface BatchTask {
   max_steps?: number;
 }
 
-/** How one batch task ended. */
+/** How one batch task ended (a replayed recording that failed: `replay_failed`). */
 export interface BatchOutcome {
   name: string;
-  reason: TerminalReason;
+  reason: TerminalReason | "replay_failed";
   /** The answer, or what went wrong. */
   message: string;
   steps: number;

@@ -4,7 +4,14 @@
  *
  * @module
  */
-import { type BatchOutcome, junitXml, parseTasks, resultsTable, runPool } from "./batch.ts";
+import {
+  type BatchOutcome,
+  type BatchTask,
+  junitXml,
+  parseTasks,
+  resultsTable,
+  runPool,
+} from "./batch.ts";
 import type { BrowserSession } from "../internal/browser/mod.ts";
 import { EXIT, FLAG_TABLE } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
@@ -16,6 +23,7 @@ import {
   runOne,
   type RunOutcome,
 } from "./run_one.ts";
+import { shardItems } from "./shard.ts";
 import { checkTask } from "./task_input.ts";
 
 /** Runs the batch; returns the exit code (0 when every task passed, 1 otherwise). */
@@ -27,7 +35,7 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
   } catch (error) {
     throw new ConfigError(`Cannot read --tasks "${file}": ${(error as Error).message}`);
   }
-  let tasks;
+  let tasks: BatchTask[];
   try {
     tasks = parseTasks(text, file);
   } catch (error) {
@@ -44,6 +52,18 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
   }
   const root = ctx.config.cli.out ?? defaultRunDir(ctx.config, "batch");
   const summary = progressFor(ctx);
+  const shard = ctx.config.cli.shard;
+  if (shard) {
+    const all = tasks.length;
+    tasks = shardItems(tasks, (t) => t.name, shard);
+    summary.info(`shard ${shard.index}/${shard.total}: ${tasks.length} of ${all} tasks`);
+    if (tasks.length === 0) {
+      // More shards than tasks: this part is empty, which passes (its JUnit file has no tests).
+      if (!ctx.config.cli.json) ctx.stdout(resultsTable([]) + "\n");
+      await writeJunit(ctx, summary, []);
+      return EXIT.ok;
+    }
+  }
   summary.info(
     `${tasks.length} tasks, ${ctx.config.cli.concurrency} at a time; run folders in ${root}`,
   );
@@ -136,10 +156,17 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
     await browser.close();
   }
   if (!ctx.config.cli.json) ctx.stdout(resultsTable(outcomes) + "\n");
-  if (ctx.config.cli.junit) {
-    await Deno.writeTextFile(ctx.config.cli.junit, junitXml(outcomes));
-    summary.info(`JUnit report: ${ctx.config.cli.junit}`);
-  }
+  await writeJunit(ctx, summary, outcomes);
   if (signal.aborted) return EXIT.interrupted;
   return outcomes.every((o) => o.reason === "goal_satisfied") ? EXIT.ok : EXIT.failed;
+}
+
+async function writeJunit(
+  ctx: CliContext,
+  summary: ReturnType<typeof progressFor>,
+  outcomes: readonly BatchOutcome[],
+): Promise<void> {
+  if (!ctx.config.cli.junit) return;
+  await Deno.writeTextFile(ctx.config.cli.junit, junitXml(outcomes));
+  summary.info(`JUnit report: ${ctx.config.cli.junit}`);
 }

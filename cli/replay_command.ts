@@ -1,30 +1,37 @@
 /**
- * `--replay RUN_FOLDER`: re-executes a recorded successful run without a model, for CI.
+ * `--replay RUN_FOLDER`: re-executes a recorded successful run without a model, for CI; several
+ * run folders, or a folder of them, replay as a batch.
  *
  * @module
  */
-import { loadRecording, replayRun } from "../internal/trace/mod.ts";
+import { replayRun } from "../internal/trace/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
+import { findRecordings, replayBatch } from "./replay_batch.ts";
 import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";
 
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
  * step found its target and worked, 3 when a destructive step or a `confirm()` dialog was held
- * (no `--yes`), 1 otherwise, 2 when the folder holds no successful run.
+ * (no `--yes`), 1 otherwise, 2 when the folder holds no successful run. Several run folders, a
+ * folder of them, `--junit` or `--shard` replay as a batch (see {@link replayBatch}).
  */
 export async function replayCommand(
   ctx: CliContext,
   signal: AbortSignal,
   profileDir?: string,
 ): Promise<number> {
-  const dir = ctx.config.cli.replay!;
-  let recording;
-  try {
-    recording = await loadRecording(dir);
-  } catch (error) {
-    throw new ConfigError((error as Error).message);
+  const found = await findRecordings(ctx.config.cli.replay!);
+  if (found.batch || ctx.config.cli.junit || ctx.config.cli.shard) {
+    if (profileDir) {
+      throw new ConfigError(
+        "Cannot use --session with a batch of replays: each replay gets a fresh context",
+      );
+    }
+    return await replayBatch(ctx, signal, found.recordings);
   }
+  const { recording } = found.recordings[0]!;
+  const dir = recording.dir;
   const progress = progressFor(ctx);
   const outDir = ctx.config.cli.out ?? defaultRunDir(ctx.config, "replay");
   const browser = await ctx.startBrowser(profileDir);

@@ -5,7 +5,7 @@
  * @module
  */
 import { ConfigError } from "../internal/entity/mod.ts";
-import { estimateTokens } from "../internal/llm/mod.ts";
+import { estimateTokens, readAtMost } from "../internal/llm/mod.ts";
 
 /** Most bytes read from stdin for a task; a longer input is refused without reading it all. */
 export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
@@ -23,30 +23,11 @@ export const TASK_SHARE = 4;
  * ```
  */
 export async function readStdinTask(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > MAX_STDIN_BYTES) {
-        throw new ConfigError(
-          `The task on stdin is longer than ${MAX_STDIN_BYTES} bytes: give a shorter goal`,
-        );
-      }
-      chunks.push(value);
-    }
-  } finally {
-    await reader.cancel().catch(() => {/* stdin is closed already */});
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.length;
-  }
+  const bytes = await readAtMost(stream, MAX_STDIN_BYTES, () => {
+    throw new ConfigError(
+      `The task on stdin is longer than ${MAX_STDIN_BYTES} bytes: give a shorter goal`,
+    );
+  });
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes).trim();
   } catch {

@@ -4,7 +4,7 @@ import { BrowserClosedError } from "../internal/entity/mod.ts";
 import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
-import { startScriptedModel } from "./support/scripted_model.ts";
+import { type Reply, startScriptedModel } from "./support/scripted_model.ts";
 import { startRemoteChromium } from "./support/remote_chromium.ts";
 import { idIn } from "./support/summary.ts";
 import { said } from "./support/said.ts";
@@ -50,7 +50,15 @@ function chromeChildren(pid: number): number[] {
   return new TextDecoder().decode(out.stdout).split("\n").filter(Boolean).map(Number);
 }
 
-Deno.test("cli ends a run as error (exit 4) when the browser dies, without asking the model again", async () => {
+/**
+ * Runs the CLI on the site; the model's second request kills the agent's browser and gets
+ * `reply` as its answer, then `rest`. Returns the run's JSON result and the model.
+ */
+async function killBrowserDuringRun(
+  reply: Reply,
+  rest: Reply[],
+  args: string[],
+): Promise<{ result: { reason: string; message: string }; requests: number }> {
   await using server = site();
   let agentPid = 0;
   let killed: number[] = [];
@@ -59,47 +67,42 @@ Deno.test("cli ends a run as error (exit 4) when the browser dies, without askin
     () => {
       killed = chromeChildren(agentPid);
       for (const pid of killed) Deno.kill(pid, "SIGKILL");
-      // Time for the agent to notice the lost connection; the outcome must not depend on it.
-      return { waitMs: 500, then: { tool: "scroll", args: { direction: "down" } } };
+      return reply;
     },
-    { tool: "scroll", args: { direction: "down" } },
-    { tool: "scroll", args: { direction: "up" } },
-    { tool: "done", args: { result: "should not get here", success: true } },
+    ...rest,
   ]);
   const run = await runCli({
-    args: ["--json", "--max-steps", "10", "read the home page"],
+    args: ["--json", ...args, "read the home page"],
     env: { OPENAI_BASE_URL: model.baseUrl },
     onStart: (child) => agentPid = child.pid,
   });
   assert.ok(killed.length > 0, "the browser process was found and killed");
   assert.equal(run.code, 4, run.stderr);
-  const result = JSON.parse(run.stdout);
+  return { result: JSON.parse(run.stdout), requests: model.requests.length };
+}
+
+Deno.test("cli ends a run as error (exit 4) when the browser dies, without asking the model again", async () => {
+  const { result, requests } = await killBrowserDuringRun(
+    // Time for the agent to notice the lost connection; the outcome must not depend on it.
+    { waitMs: 500, then: { tool: "scroll", args: { direction: "down" } } },
+    [
+      { tool: "scroll", args: { direction: "down" } },
+      { tool: "scroll", args: { direction: "up" } },
+      { tool: "done", args: { result: "should not get here", success: true } },
+    ],
+    ["--max-steps", "10"],
+  );
   assert.equal(result.reason, "error");
   assert.match(result.message, /The browser closed or crashed/);
-  assert.equal(model.requests.length, 2, "no model request after the browser died");
+  assert.equal(requests, 2, "no model request after the browser died");
 });
 
 Deno.test("cli stops waiting for the model when the browser dies during the request: exit 4", async () => {
-  await using server = site();
-  let agentPid = 0;
-  let killed: number[] = [];
-  await using model = startScriptedModel([
-    { tool: "navigate", args: { url: server.url("/") } },
-    () => {
-      killed = chromeChildren(agentPid);
-      for (const pid of killed) Deno.kill(pid, "SIGKILL");
-      // A slow model: it would answer only when the model timeout had long ended the run.
-      return { waitMs: 600_000 };
-    },
+  // A slow model: it would answer only when the model timeout had long ended the run.
+  const { result } = await killBrowserDuringRun({ waitMs: 600_000 }, [], [
+    "--model-timeout",
+    "300",
   ]);
-  const run = await runCli({
-    args: ["--json", "--model-timeout", "300", "read the home page"],
-    env: { OPENAI_BASE_URL: model.baseUrl },
-    onStart: (child) => agentPid = child.pid,
-  });
-  assert.ok(killed.length > 0, "the browser process was found and killed");
-  assert.equal(run.code, 4, run.stderr);
-  const result = JSON.parse(run.stdout);
   assert.equal(result.reason, "error");
   // Not "the model did not answer": the lost browser ended the wait for the model.
   assert.match(result.message, /The browser closed or crashed/);

@@ -1,19 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { download } from "./support/routes.ts";
 import { type McpSession, startMcp } from "./support/mcp_client.ts";
-
-function download(name: string, body: string) {
-  return (_req: Request, url: URL) =>
-    url.pathname === `/download/${name}`
-      ? new Response(body, {
-        headers: {
-          "content-type": "text/csv",
-          "content-disposition": `attachment; filename="${name}"`,
-        },
-      })
-      : undefined;
-}
 
 async function idOf(mcp: McpSession, label: string): Promise<number> {
   const list = await mcp.call("browser_list_interactives");

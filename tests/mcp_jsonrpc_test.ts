@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { inspectLine } from "../internal/mcp/json_rpc_guard.ts";
-import { startMcp } from "./support/mcp_client.ts";
-import { baseEnv } from "./support/run_cli.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { spawnRawMcp, startMcp } from "./support/mcp_client.ts";
 
 interface Answer {
   jsonrpc: string;
@@ -15,14 +12,7 @@ interface Answer {
 
 /** A raw `main.ts mcp` process: write lines, read answers one line at a time. */
 function rawMcp() {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless"],
-    clearEnv: true,
-    env: baseEnv(),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnRawMcp();
   const stderr = new Response(child.stderr).text();
   const writer = child.stdin.getWriter();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -267,7 +257,7 @@ Deno.test("README states the measured size of the MCP tool list", async () => {
   const tokens = encode(JSON.stringify(tools)).length;
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
   const stated =
-    /The whole tool list\s+\((\d+) tools, as\s+`tools\/list`\s+sends it\)\s+measures\s+([\d,]+)\s+tokens/
+    /The whole tool list\s+\((\d+)\s+tools, as\s+`tools\/list`\s+sends it\)\s+measures\s+([\d,]+)\s+tokens/
       .exec(readme);
   assert.ok(stated, "README lacks the tool-list sentence");
   assert.equal(Number(stated[1]), tools.length, "tool count");

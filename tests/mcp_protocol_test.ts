@@ -1,19 +1,10 @@
 import assert from "node:assert/strict";
+import { spawnRawMcp } from "./support/mcp_client.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { baseEnv } from "./support/run_cli.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 Deno.test("mcp answers pipelined calls in order, writes only JSON-RPC to stdout, exits on EOF", async () => {
   await using site = startFixtureServer();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless"],
-    clearEnv: true,
-    env: baseEnv(),
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnRawMcp();
   const stderr = new Response(child.stderr).text();
   const call = (id: number, name: string, args: Record<string, unknown>) => ({
     jsonrpc: "2.0",

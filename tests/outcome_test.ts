@@ -4,20 +4,9 @@ import { type ActionOutcome, BrowserSession, renderOutcome } from "../internal/b
 import { ActionError, type BrowserState } from "../internal/entity/mod.ts";
 import { ActionPolicy, coreTools, type ToolContext, ToolRegistry } from "../internal/tools/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { download } from "./support/routes.ts";
 import { startMcp } from "./support/mcp_client.ts";
 import { idIn } from "./support/summary.ts";
-
-function download(name: string, body: string) {
-  return (_req: Request, url: URL) =>
-    url.pathname === `/download/${name}`
-      ? new Response(body, {
-        headers: {
-          "content-type": "text/csv",
-          "content-disposition": `attachment; filename="${name}"`,
-        },
-      })
-      : undefined;
-}
 
 function outcome(extra: Partial<ActionOutcome>): ActionOutcome {
   return {

@@ -1,6 +1,17 @@
 import { ConfigError } from "../entity/mod.ts";
-import { DEFAULTS } from "./flag_table.ts";
-import { flagValue, preview, type RawFlags } from "./flags.ts";
+import { DEFAULTS, FLAG_TABLE } from "./flag_table.ts";
+import { checkValue, flagValue, preview, type RawFlags } from "./flags.ts";
+
+const REPLAY_FLAG = FLAG_TABLE.find((f) => f.name === "replay")!;
+
+/** One part of a batch: the `index`-th (from 1) of `total` (`--shard 2/4`). */
+export interface Shard {
+  index: number;
+  total: number;
+}
+
+/** Most parts `--shard` splits a batch into. */
+export const MAX_SHARDS = 1000;
 
 /** Flags of the command-line product. */
 export interface CliOptions {
@@ -10,11 +21,13 @@ export interface CliOptions {
   forget: boolean;
   /** The run folder (`--out`); else one under `dataDir/runs`. */
   out?: string;
-  /** A run folder to re-execute without a model (`--replay`). */
-  replay?: string;
+  /** Run folders, or folders of them, to re-execute without a model (`--replay`, repeatable). */
+  replay?: string[];
   /** A JSONL file of tasks to run as a batch (`--tasks`). */
   tasks?: string;
   concurrency: number;
+  /** Run only this part of the batch (`--shard I/N`). */
+  shard?: Shard;
   /** Where to write a JUnit XML report of a batch (`--junit`). */
   junit?: string;
   json: boolean;
@@ -48,10 +61,16 @@ export function cliOptions(
     }
     cli.session = session;
   }
-  for (const name of ["out", "replay", "tasks", "junit"] as const) {
+  const replays = [v.replay ?? []].flat().map((r) =>
+    String(checkValue(REPLAY_FLAG, String(r), "--replay"))
+  );
+  if (replays.length) cli.replay = replays;
+  for (const name of ["out", "tasks", "junit"] as const) {
     const value = flagValue(name, v, env) as string | undefined;
     if (value !== undefined) cli[name] = value;
   }
+  const shard = flagValue("shard", v, env) as string | undefined;
+  if (shard !== undefined) cli.shard = parseShard(shard);
   if (cli.forget && !cli.session) throw new ConfigError("--forget needs --session NAME");
   if (cli.quiet && cli.verbose) throw new ConfigError("Both --quiet and --verbose given: pick one");
   if (cli.replay && cli.tasks) throw new ConfigError("Both --replay and --tasks given: pick one");
@@ -60,11 +79,40 @@ export function cliOptions(
       `A task ("${preview(task)}") given with --${cli.replay ? "replay" : "tasks"}: drop one`,
     );
   }
-  if (cli.junit && !cli.tasks) throw new ConfigError("--junit needs --tasks FILE");
+  if (cli.junit && !cli.tasks && !cli.replay) {
+    throw new ConfigError("--junit needs --tasks FILE or --replay DIR");
+  }
+  if (cli.shard && !cli.tasks && !cli.replay) {
+    throw new ConfigError("--shard I/N needs --tasks FILE or --replay DIR");
+  }
   if (cli.tasks && cli.session) {
     throw new ConfigError(
       "Cannot use --session with --tasks: each batch task gets a fresh context",
     );
   }
   return cli;
+}
+
+/**
+ * Reads `I/N` (`2/4`: the second of four parts). Throws a {@link ConfigError} naming the flag
+ * and the fix.
+ *
+ * @example
+ * ```ts
+ * parseShard("2/4"); // { index: 2, total: 4 }
+ * parseShard("5/4"); // throws: Cannot use --shard "5/4": …
+ * ```
+ */
+export function parseShard(raw: string): Shard {
+  const m = /^(\d{1,4})\/(\d{1,4})$/.exec(raw.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const total = m ? Number(m[2]) : NaN;
+  if (!(total >= 1 && total <= MAX_SHARDS && index >= 1 && index <= total)) {
+    throw new ConfigError(
+      `Cannot use --shard "${
+        preview(raw)
+      }": give I/N with 1 <= I <= N <= ${MAX_SHARDS}, e.g. --shard 2/4 for the second of four parts`,
+    );
+  }
+  return { index, total };
 }

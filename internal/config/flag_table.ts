@@ -212,7 +212,9 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   {
     name: "replay",
     value: "DIR",
-    about: "re-run a recorded successful run without a model (for CI)",
+    about:
+      "re-run a recorded successful run without a model (for CI); several, or a folder of them, run as a batch",
+    multiple: true,
     check: PATH,
   },
   {
@@ -222,6 +224,12 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     check: PATH,
   },
   {
+    name: "shard",
+    value: "I/N",
+    about: "batch: run only the I-th of N balanced parts, stable by name (CI matrix)",
+    check: { kind: "text", maxLength: 20 },
+  },
+  {
     name: "concurrency",
     value: "N",
     about: "batch: tasks at once, each in its own browser context",
@@ -229,7 +237,12 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     fallback: `${DEFAULTS.concurrency}`,
     check: { kind: "whole", min: 1, max: 16, unit: "tasks" },
   },
-  { name: "junit", value: "FILE", about: "batch: write a JUnit XML report", check: PATH },
+  {
+    name: "junit",
+    value: "FILE",
+    about: "batch (--tasks or --replay): write a JUnit XML report",
+    check: PATH,
+  },
   { name: "json", about: "print the result as JSON on stdout (one line per task)" },
   { name: "quiet", short: "q", about: "no progress lines, only the answer and errors" },
   { name: "verbose", short: "v", about: "also the reasoning, tokens and timings of each step" },

@@ -28,7 +28,8 @@ Usage:
                                       (--yes confirms destructive actions there too)
   browser-agent                       (in a terminal) an interactive prompt; /help lists its commands
   browser-agent --replay RUN_FOLDER   re-run a recorded run without a model (CI smoke tests)
-  browser-agent --tasks FILE.jsonl    a batch; --junit FILE for CI
+  browser-agent --tasks FILE.jsonl    a batch; --junit FILE for CI, --shard I/N for a CI matrix
+  browser-agent merge-reports DIR...  merge the shards' JUnit files (--junit FILE, --jsonl FILE)
   browser-agent sessions [--json]     list saved sessions (--session NAME --forget deletes one)
 
 Flags:

@@ -6,7 +6,7 @@
  * @module
  */
 export { type Config, DEFAULT_MODEL, loadConfig } from "./config.ts";
-export { type CliOptions } from "./cli_options.ts";
+export { type CliOptions, MAX_SHARDS, parseShard, type Shard } from "./cli_options.ts";
 export { dataDir } from "./data_dir.ts";
 export { type RunConfig } from "./run_options.ts";
 export { EXIT, helpText } from "./help.ts";

@@ -76,7 +76,27 @@ function quote(text: string): string {
  */
 export async function readBody(response: Response): Promise<string> {
   if (!response.body) return "";
-  const reader = response.body.getReader();
+  const bytes = await readAtMost(response.body, MAX_REPLY_BYTES, () => {
+    throw new RangeError(`the reply is larger than ${MAX_REPLY_BYTES} bytes`);
+  });
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * Reads a byte stream to its end, at most `max` bytes: past that, `tooLarge` throws (and the
+ * stream is cancelled). A stream that breaks off rejects with its error.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readAtMost(Deno.stdin.readable, 4096, () => { throw new RangeError("too long"); });
+ * ```
+ */
+export async function readAtMost(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  tooLarge: () => never,
+): Promise<Uint8Array> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   try {
@@ -84,13 +104,11 @@ export async function readBody(response: Response): Promise<string> {
       const { value, done } = await reader.read();
       if (done) break;
       size += value.length;
-      if (size > MAX_REPLY_BYTES) {
-        throw new RangeError(`the reply is larger than ${MAX_REPLY_BYTES} bytes`);
-      }
+      if (size > max) tooLarge();
       chunks.push(value);
     }
   } catch (error) {
-    await reader.cancel().catch(() => {/* the body is broken already */});
+    await reader.cancel().catch(() => {/* the stream is broken or closed already */});
     throw error;
   } finally {
     reader.releaseLock();
@@ -101,5 +119,5 @@ export async function readBody(response: Response): Promise<string> {
     bytes.set(c, at);
     at += c.length;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
 }

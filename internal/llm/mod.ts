@@ -22,5 +22,5 @@ export { parseLooseJson } from "./loose_json.ts";
 export { parseTextCall } from "./text_fallback.ts";
 export { MAX_REPLY_TEXT, MAX_REPORTED_TOKENS, readMessage, readUsage } from "./reply_message.ts";
 export { MAX_ARGS_CHARS, MAX_ARGS_DEPTH, nestedDeeperThan } from "./json_limits.ts";
-export { MAX_REPLY_BYTES, notACompletion } from "./completion_check.ts";
+export { MAX_REPLY_BYTES, notACompletion, readAtMost } from "./completion_check.ts";
 export { printable } from "./printable.ts";

@@ -103,3 +103,15 @@ export async function startMcp(
     },
   };
 }
+
+/** A raw `main.ts mcp --headless` process with piped stdin, stdout and stderr (no SDK client). */
+export function spawnRawMcp(): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless"],
+    clearEnv: true,
+    env: baseEnv(),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}

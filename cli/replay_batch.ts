@@ -1,0 +1,241 @@
+/**
+ * `--replay` of several run folders, or of a folder of them: the recorded runs replay as a batch
+ * (isolated contexts of one browser, `--concurrency`, `--shard`, a results table or `--json`
+ * lines, `--junit`), so a recorded smoke suite runs in CI without any model.
+ *
+ * @module
+ */
+import { basename, join } from "node:path";
+import { EXIT } from "../internal/config/mod.ts";
+import { ConfigError } from "../internal/entity/mod.ts";
+import { loadRecording, type Recording, replayRun } from "../internal/trace/mod.ts";
+import type { BrowserSession } from "../internal/browser/mod.ts";
+import { type BatchOutcome, junitXml, resultsTable, runPool } from "./batch.ts";
+import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
+import { shardItems } from "./shard.ts";
+
+/** A recorded run to replay, and its name in the batch (its folder's name). */
+export interface NamedRecording {
+  name: string;
+  recording: Recording;
+}
+
+/** What `--replay` names: the recordings, and whether they make a batch. */
+export interface FoundRecordings {
+  recordings: NamedRecording[];
+  /** More than one folder was given, or a folder of run folders. */
+  batch: boolean;
+}
+
+/**
+ * Loads the recordings `--replay` names: each path is a run folder (it holds `trace.jsonl`) or a
+ * folder whose sub-folders are run folders (sorted by name). Throws a {@link ConfigError} when a
+ * path holds neither, a run did not succeed, or two runs have the same folder name.
+ *
+ * @example
+ * ```ts
+ * const { recordings, batch } = await findRecordings(["smoke/"]); // every run in smoke/
+ * ```
+ */
+export async function findRecordings(paths: readonly string[]): Promise<FoundRecordings> {
+  const dirs: string[] = [];
+  let batch = paths.length > 1;
+  for (const path of paths) {
+    if (await isFile(join(path, "trace.jsonl"))) {
+      dirs.push(path);
+      continue;
+    }
+    const inside = await runFolders(path);
+    if (inside.length === 0) dirs.push(path); // loadRecording says what is missing
+    else {
+      dirs.push(...inside);
+      batch = true;
+    }
+  }
+  const recordings: NamedRecording[] = [];
+  const byName = new Map<string, string>();
+  for (const dir of dirs) {
+    const name = basename(dir.replace(/\/+$/, "")) || dir;
+    const other = byName.get(name);
+    if (other !== undefined) {
+      throw new ConfigError(
+        `Cannot replay "${other}" and "${dir}" in one batch: both are named "${name}"; rename one folder`,
+      );
+    }
+    byName.set(name, dir);
+    try {
+      recordings.push({ name, recording: await loadRecording(dir) });
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+  }
+  return { recordings, batch };
+}
+
+/**
+ * Replays the recordings at most `--concurrency` at once, each in its own context; exit 0 when
+ * every one passed, 1 otherwise, 130 after Ctrl+C.
+ */
+export async function replayBatch(
+  ctx: CliContext,
+  signal: AbortSignal,
+  all: readonly NamedRecording[],
+): Promise<number> {
+  const { cli } = ctx.config;
+  const summary = progressFor(ctx);
+  let recordings = [...all];
+  if (cli.shard) {
+    recordings = shardItems(recordings, (r) => r.name, cli.shard);
+    summary.info(
+      `shard ${cli.shard.index}/${cli.shard.total}: ${recordings.length} of ${all.length} recordings`,
+    );
+  }
+  const root = cli.out ?? defaultRunDir(ctx.config, "replay-batch");
+  let outcomes: BatchOutcome[] = [];
+  if (recordings.length > 0) {
+    summary.info(
+      `${recordings.length} recordings to replay, ${cli.concurrency} at a time; run folders in ${root}`,
+    );
+    const browser = await ctx.startBrowser();
+    try {
+      outcomes = await runPool(
+        recordings,
+        cli.concurrency,
+        (r) => replayOne(ctx, signal, browser, r, `${root}/${r.name.replace(/[^\w.-]+/g, "_")}`),
+        {
+          signal,
+          notRun: (r) => {
+            const message = "Not run: the batch was stopped by the user";
+            if (cli.json) {
+              const line = { name: r.name, reason: "aborted", message, not_run: true };
+              ctx.stdout(ctx.mask(JSON.stringify(line)) + "\n");
+            }
+            return {
+              name: r.name,
+              reason: "aborted",
+              message,
+              steps: 0,
+              ms: 0,
+              tokens: 0,
+              run_dir: "",
+              not_run: true,
+            };
+          },
+        },
+      );
+    } finally {
+      await browser.close();
+    }
+  }
+  if (!cli.json) ctx.stdout(resultsTable(outcomes) + "\n");
+  if (cli.junit) {
+    await Deno.writeTextFile(cli.junit, junitXml(outcomes));
+    summary.info(`JUnit report: ${cli.junit}`);
+  }
+  if (signal.aborted) return EXIT.interrupted;
+  return outcomes.every((o) => o.reason === "goal_satisfied") ? EXIT.ok : EXIT.failed;
+}
+
+async function replayOne(
+  ctx: CliContext,
+  signal: AbortSignal,
+  browser: BrowserSession,
+  { name, recording }: NamedRecording,
+  outDir: string,
+): Promise<BatchOutcome> {
+  const progress = progressFor(ctx, `${name}: `);
+  const started = performance.now();
+  let session: BrowserSession | undefined;
+  let outcome: BatchOutcome;
+  let json: Record<string, unknown>;
+  try {
+    session = await browser.isolated();
+    await ctx.prepareBrowser(session);
+    const result = await replayRun({
+      recording,
+      browser: session,
+      registry: ctx.registry,
+      signal,
+      outDir,
+      secrets: ctx.runFlags.secrets ?? {},
+      confirmAll: ctx.runFlags.confirmAll ?? false,
+      onStep: (record) => progress.step(record),
+    });
+    const reason = result.ok
+      ? "goal_satisfied"
+      : signal.aborted
+      ? "aborted"
+      : result.held
+      ? "needs_user"
+      : "replay_failed";
+    outcome = {
+      name,
+      reason,
+      message: ctx.mask(result.message),
+      steps: result.steps,
+      ms: result.ms,
+      tokens: 0,
+      run_dir: outDir,
+    };
+    json = {
+      reason: result.ok ? "replay_passed" : reason,
+      message: result.message,
+      steps: result.steps,
+      ms: result.ms,
+      screenshot: result.screenshot ?? null,
+      ...(result.held ? { held: result.held } : {}),
+    };
+  } catch (error) {
+    // A replay that cannot start (the browser refused a context) fails alone; the batch goes on.
+    const reason = signal.aborted ? "aborted" : "error";
+    const message = signal.aborted
+      ? "Stopped by the user"
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    const ms = Math.round(performance.now() - started);
+    outcome = { name, reason, message, steps: 0, ms, tokens: 0, run_dir: outDir };
+    json = { reason, message, steps: 0, ms };
+  } finally {
+    progress.stop();
+    await session?.close();
+  }
+  progress.info(
+    outcome.reason === "goal_satisfied"
+      ? "replay passed"
+      : `replay failed (${outcome.reason}): ${outcome.message}`,
+  );
+  if (ctx.config.cli.json) {
+    ctx.stdout(
+      ctx.mask(JSON.stringify({ name, ...json, run_dir: outDir, recording: recording.dir })) +
+        "\n",
+    );
+  }
+  return outcome;
+}
+
+/** The sub-folders of `dir` that hold a `trace.jsonl`, sorted; none when `dir` is no folder. */
+async function runFolders(dir: string): Promise<string[]> {
+  const found: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      if (entry.isDirectory && await isFile(join(dir, entry.name, "trace.jsonl"))) {
+        found.push(entry.name);
+      }
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) {
+      return []; // loadRecording reports the missing folder
+    }
+    throw new ConfigError(`Cannot read --replay "${dir}": ${(error as Error).message}`);
+  }
+  return found.sort().map((name) => join(dir, name));
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await Deno.stat(path)).isFile;
+  } catch {
+    return false; // missing or unreadable: not a recording here
+  }
+}

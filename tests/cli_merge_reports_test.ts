@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { type BatchOutcome, junitXml } from "../cli/batch.ts";
+import { countCases, mergeJunit, parseJunit } from "../cli/junit_merge.ts";
+import { shardItems } from "../cli/shard.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
+
+function outcome(i: number): BatchOutcome {
+  const reason = i % 4 === 1 ? "goal_failed" : i === 6 ? "aborted" : "goal_satisfied";
+  return {
+    name: `task <${i}> & "co"`,
+    reason,
+    message: reason === "goal_satisfied" ? `answer ${i}` : `no luck ${i}`,
+    steps: i,
+    ms: 1000 + i * 137,
+    tokens: 100,
+    run_dir: `runs/${i}`,
+    ...(i === 6 ? { not_run: true } : {}),
+  };
+}
+
+/** The counts in a report's `<testsuite>` header. */
+function header(xml: string): Record<string, string> {
+  const tag = /<testsuite\b[^>]*>/.exec(xml)![0];
+  return Object.fromEntries([...tag.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+Deno.test("mergeJunit() of 3 shards' reports gives the counts and cases of the unsharded report", () => {
+  const all = Array.from({ length: 10 }, (_, i) => outcome(i));
+  const whole = junitXml(all);
+  const shards = [1, 2, 3].map((index) =>
+    junitXml(shardItems(all, (o) => o.name, { index, total: 3 }))
+  );
+  const merged = mergeJunit(shards.flatMap((xml, i) => parseJunit(xml, `shard-${i + 1}.xml`)));
+  const [a, b] = [header(whole), header(merged)];
+  assert.deepEqual(
+    [b.tests, b.failures, b.skipped, b.errors],
+    [a.tests, a.failures, a.skipped, a.errors],
+  );
+  assert.deepEqual([a.tests, a.failures, a.skipped], ["10", "3", "1"]);
+  assert.ok(Math.abs(Number(a.time) - Number(b.time)) < 0.01, `${a.time} vs ${b.time}`);
+  const cases = (xml: string) => parseJunit(xml, "x").map((c) => [c.name, c.status]).sort();
+  assert.deepEqual(cases(merged), cases(whole));
+  assert.equal(parseJunit(whole, "x")[1]!.name, 'task <1> & "co"');
+});
+
+Deno.test("parseJunit() and mergeJunit() reject what is not a report, and the same shard twice", () => {
+  assert.throws(() => parseJunit("<html></html>", "page.xml"), /"page\.xml": it is not a JUnit/);
+  const one = junitXml([outcome(0)]);
+  assert.throws(
+    () => mergeJunit([...parseJunit(one, "a.xml"), ...parseJunit(one, "b.xml")]),
+    /"task <0> & "co"" is in both "a\.xml" and "b\.xml"/,
+  );
+  const empty = parseJunit(junitXml([]), "empty.xml");
+  assert.deepEqual(countCases(empty), { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 });
+  const other = `<testsuite name="x"><testcase name="a" time="1.5"/>` +
+    `<testcase name="b"><error message="boom"/></testcase></testsuite>`;
+  assert.deepEqual(parseJunit(other, "o.xml").map((c) => [c.name, c.status, c.time]), [
+    ["a", "passed", 1.5],
+    ["b", "error", 0],
+  ]);
+});
+
+function answer(req: ModelRequest) {
+  const task = /# TASK\s*\n([^\n]+)/.exec(req.user)?.[1] ?? "";
+  if (task.includes("price")) {
+    return { tool: "done", args: { result: /Price: (\$[\d.]+)/.exec(req.user)?.[1] ?? "?" } };
+  }
+  return { tool: "done", args: { result: "The page has no such thing", success: false } };
+}
+
+Deno.test("cli --shard 1/2 and 2/2 run each task once; merge-reports makes one JUnit and JSON lines of them", async () => {
+  await using site = startFixtureServer();
+  const dir = await Deno.makeTempDir({ prefix: "ba-shard-" });
+  await using model = startScriptedModel(Array.from({ length: 4 }, () => answer));
+  try {
+    const names = ["alpha", "bravo", "charlie", "delta"];
+    const tasks = names.map((name) => ({
+      name,
+      task: name === "delta" ? "find the warranty" : "find the price",
+      start_url: site.url("/cli/price.html"),
+    }));
+    await Deno.writeTextFile(
+      `${dir}/tasks.jsonl`,
+      tasks.map((t) => JSON.stringify(t)).join("\n") + "\n",
+    );
+    await Deno.mkdir(`${dir}/reports`);
+    const ran: string[] = [];
+    for (const index of [1, 2]) {
+      const run = await runCli({
+        args: [
+          "--tasks",
+          `${dir}/tasks.jsonl`,
+          "--shard",
+          `${index}/2`,
+          "--json",
+          "--junit",
+          `${dir}/reports/shard-${index}.xml`,
+          "--out",
+          `${dir}/runs-${index}`,
+        ],
+        env: { OPENAI_BASE_URL: model.baseUrl },
+      });
+      assert.match(run.stderr, new RegExp(`shard ${index}/2: 2 of 4 tasks`));
+      await Deno.writeTextFile(`${dir}/reports/shard-${index}.jsonl`, run.stdout);
+      ran.push(...run.stdout.trim().split("\n").map((l) => JSON.parse(l).name));
+    }
+    assert.deepEqual(ran.sort(), names, "each task ran in exactly one shard");
+    assert.equal(model.requests.length, 4);
+
+    const merge = await runCli({
+      args: [
+        "merge-reports",
+        `${dir}/reports/`,
+        "--junit",
+        `${dir}/merged.xml`,
+        "--jsonl",
+        `${dir}/merged.jsonl`,
+      ],
+    });
+    assert.equal(merge.code, 1, merge.stderr); // delta failed
+    assert.match(merge.stderr, /4 tests from 2 reports: 3 passed, 1 failed, 0 skipped/);
+    const merged = header(await Deno.readTextFile(`${dir}/merged.xml`));
+    assert.deepEqual([merged.tests, merged.failures, merged.skipped], ["4", "1", "0"]);
+    const lines = (await Deno.readTextFile(`${dir}/merged.jsonl`)).trim().split("\n");
+    assert.deepEqual(lines.map((l) => JSON.parse(l).name).sort(), names);
+
+    const onStdout = await runCli({ args: ["merge-reports", `${dir}/reports/shard-1.xml`] });
+    assert.match(onStdout.stdout, /^<\?xml/);
+
+    const bad = await runCli({ args: ["merge-reports", `${dir}/nowhere`] });
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^error: Cannot merge "\S+nowhere": /);
+    const badShard = await runCli({
+      args: ["--tasks", `${dir}/tasks.jsonl`, "--shard", "3/2"],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(badShard.code, 2);
+    assert.equal(badShard.stderr.trim().split("\n").length, 1);
+    assert.match(badShard.stderr, /^error: Cannot use --shard "3\/2": give I\/N/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

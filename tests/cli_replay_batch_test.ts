@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { findRecordings } from "../cli/replay_batch.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+
+function greeter(label: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Greeter</title></head>
+<body><h1>Greeter</h1>
+<button type="button" id="go">${label}</button>
+<p id="out"></p>
+<script>
+document.getElementById("go").addEventListener("click", async () => {
+  const res = await fetch("/cli/hello");
+  document.getElementById("out").textContent = await res.text();
+});
+</script></body></html>`;
+}
+
+/** The counts in a report's `<testsuite>` header. */
+function header(xml: string): Record<string, string> {
+  const tag = /<testsuite\b[^>]*>/.exec(xml)![0];
+  return Object.fromEntries([...tag.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+Deno.test("cli --replay of a folder of 3 recordings replays them as a batch with a JUnit file, no model; --shard and several --replay too", async () => {
+  let label = "Say hello";
+  let hellos = 0;
+  await using site = startFixtureServer({
+    routes: [(_req, url) => {
+      if (url.pathname === "/cli/greeter.html") {
+        return new Response(greeter(label), { headers: { "content-type": "text/html" } });
+      }
+      if (url.pathname === "/cli/hello") {
+        hellos++;
+        return new Response("Hello, you!");
+      }
+    }],
+  });
+  const root = await Deno.makeTempDir({ prefix: "ba-replay-batch-" });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/cli/greeter.html") } },
+    (req) => ({ tool: "click", args: { id: idOf(req, "Say hello") } }),
+    (req) => ({
+      tool: "done",
+      args: { result: /Hello, \w+!/.exec(req.user)?.[0] ?? "no greeting", success: true },
+    }),
+  ]);
+  try {
+    const record = await runCli({
+      args: ["--out", `${root}/recorded`, "say hello"],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(record.code, 0, record.stderr);
+    // A smoke suite: three recorded runs in one folder (copies of one recording, by name).
+    const names = ["checkout", "login", "search"];
+    for (const name of names) {
+      await Deno.mkdir(`${root}/smoke/${name}`, { recursive: true });
+      await Deno.copyFile(`${root}/recorded/trace.jsonl`, `${root}/smoke/${name}/trace.jsonl`);
+    }
+    const found = await findRecordings([`${root}/smoke/`]);
+    assert.deepEqual(found.recordings.map((r) => r.name), names);
+    assert.equal(found.batch, true);
+    assert.equal((await findRecordings([`${root}/smoke/login`])).batch, false);
+    await assert.rejects(
+      findRecordings([`${root}/smoke/login`, `${root}/recorded`, `${root}/smoke`]),
+      /both are named "login"/,
+    );
+    const requests = model.requests.length;
+    hellos = 0;
+
+    const batch = await runCli({
+      args: [
+        "--replay",
+        `${root}/smoke/`,
+        "--junit",
+        `${root}/junit.xml`,
+        "--out",
+        `${root}/replays`,
+      ],
+    });
+    assert.equal(batch.code, 0, batch.stderr);
+    for (const name of names) {
+      assert.match(batch.stdout, new RegExp(`^${name}\\s+passed\\s+2\\s`, "m"));
+    }
+    assert.equal(batch.stdout.trim().split("\n").at(-1), "3 passed, 0 failed");
+    assert.match(batch.stderr, /^login: step 2 · click \[\d+\] button "Say hello" · ok/m);
+    assert.equal(hellos, 3);
+    assert.equal(model.requests.length, requests, "replays ask no model");
+    const junit = header(await Deno.readTextFile(`${root}/junit.xml`));
+    assert.deepEqual([junit.tests, junit.failures, junit.skipped], ["3", "0", "0"]);
+
+    label = "Say hi";
+    const shard = await runCli({
+      args: [
+        ...names.flatMap((name) => ["--replay", `${root}/smoke/${name}`]),
+        "--shard",
+        "1/2",
+        "--json",
+        "--junit",
+        `${root}/junit-1.xml`,
+        "--out",
+        `${root}/replays-1`,
+      ],
+    });
+    assert.equal(shard.code, 1, shard.stderr);
+    assert.match(shard.stderr, /shard 1\/2: [12] of 3 recordings/);
+    const lines = shard.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.ok(lines.length >= 1 && lines.length <= 2);
+    for (const line of lines) {
+      assert.equal(line.reason, "replay_failed");
+      assert.match(line.message, /cannot find button "Say hello"/);
+      assert.equal(line.recording, `${root}/smoke/${line.name}`);
+    }
+    const failed = header(await Deno.readTextFile(`${root}/junit-1.xml`));
+    assert.deepEqual([failed.tests, failed.failures], [`${lines.length}`, `${lines.length}`]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
