@@ -17,6 +17,7 @@
  * @module
  */
 import type { ElementHandle, JSHandle, Realm } from "puppeteer-core";
+import { PageChangedError } from "./page_changed.ts";
 import { adoptHandle, isolatedRealm, realmOf } from "./realm.ts";
 import type { RuntimeApi } from "./runtime/entry.ts";
 import { RUNTIME_GLOBAL } from "./runtime/state.ts";
@@ -166,7 +167,7 @@ async function install(realm: Realm): Promise<void> {
 
 /** A call that finds no runtime right after installing it: a new document took the old's place. */
 function notInstalled(name: string): Error {
-  return new Error(
+  return new PageChangedError(
     `Cannot call "${name}" in the page: its document was replaced while the runtime was installed`,
   );
 }

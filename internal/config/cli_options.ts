@@ -28,6 +28,8 @@ export interface CliOptions {
   concurrency: number;
   /** Run only this part of the batch (`--shard I/N`). */
   shard?: Shard;
+  /** Several `--cdp-url` endpoints a batch spreads its tasks over (one: `browser.cdpUrl`). */
+  cdpUrls?: string[];
   /** Where to write a JUnit XML report of a batch (`--junit`). */
   junit?: string;
   json: boolean;

@@ -1,7 +1,7 @@
 import { ConfigError } from "../entity/mod.ts";
 import { type CliOptions, cliOptions } from "./cli_options.ts";
 import { dataDir } from "./data_dir.ts";
-import { DEFAULTS } from "./flag_table.ts";
+import { DEFAULTS, MAX_CDP_URLS } from "./flag_table.ts";
 import { flagValue, preview, splitArgs } from "./flags.ts";
 import { type RunConfig, runOptions } from "./run_options.ts";
 import { type ActionConfig, actionOptions } from "./action_options.ts";
@@ -73,8 +73,8 @@ export function loadConfig(
   const noDisplay = !env.DISPLAY && !env.WAYLAND_DISPLAY && Deno.build.os === "linux";
   const headless = v.headless ? true : v.headed ? false : Boolean(env.CI) || noDisplay;
 
-  const cdpUrl = flagValue("cdp-url", v, env) as string | undefined;
-  if (cdpUrl !== undefined) checkCdpUrl(cdpUrl);
+  const cdpUrls = cdpUrlList(flagValue("cdp-url", v, env) as string | undefined);
+  const cdpUrl = cdpUrls?.[0];
 
   const apiKey = env.OPENAI_API_KEY?.trim() ?? "";
   const baseUrl = nonEmpty(env.OPENAI_BASE_URL);
@@ -91,6 +91,12 @@ export function loadConfig(
       "Cannot use --session with --cdp-url: the attached browser has its own profile",
     );
   }
+  if (cdpUrls && cdpUrls.length > 1 && !cli.tasks && !cli.replay) {
+    throw new ConfigError(
+      `Cannot use ${cdpUrls.length} --cdp-url endpoints for one run: give one, or run a batch (--tasks or --replay)`,
+    );
+  }
+  if (cdpUrls && cdpUrls.length > 1) cli.cdpUrls = cdpUrls;
   const needsModel = options.needsModel !== false && !cli.replay && !cli.forget;
   if (!help && !version && needsModel && !apiKey && !baseUrl) {
     throw new ConfigError(
@@ -121,6 +127,39 @@ export function loadConfig(
   const tempDir = nonEmpty(env.TMPDIR);
   if (tempDir) config.tempDir = tempDir;
   return config;
+}
+
+/**
+ * The endpoints `--cdp-url` names: one URL, a comma-separated list, or a file of one URL per
+ * line (`#` lines are comments). Each is checked.
+ */
+function cdpUrlList(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  let text = value;
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    try {
+      text = Deno.readTextFileSync(value);
+    } catch (error) {
+      throw new ConfigError(
+        `Cannot use --cdp-url "${preview(value)}": it is no URL and no readable file (${
+          (error as Error).message.split(":")[0]
+        }); give ws://host:port/… or http://host:9222, a list a,b or a file of URLs`,
+      );
+    }
+  }
+  const urls = text.split(/[,\n]/).map((u) => u.trim()).filter((u) => u && !u.startsWith("#"));
+  if (urls.length === 0) {
+    throw new ConfigError(`Cannot use --cdp-url "${preview(value)}": it names no URL`);
+  }
+  if (urls.length > MAX_CDP_URLS) {
+    throw new ConfigError(
+      `Cannot use --cdp-url "${
+        preview(value)
+      }": it names ${urls.length} endpoints; give at most ${MAX_CDP_URLS}`,
+    );
+  }
+  urls.forEach(checkCdpUrl);
+  return urls;
 }
 
 function checkCdpUrl(url: string): void {

@@ -40,6 +40,9 @@ export const MAX_TEXT_FLAG = 4096;
 
 const PATH = { kind: "text", maxLength: MAX_TEXT_FLAG } as const;
 
+/** Most `--cdp-url` endpoints a batch spreads over. */
+export const MAX_CDP_URLS = 64;
+
 /** Defaults shared by the table and the code that applies them. */
 export const DEFAULTS = {
   model: "gpt-5-mini",
@@ -93,7 +96,8 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   {
     name: "cdp-url",
     value: "URL",
-    about: "attach to a running browser (ws://… or http://host:9222)",
+    about:
+      "attach to a running browser (ws://… or http://host:9222); batches: a,b,… or a file of URLs, spread over",
     env: "BROWSER_AGENT_CDP_URL",
     check: PATH,
   },

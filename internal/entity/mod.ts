@@ -97,7 +97,11 @@ export interface ObservedElement {
 export type SummaryLine =
   | { kind: "element"; element: ObservedElement }
   | { kind: "text"; text: string; heading?: number }
-  | { kind: "note"; text: string };
+  /**
+   * A line the observer adds: `divider` for the start of a frame or of the page behind a modal
+   * dialog, absent for notes about what is left out (more below, scroll areas, the budget).
+   */
+  | { kind: "note"; text: string; divider?: "frame" | "dialog" };
 
 /** What the agent sees of the page at one step. */
 export interface BrowserState {

@@ -3,6 +3,7 @@ import { DeadlineError, withDeadline } from "../deadline.ts";
 import { inRealm, onElement } from "../page_runtime.ts";
 import type { Box, FrameWalk, PageItem, WalkOptions } from "../runtime/types.ts";
 import { isolatedRealm } from "../realm.ts";
+import { PageChangedError } from "../page_changed.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
 export type WalkEntry =
@@ -37,7 +38,7 @@ export async function walkPage(
   // Which <iframe> holds which frame: asked for all frames at once, while the main frame is walked.
   const owners = new Map(all.map((f) => [f, ownerId(f)]));
   const main = await walkOne(mainFrame, { ...options, clip: null, band: null });
-  if (!main) throw new Error(LOADING);
+  if (!main) throw new PageChangedError(LOADING);
   const walks = new Map<Frame, FrameWalk>([[mainFrame, main]]);
   const totals = { above: main.above, below: main.below, scrollers: [...main.scrollers] };
   const pageScope = options.scope === "page";
@@ -111,10 +112,11 @@ const LOADING = "The page is loading: observe again";
  * loading after a retry), which a new observation gets past; false for a closed browser or tab.
  */
 export function isNavigationError(error: unknown): boolean {
+  if (error instanceof PageChangedError) return true;
+  // puppeteer's own errors for a context that went away (its messages are all it gives).
   const message = error instanceof Error ? error.message : String(error);
-  return message === LOADING ||
-    /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|detached Frame|frame (got|was) detached|Inspected target navigated|document was replaced/i
-      .test(message);
+  return /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|detached Frame|frame (got|was) detached|Inspected target navigated/i
+    .test(message);
 }
 
 /** Frames worth walking: attached, and not the browser's error page for a frame that failed to load

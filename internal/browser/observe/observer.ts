@@ -261,7 +261,7 @@ export class PageObserver {
         const url = e.frame.url();
         const text = `--- frame${/^https?:/.test(url) ? ` ${shortUrl(url)}` : ""}`;
         const target = e.where & WHERE.dialog ? first : rest;
-        target.push({ line: { kind: "note", text }, rank: 99, tokens: 0 });
+        target.push({ line: { kind: "note", text, divider: "frame" }, rank: 99, tokens: 0 });
         continue;
       }
       const line = this.#line(e);
@@ -287,7 +287,11 @@ export class PageObserver {
       ? [
         ...first,
         {
-          line: { kind: "note", text: "--- page behind the dialog (inert until it closes):" },
+          line: {
+            kind: "note",
+            text: "--- page behind the dialog (inert until it closes):",
+            divider: "dialog",
+          },
           rank: 99,
           tokens: 0,
         } as Entry,
@@ -337,7 +341,7 @@ export class PageObserver {
     });
     // A frame header with nothing kept after it (before the next header) goes too.
     const tidy = lines.filter((l, i) =>
-      !(l.kind === "note" && l.text.startsWith("--- frame") &&
+      !(l.kind === "note" && l.divider === "frame" &&
         (i + 1 >= lines.length || lines[i + 1]!.kind === "note"))
     );
     if (leftEls + leftText > 0) {

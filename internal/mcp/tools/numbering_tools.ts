@@ -77,7 +77,7 @@ async function listElements(ctx: ToolContext, scope: "viewport" | "page"): Promi
   const notes: string[] = [];
   for (const line of state.lines) {
     if (line.kind === "element") all.push(line.element);
-    else if (line.kind === "note" && !line.text.startsWith("---")) notes.push(line.text);
+    else if (line.kind === "note" && !line.divider) notes.push(line.text);
   }
   return { url: state.url, title: state.title, all, notes };
 }
