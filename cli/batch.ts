@@ -24,6 +24,8 @@ export interface BatchOutcome {
   last_error?: string;
   /** True when the task never started: the batch was stopped (Ctrl+C) before its turn. */
   not_run?: boolean;
+  /** The `--cdp-url` endpoint whose browser died under the task's first attempt (it was retried). */
+  retried_from?: string;
 }
 
 /**
@@ -154,7 +156,10 @@ export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-age
     const head = `  <testcase classname="${xml(suite)}" name="${xml(o.name)}" time="${
       (o.ms / 1000).toFixed(3)
     }">`;
-    const out = `    <system-out>${xml(`${o.message}\nrun folder: ${o.run_dir}`)}</system-out>`;
+    const retried = o.retried_from ? `\nretried: the browser at ${o.retried_from} was lost` : "";
+    const out = `    <system-out>${
+      xml(`${o.message}\nrun folder: ${o.run_dir}${retried}`)
+    }</system-out>`;
     if (o.reason === "goal_satisfied") return `${head}\n${out}\n  </testcase>`;
     if (o.not_run) return `${head}\n    <skipped message="${xml(o.message)}"/>\n  </testcase>`;
     const message = `${o.reason}: ${o.last_error ?? o.message}`;

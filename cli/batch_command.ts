@@ -1,6 +1,8 @@
 /**
- * `--tasks FILE.jsonl`: many tasks, each in its own isolated context of one browser, at most
- * `--concurrency` at once; a results table (or `--json` lines) and an optional JUnit report.
+ * `--tasks FILE.jsonl`: many tasks, each in its own isolated context of one browser (or spread
+ * over several `--cdp-url` endpoints, a task whose endpoint died retried once on another), at
+ * most `--concurrency` at once, optionally one `--shard` of them; a results table (or `--json`
+ * lines) and an optional JUnit report.
  *
  * @module
  */
@@ -12,7 +14,6 @@ import {
   resultsTable,
   runPool,
 } from "./batch.ts";
-import type { BrowserSession } from "../internal/browser/mod.ts";
 import { EXIT, FLAG_TABLE } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import {
@@ -23,6 +24,8 @@ import {
   runOne,
   type RunOutcome,
 } from "./run_one.ts";
+import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
+import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
 import { checkTask } from "./task_input.ts";
 
@@ -67,66 +70,31 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
   summary.info(
     `${tasks.length} tasks, ${ctx.config.cli.concurrency} at a time; run folders in ${root}`,
   );
-  const browser = await ctx.startBrowser();
+  const source = await contextSource(ctx);
   let outcomes: BatchOutcome[];
   try {
     outcomes = await runPool(tasks, ctx.config.cli.concurrency, async (task) => {
       const dir = `${root}/${task.name.replace(/[^\w.-]+/g, "_")}`;
       const progress = progressFor(ctx, `${task.name}: `);
-      let session: BrowserSession | undefined;
-      let outcome: RunOutcome | undefined;
-      const started = performance.now();
-      try {
-        session = await browser.isolated();
-        await ctx.prepareBrowser(session);
-        if (task.start_url) await session.navigate(task.start_url, { signal });
-        outcome = await runOne(ctx, {
-          task: task.task,
-          browser: session,
-          signal,
-          dir,
-          progress,
-          ...(task.max_steps ? { maxSteps: task.max_steps } : {}),
-        });
-      } catch (error) {
-        // A task that cannot start (bad start_url) fails alone; the batch goes on.
-        const reason = signal.aborted ? "aborted" : "error";
-        const message = signal.aborted
-          ? "Stopped by the user"
-          : error instanceof Error
-          ? error.message
-          : String(error);
-        progress.line(`${reason}: ${message}`);
-        const ms = Math.round(performance.now() - started);
-        if (ctx.config.cli.json) {
-          ctx.stdout(
-            ctx.mask(JSON.stringify({ name: task.name, reason, message, ms, run_dir: dir })) + "\n",
-          );
-        }
-        return { name: task.name, reason, message, steps: 0, ms, tokens: 0, run_dir: dir };
-      } finally {
-        await session?.close();
+      let attempt = await runAttempt(ctx, signal, source, task, dir, progress);
+      const lostOn = attempt.lostOn;
+      if (lostOn !== undefined && source.canRetry && !signal.aborted) {
+        // The endpoint's browser died under the task: it runs once more, on another endpoint.
+        source.markDown(lostOn);
+        const shown = shownEndpoint(lostOn);
+        progress.line(`the browser at ${shown} was lost: retrying on another endpoint`);
+        attempt = await runAttempt(ctx, signal, source, task, `${dir}-retry`, progress, lostOn);
+        attempt.outcome.retried_from = shown;
+        attempt.json.retried_from = shown;
       }
-      const { result } = outcome;
-      const lastError = result.history.findLast((r) => !r.result.ok)?.result.text;
-      const line: BatchOutcome = {
-        name: task.name,
-        reason: result.reason,
-        message: ctx.mask(result.message),
-        steps: result.steps,
-        ms: result.ms,
-        tokens: result.usage.promptTokens + result.usage.completionTokens,
-        run_dir: dir,
-        ...(result.cost !== undefined ? { cost: result.cost } : {}),
-        ...(lastError ? { last_error: ctx.mask(lastError) } : {}),
-      };
-      progress.info(`${line.reason === "goal_satisfied" ? "passed" : `failed: ${line.reason}`}`);
-      if (ctx.config.cli.json) {
-        ctx.stdout(
-          ctx.mask(JSON.stringify({ name: task.name, ...resultJson(outcome) })) + "\n",
+      const { outcome, json } = attempt;
+      if (attempt.started) {
+        progress.info(
+          `${outcome.reason === "goal_satisfied" ? "passed" : `failed: ${outcome.reason}`}`,
         );
       }
-      return line;
+      if (ctx.config.cli.json) ctx.stdout(ctx.mask(JSON.stringify(json)) + "\n");
+      return outcome;
     }, {
       signal,
       // Ctrl+C: the tasks not started yet never open a context; they are reported as not run.
@@ -153,7 +121,7 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
       },
     });
   } finally {
-    await browser.close();
+    await source.close();
   }
   if (!ctx.config.cli.json) ctx.stdout(resultsTable(outcomes) + "\n");
   await writeJunit(ctx, summary, outcomes);
@@ -169,4 +137,84 @@ async function writeJunit(
   if (!ctx.config.cli.junit) return;
   await Deno.writeTextFile(ctx.config.cli.junit, junitXml(outcomes));
   summary.info(`JUnit report: ${ctx.config.cli.junit}`);
+}
+
+/** One attempt at a task: its outcome, its JSON line, and the endpoint whose browser died. */
+interface Attempt {
+  outcome: BatchOutcome;
+  json: Record<string, unknown>;
+  /** The task ran (it did not fail before its first step). */
+  started: boolean;
+  /** The endpoint whose browser was lost during the attempt. */
+  lostOn?: string;
+}
+
+async function runAttempt(
+  ctx: CliContext,
+  signal: AbortSignal,
+  source: ContextSource,
+  task: BatchTask,
+  dir: string,
+  progress: ReturnType<typeof progressFor>,
+  avoid?: string,
+): Promise<Attempt> {
+  let lease: ContextLease | undefined;
+  let outcome: RunOutcome | undefined;
+  const started = performance.now();
+  const lostOn = () => lease?.endpoint !== undefined && lease.lost() ? lease.endpoint : undefined;
+  const endpoint = () => (lease?.endpoint ? { endpoint: shownEndpoint(lease.endpoint) } : {});
+  try {
+    lease = await source.open({ signal, ...(avoid ? { avoid } : {}) });
+    if (task.start_url) await lease.session.navigate(task.start_url, { signal });
+    outcome = await runOne(ctx, {
+      task: task.task,
+      browser: lease.session,
+      signal,
+      dir,
+      progress,
+      ...(task.max_steps ? { maxSteps: task.max_steps } : {}),
+    });
+  } catch (error) {
+    // A task that cannot start (bad start_url, no endpoint) fails alone; the batch goes on.
+    const reason = signal.aborted ? "aborted" : "error";
+    const message = signal.aborted
+      ? "Stopped by the user"
+      : error instanceof Error
+      ? error.message
+      : String(error);
+    progress.line(`${reason}: ${message}`);
+    const ms = Math.round(performance.now() - started);
+    const lost = lostOn();
+    return {
+      outcome: { name: task.name, reason, message, steps: 0, ms, tokens: 0, run_dir: dir },
+      json: { name: task.name, reason, message, ms, run_dir: dir, ...endpoint() },
+      started: false,
+      ...(lost ? { lostOn: lost } : {}),
+    };
+  } finally {
+    const lost = lostOn() !== undefined;
+    await lease?.close().catch((error) => {
+      // A browser that died leaves nothing to close; any other failure is real.
+      if (!lost) throw error;
+    });
+  }
+  const { result } = outcome;
+  const lastError = result.history.findLast((r) => !r.result.ok)?.result.text;
+  const lost = result.reason === "error" ? lostOn() : undefined;
+  return {
+    outcome: {
+      name: task.name,
+      reason: result.reason,
+      message: ctx.mask(result.message),
+      steps: result.steps,
+      ms: result.ms,
+      tokens: result.usage.promptTokens + result.usage.completionTokens,
+      run_dir: dir,
+      ...(result.cost !== undefined ? { cost: result.cost } : {}),
+      ...(lastError ? { last_error: ctx.mask(lastError) } : {}),
+    },
+    json: { name: task.name, ...resultJson(outcome), ...endpoint() },
+    started: true,
+    ...(lost ? { lostOn: lost } : {}),
+  };
 }

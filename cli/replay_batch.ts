@@ -1,7 +1,8 @@
 /**
  * `--replay` of several run folders, or of a folder of them: the recorded runs replay as a batch
- * (isolated contexts of one browser, `--concurrency`, `--shard`, a results table or `--json`
- * lines, `--junit`), so a recorded smoke suite runs in CI without any model.
+ * (isolated contexts of one browser, or spread over several `--cdp-url` endpoints;
+ * `--concurrency`, `--shard`, a results table or `--json` lines, `--junit`), so a recorded smoke
+ * suite runs in CI without any model.
  *
  * @module
  */
@@ -9,9 +10,10 @@ import { basename, join } from "node:path";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { loadRecording, type Recording, replayRun } from "../internal/trace/mod.ts";
-import type { BrowserSession } from "../internal/browser/mod.ts";
+import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
 import { type BatchOutcome, junitXml, resultsTable, runPool } from "./batch.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
+import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
 
 /** A recorded run to replay, and its name in the batch (its folder's name). */
@@ -96,12 +98,12 @@ export async function replayBatch(
     summary.info(
       `${recordings.length} recordings to replay, ${cli.concurrency} at a time; run folders in ${root}`,
     );
-    const browser = await ctx.startBrowser();
+    const source = await contextSource(ctx);
     try {
       outcomes = await runPool(
         recordings,
         cli.concurrency,
-        (r) => replayOne(ctx, signal, browser, r, `${root}/${r.name.replace(/[^\w.-]+/g, "_")}`),
+        (r) => replayOne(ctx, signal, source, r, `${root}/${r.name.replace(/[^\w.-]+/g, "_")}`),
         {
           signal,
           notRun: (r) => {
@@ -124,7 +126,7 @@ export async function replayBatch(
         },
       );
     } finally {
-      await browser.close();
+      await source.close();
     }
   }
   if (!cli.json) ctx.stdout(resultsTable(outcomes) + "\n");
@@ -139,21 +141,20 @@ export async function replayBatch(
 async function replayOne(
   ctx: CliContext,
   signal: AbortSignal,
-  browser: BrowserSession,
+  source: ContextSource,
   { name, recording }: NamedRecording,
   outDir: string,
 ): Promise<BatchOutcome> {
   const progress = progressFor(ctx, `${name}: `);
   const started = performance.now();
-  let session: BrowserSession | undefined;
+  let lease: ContextLease | undefined;
   let outcome: BatchOutcome;
   let json: Record<string, unknown>;
   try {
-    session = await browser.isolated();
-    await ctx.prepareBrowser(session);
+    lease = await source.open({ signal });
     const result = await replayRun({
       recording,
-      browser: session,
+      browser: lease.session,
       registry: ctx.registry,
       signal,
       outDir,
@@ -198,7 +199,7 @@ async function replayOne(
     json = { reason, message, steps: 0, ms };
   } finally {
     progress.stop();
-    await session?.close();
+    await lease?.close();
   }
   progress.info(
     outcome.reason === "goal_satisfied"
@@ -207,7 +208,13 @@ async function replayOne(
   );
   if (ctx.config.cli.json) {
     ctx.stdout(
-      ctx.mask(JSON.stringify({ name, ...json, run_dir: outDir, recording: recording.dir })) +
+      ctx.mask(JSON.stringify({
+        name,
+        ...json,
+        run_dir: outDir,
+        recording: recording.dir,
+        ...(lease?.endpoint ? { endpoint: shownEndpoint(lease.endpoint) } : {}),
+      })) +
         "\n",
     );
   }

@@ -25,6 +25,31 @@ function shopWithOrders() {
   return { site, orders };
 }
 
+Deno.test("a destructive click on an ID from find, off the observed screen, is held too", async () => {
+  const { site, orders } = shopWithOrders();
+  await using _site = site;
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/checkout_long.html") } },
+    { tool: "find", args: { text: "Place order" } },
+    (req) => {
+      const id = Number(/\[(\d+)\] <button> Place order/.exec(req.user)?.[1]);
+      assert.ok(id > 0, "find returned the button's ID");
+      assert.doesNotMatch(req.user.slice(req.user.indexOf("# CURRENT PAGE")), /Place order/);
+      return { tool: "click", args: { id } };
+    },
+    { tool: "done", args: { result: "Ordered" } },
+  ]);
+  const run = await runCli({
+    args: ["--json", "buy the Dome 3 tent"],
+    env: modelEnv(model.baseUrl),
+  });
+  assert.equal(run.code, 3, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "needs_user");
+  assert.match(result.message, /^Held a destructive action: click \[\d+\] "Place order"/);
+  assert.deepEqual(orders, []);
+});
+
 Deno.test("agent without a terminal holds a destructive click: needs_user, exit 3, nothing done", async () => {
   const { site, orders } = shopWithOrders();
   await using _site = site;

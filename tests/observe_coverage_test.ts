@@ -94,7 +94,7 @@ Deno.test("observe names fields as a screen reader does and shows ARIA widgets w
     /^\[\d+\] <div role=slider> Volume value="30"$/,
     /^\[\d+\] <div role=menuitem> \{DISABLED\} Delete$/,
     /^\[\d+\] <div role=treeitem> \{COLLAPSED\} Documents$/,
-    /^\[\d+\] <input type=password> \{REQUIRED\} Password value="••••••"$/,
+    /^\[\d+\] <input type=password> \{REQUIRED\} Password value="••••"$/,
     /^\[\d+\] <input type=text> \{INVALID\} Promo code value="XYZ"$/,
     /^\[\d+\] <div> Open the card$/,
     /^\[\d+\] <span> Script-only action$/,

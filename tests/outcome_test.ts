@@ -184,3 +184,25 @@ Deno.test("the agent's next action saves a download that began after the previou
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a dialog the page opens between actions is not the next action's doing", async () => {
+  await using site = startFixtureServer({
+    routes: [(_req, url) =>
+      url.pathname === "/timer-confirm"
+        ? new Response(
+          `<!doctype html><title>Timer</title><p id="out">waiting</p><script>
+            setTimeout(() => {
+              document.getElementById("out").textContent = confirm("Delete all?") ? "yes" : "no";
+            }, 1000);
+          </script>`,
+          { headers: { "content-type": "text/html" } },
+        )
+        : undefined],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/timer-confirm"));
+  await browser.waitFor({ ms: 1600, timeoutMs: 1600 });
+  assert.match((await browser.observe()).summary, /^no$/m, "dismissed: nobody confirmed it");
+  const next = await browser.press("Escape", { dialogs: "accept" });
+  assert.deepEqual(next.dialogs, []);
+});

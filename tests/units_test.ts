@@ -193,3 +193,16 @@ Deno.test("systemPrompt() lists every tool and userMessage() lays out TASK, HIST
   );
   assert.match(user, /\n# CURRENT PAGE\nURL: http:\/\/a\/\nTitle: A\n[\s\S]*\n\[1\] Home$/);
 });
+
+Deno.test("ToolRegistry.specs() marks the arguments the model may leave out", () => {
+  const type = new ToolRegistry(coreTools).specs().find((s) => s.name === "type")!;
+  const props = type.parameters.properties!;
+  assert.match(props.press_enter!.description!, /\(optional\)$/);
+  assert.match(props.clear!.description!, /\(optional\)$/);
+  assert.doesNotMatch(props.text!.description!, /optional/);
+  const read = new ToolRegistry(coreTools).specs().find((s) => s.name === "read")!;
+  assert.equal(
+    read.parameters.properties!.query!.description,
+    "Only passages mentioning this (optional)",
+  );
+});

@@ -47,6 +47,8 @@ export async function recoverAction(options: {
   known: (id: number) => ObservedElement | undefined;
   registry: ToolRegistry;
   ctx: ToolContext;
+  /** Whether a call on a twin element (another ID) may run as the original was allowed to. */
+  safe?: (twin: Pick<ToolCall, "name" | "args">) => Promise<boolean>;
 }): Promise<ToolResult | undefined> {
   const { call, result, known, registry, ctx } = options;
   const first = idOf(call.args);
@@ -70,6 +72,10 @@ export async function recoverAction(options: {
     }
     id = twin.id;
     tried.push(`re-observed: [${first}] is now [${id}] ${JSON.stringify(twin.label)}`);
+    if (options.safe && !await options.safe({ name: call.name, args: { ...call.args, id } })) {
+      tried.push(`[${id}] was not retried: it needs the user's confirmation`);
+      return report(result);
+    }
   } else tried.push("re-observed");
   const retry = (n: number) =>
     registry.dispatch({ name: call.name, args: { ...call.args, id: n } }, ctx);

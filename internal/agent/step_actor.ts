@@ -131,7 +131,9 @@ export class StepActor {
       }
     }
 
-    const decision = await this.#policy.decide(call, state);
+    // A target off the observed part (an ID from find) is judged on the whole page.
+    const wider = () => o.browser.observe({ scope: "page", tokenBudget: 1_000_000 });
+    const decision = await this.#policy.decide(call, state, { wider });
     if (decision.verdict === "hold") {
       const held = decision.what;
       return {
@@ -170,6 +172,10 @@ export class StepActor {
         known: (id) => this.#known.get(id),
         registry: o.registry,
         ctx,
+        // A re-rendered twin runs unasked only when the policy finds nothing to hold in it.
+        safe: async (twin) =>
+          decision.risk !== undefined ||
+          (await this.#policy.judge(twin, () => o.browser.observe(), wider)) === undefined,
       }) ??
         result;
     }

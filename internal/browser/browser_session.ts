@@ -401,6 +401,8 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    this.#tabs?.dispose();
+    this.#health.dispose();
     await this.#downloads?.[Symbol.asyncDispose]();
     // No tabs yet when the first page could not be adopted: there is nothing of ours to close.
     await closeBrowser(this.#opened, this.#tabs?.pages ?? [], this.#context);

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "1d05b6915b74";
+export const RUNTIME_VERSION = "1205ab2d4840";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -105,6 +105,10 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function norm(s) {",
   '    return clean(s).normalize("NFKC").toLowerCase().normalize("NFD").replace(/\\p{M}/gu, "");',
+  "  }",
+  '  var MASK = "••••";',
+  "  function toggleGlyph(type, checked) {",
+  '    return type === "radio" ? checked ? "◉" : "○" : checked ? "☑" : "☐";',
   "  }",
   "",
   "  // banners.ts",
@@ -560,7 +564,7 @@ export const RUNTIME_SOURCE = [
   "    };",
   "    if (el instanceof HTMLInputElement) {",
   '      if (el.type === "checkbox" || el.type === "radio") s.checked = el.checked;',
-  '      else if (el.type === "password") s.value = "•".repeat(Math.min(el.value.length, 8));',
+  '      else if (el.type === "password") s.value = el.value ? MASK : "";',
   '      else if (el.type !== "file") s.value = el.value;',
   '      else s.value = Array.from(el.files ?? [], (f) => f.name).join(", ");',
   "    } else if (el instanceof HTMLTextAreaElement) s.value = el.value;",
@@ -894,7 +898,7 @@ export const RUNTIME_SOURCE = [
   "      const input = el;",
   "      attrs.push(`type=${input.type}`);",
   '      if (input.type === "password") {',
-  '        if (input.value) value = "••••••";',
+  "        if (input.value) value = MASK;",
   '      } else if (input.type === "checkbox" || input.type === "radio") {',
   '        if (input.indeterminate) states.push("MIXED");',
   '      } else if (!["submit", "button", "reset", "image", "file"].includes(input.type) && input.value) {',
@@ -994,7 +998,7 @@ export const RUNTIME_SOURCE = [
   '    if (box?.localName === "input") {',
   "      const type = box.type;",
   '      if (type === "checkbox" || type === "radio") {',
-  '        label = `${box.checked ? "☑" : "☐"} ${label}`.trim();',
+  "        label = `${toggleGlyph(type, box.checked)} ${label}`.trim();",
   "      }",
   "    }",
   "    item.label = cut(label, o.maxLabel);",
@@ -1574,7 +1578,7 @@ export const RUNTIME_SOURCE = [
   "    hideFieldText,",
   "    showFieldText",
   "  };",
-  '  if (typeof document !== "undefined") install("1d05b6915b74", api);',
+  '  if (typeof document !== "undefined") install("1205ab2d4840", api);',
   "})();",
   "//# sourceURL=browser-agent-runtime.js",
 ].join("\n");

@@ -1,5 +1,6 @@
 import type { BrowserState, DialogRecord, ToolCall, ToolResult } from "../entity/mod.ts";
 import { assessRisk, type Risk, riskKind } from "./safety.ts";
+import { idOf, locate } from "./target.ts";
 import type { Tool } from "./tool.ts";
 
 /** What the person (or the MCP client's user) answered, or that nobody could be asked. */
@@ -85,13 +86,14 @@ export class ActionPolicy {
   async decide(
     call: Pick<ToolCall, "name" | "args">,
     state: StateSource,
-    options: { confirmed?: boolean; signal?: AbortSignal } = {},
+    options: { confirmed?: boolean; signal?: AbortSignal; wider?: () => Promise<BrowserState> } =
+      {},
   ): Promise<Decision> {
     const key = callKey(call);
     const approved = this.#approved === key;
     this.#approved = undefined;
     const confirmed = approved || this.#o.confirmAll || options.confirmed === true;
-    const risk = approved ? undefined : await this.judge(call, state);
+    const risk = approved ? undefined : await this.judge(call, state, options.wider);
     if (!risk) return { verdict: "allow", dialogs: confirmed ? "accept" : "dismiss" };
     const what = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
     const tell = (event: PolicyEvent["event"], by?: PolicyEvent["by"]) =>
@@ -121,6 +123,8 @@ export class ActionPolicy {
   async judge(
     call: Pick<ToolCall, "name" | "args">,
     state: StateSource,
+    /** A fuller observation, for a target the first one does not show (an ID from `find`). */
+    wider?: () => Promise<BrowserState>,
   ): Promise<Risk | undefined> {
     const tool = this.#byName.get(call.name);
     if (tool?.actsAs) {
@@ -134,7 +138,11 @@ export class ActionPolicy {
       );
     }
     if (ELEMENT_CALLS.has(call.name)) {
-      return assessRisk({ ...call, reasoning: "" }, await stateOf(state));
+      const seen = await stateOf(state);
+      const risk = assessRisk({ ...call, reasoning: "" }, seen);
+      const id = idOf(call.args);
+      if (risk || !wider || id === undefined || locate(seen, id)) return risk;
+      return assessRisk({ ...call, reasoning: "" }, await wider());
     }
     if (tool?.destructive) {
       return {

@@ -33,12 +33,15 @@ export class ToolRegistry {
     this.tools = tools;
   }
 
-  /** What the model is told about the tools. */
+  /**
+   * What the model is told about the tools; an argument that may be left out says so in its
+   * description ("(optional)"), for models that do not read `required`.
+   */
   specs(): ToolSpec[] {
     return this.tools.map(({ name, description, parameters }) => ({
       name,
       description,
-      parameters,
+      parameters: markOptional(parameters),
     }));
   }
 
@@ -73,4 +76,17 @@ export class ToolRegistry {
       return { ok: false, kind: error instanceof ActionError ? error.kind : "failed", text };
     }
   }
+}
+
+function markOptional(schema: Tool["parameters"]): Tool["parameters"] {
+  const required = new Set(schema.required ?? []);
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties ?? {}).map(([name, p]) => [
+      name,
+      required.has(name) || /\boptional\b/i.test(p.description ?? "")
+        ? p
+        : { ...p, description: `${p.description ?? name} (optional)` },
+    ]),
+  );
+  return { ...schema, properties };
 }

@@ -138,7 +138,7 @@ function enterRisk(target: Located, state: BrowserState, action: string): Risk |
 
 function isField(el: ObservedElement): boolean {
   return el.tag === "input" || el.tag === "textarea" || el.tag === "select" ||
-    el.attrs.some((a) => /^role=(textbox|combobox|searchbox)$/.test(a));
+    ["textbox", "combobox", "searchbox"].includes(el.role);
 }
 
 function isSubmit(el: ObservedElement): boolean {
@@ -152,8 +152,14 @@ function paymentPage(state: BrowserState): boolean {
   } catch {
     path = ""; // about:blank and the like have no path worth reading
   }
-  return PAYMENT_PATH.test(path) || PAYMENT_PAGE.test(state.summary) ||
-    state.summary.includes("cc-number");
+  return PAYMENT_PATH.test(path) || PAYMENT_PAGE.test(pageText(state));
+}
+
+/** What the page says: its text lines and its elements' labels and attributes (not our markup). */
+function pageText(state: BrowserState): string {
+  return state.lines.map((l) =>
+    l.kind === "element" ? `${l.element.label} ${l.element.attrs.join(" ")}` : l.text
+  ).join("\n");
 }
 
 function accountPage(state: BrowserState): boolean {

@@ -200,6 +200,8 @@ async function locate(
 ): Promise<{ id: number | undefined; state: BrowserState }> {
   const deadline = performance.now() + (options.findTimeoutMs ?? 3000);
   for (;;) {
+    // As in the recorded run: banners are closed before the page is looked at.
+    await options.browser.dismissBanners();
     const state = await options.browser.observe();
     const id = findTarget(state, recorded.target!);
     if (id !== undefined || performance.now() >= deadline || options.signal.aborted) {

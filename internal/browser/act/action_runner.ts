@@ -58,15 +58,7 @@ export function runAction(
   options: RunActionOptions,
   act: (page: Page) => Promise<Did | string>,
 ): Promise<ActionOutcome> {
-  const page = env.tabs.current;
-  return env.guard(
-    page,
-    () =>
-      env.activity(page).answering(
-        options.dialogs ?? "dismiss",
-        () => actAndSettle(env, options, act),
-      ),
-  );
+  return env.guard(env.tabs.current, () => actAndSettle(env, options, act));
 }
 
 async function actAndSettle(
@@ -79,20 +71,29 @@ async function actAndSettle(
   const page = tabs.current;
   const activity = env.activity(page);
   const probe = await EffectProbe.start(page, options.target);
+  // Dialogs the page opened before this action (dismissed then) are not this action's doing.
+  activity.takeDialogs();
   tabs.startAction();
   let done: Did;
+  let first: Awaited<ReturnType<PageActivity["settle"]>>;
   try {
-    const r = await act(page);
-    done = typeof r === "string" ? { did: r } : r;
+    // The dialog answer holds while the action runs and its page settles, no longer: not while
+    // downloads finish or banners are closed.
+    [done, first] = await activity.answering(options.dialogs ?? "dismiss", async () => {
+      const r = await act(page);
+      const did = typeof r === "string" ? { did: r } : r;
+      const settled = await activity.settle({
+        capMs: env.settleCapMs,
+        signal,
+        untilNotBusy: !probe.wasBusy,
+      });
+      return [did, settled] as const;
+    });
   } catch (error) {
     await tabs.endAction();
+    activity.takeDialogs();
     throw error;
   }
-  const first = await activity.settle({
-    capMs: env.settleCapMs,
-    signal,
-    untilNotBusy: !probe.wasBusy,
-  });
   let settledMs = first.ms;
   const outcome: ActionOutcome = {
     did: done.did,

@@ -17,6 +17,7 @@ import { ActionError } from "../../entity/mod.ts";
 export class DomainGuard {
   readonly domains: readonly string[];
   #blocked: string[] = [];
+  readonly #attached = new WeakMap<Page, Promise<void>>();
 
   constructor(domains: readonly string[]) {
     this.domains = domains.map((d) => d.trim().toLowerCase().replace(/^\*\./, "")).filter(Boolean);
@@ -59,7 +60,14 @@ export class DomainGuard {
   }
 
   /** Cancels the page's top-level document requests to other domains (by CDP request interception). */
-  async attach(page: Page): Promise<void> {
+  attach(page: Page): Promise<void> {
+    // Once per tab: a second interception session would answer every request twice.
+    let attached = this.#attached.get(page);
+    if (!attached) this.#attached.set(page, attached = this.#intercept(page));
+    return attached;
+  }
+
+  async #intercept(page: Page): Promise<void> {
     const client: CDPSession = await page.createCDPSession();
     const { frameTree } = await client.send("Page.getFrameTree");
     const top = frameTree.frame.id;

@@ -13,6 +13,10 @@ interface Item {
   state: "inProgress" | "completed" | "canceled";
   bytes: number;
   finished: PromiseWithResolvers<void>;
+  /** Once it finished: saved into the downloads directory (or why not), whoever waits for it. */
+  result?: Promise<DownloadRecord>;
+  /** Its final record was handed to an action's outcome. */
+  reported: boolean;
 }
 
 /**
@@ -32,8 +36,6 @@ export class Downloads implements AsyncDisposable {
   readonly #staging: string;
   readonly #session: CDPSession;
   readonly #items: Item[] = [];
-  /** Items before this index were finished and reported. */
-  #reported = 0;
   /** Called when a download begins, with its URL (its request never "finishes"). */
   onBegin: (url: string) => void = () => {};
 
@@ -74,6 +76,7 @@ export class Downloads implements AsyncDisposable {
         state: "inProgress",
         bytes: 0,
         finished,
+        reported: false,
       });
       downloads.onBegin(e.url);
     });
@@ -82,6 +85,8 @@ export class Downloads implements AsyncDisposable {
       if (!item || e.state === "inProgress") return;
       item.state = e.state;
       item.bytes = e.receivedBytes;
+      // Saved as soon as it finishes, so a file that outlasts every wait is not lost.
+      item.result = downloads.#settle(item);
       item.finished.resolve();
     });
     try {
@@ -115,40 +120,42 @@ export class Downloads implements AsyncDisposable {
 
   /** True when a download began that was not finished and reported yet. */
   get pending(): boolean {
-    return this.#items.length > this.#reported;
+    return this.#items.some((i) => !i.reported);
   }
 
   /**
    * Waits for every download not reported yet (begun during an action, or since the last one) to
-   * finish, and moves each into the downloads directory; one record per download.
+   * finish, up to two minutes each; one record per download. One still running is reported as
+   * such and reported again once it finished (it is saved when it does, whoever waits).
    */
-  finishPending(signal?: AbortSignal): Promise<DownloadRecord[]> {
-    const from = this.#reported;
-    this.#reported = this.#items.length;
-    return this.#finish(this.#items.slice(from), signal);
-  }
-
-  async #finish(items: Item[], signal?: AbortSignal): Promise<DownloadRecord[]> {
+  async finishPending(signal?: AbortSignal): Promise<DownloadRecord[]> {
     const out: DownloadRecord[] = [];
-    for (const item of items) {
+    for (const item of this.#items.filter((i) => !i.reported)) {
+      const started = performance.now();
       // finished never rejects: a rejection here is the deadline or the signal.
-      const timedOut = await withDeadline(item.finished.promise, DOWNLOAD_TIMEOUT_MS, signal)
-        .then(() => false, () => true);
-      if (timedOut) {
-        out.push({ name: item.name, state: "running", waitedMs: DOWNLOAD_TIMEOUT_MS });
-      } else if (item.state === "canceled") {
-        out.push({ name: item.name, state: "canceled" });
-      } else {
-        try {
-          const path = await this.#save(item);
-          out.push({ name: basename(path), state: "saved", path, bytes: item.bytes });
-        } catch (error) {
-          const why = error instanceof Error ? error.message : String(error);
-          out.push({ name: item.name, state: "failed", error: why });
-        }
+      const waited = await withDeadline(item.finished.promise, DOWNLOAD_TIMEOUT_MS, signal)
+        .then(() => true, () => false);
+      if (!waited || !item.result) {
+        const waitedMs = Math.round(performance.now() - started);
+        out.push({ name: item.name, state: "running", waitedMs });
+        continue;
       }
+      item.reported = true;
+      out.push(await item.result);
     }
     return out;
+  }
+
+  /** A finished download's record: saved into the downloads directory, canceled, or failed. */
+  async #settle(item: Item): Promise<DownloadRecord> {
+    if (item.state === "canceled") return { name: item.name, state: "canceled" };
+    try {
+      const path = await this.#save(item);
+      return { name: basename(path), state: "saved", path, bytes: item.bytes };
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return { name: item.name, state: "failed", error: why };
+    }
   }
 
   async #save(item: Item): Promise<string> {
@@ -180,6 +187,8 @@ export class Downloads implements AsyncDisposable {
   /** Stops listening and removes the staging directory. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.#session.detach().catch(() => {/* the browser is gone already */});
+    // Files that finished are moved out of the staging directory before it goes.
+    await Promise.allSettled(this.#items.flatMap((i) => i.result ? [i.result] : []));
     await Deno.remove(this.#staging, { recursive: true }).catch(() => {/* best effort */});
   }
 }

@@ -45,10 +45,15 @@ export function openInTab(
 ): Promise<ActionOutcome> {
   return runAction(env, options, async (page) => {
     const tab = await page.browserContext().newPage();
-    await tab.goto(href, { waitUntil: "domcontentloaded", timeout: 30_000 }).catch((cause) => {
-      const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-      throw new BrowserError(`Cannot open "${href}" in a new tab: ${why}`, { cause });
-    });
+    // The allowed-domains rule holds in the new tab before it loads anything (redirects too).
+    await env.domains?.attach(tab);
+    await tab.goto(href, { waitUntil: "domcontentloaded", timeout: 30_000 }).catch(
+      async (cause) => {
+        await tab.close().catch(() => {/* it closed already */});
+        const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+        throw new BrowserError(`Cannot open "${href}" in a new tab: ${why}`, { cause });
+      },
+    );
     return `Opened [${id}] ${href} in a new tab`;
   });
 }

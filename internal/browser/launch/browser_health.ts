@@ -20,6 +20,8 @@ export class BrowserHealth {
   readonly #lost = Promise.withResolvers<never>();
   readonly #pageLost = new WeakMap<Page, PromiseWithResolvers<never>>();
   readonly #signal = new AbortController();
+  /** Stops listening to the browser (the session closes; a shared browser may live on). */
+  readonly dispose: () => void;
 
   constructor(browser: Browser) {
     // Only ever awaited through run(), which turns the rejection into its error.
@@ -30,7 +32,9 @@ export class BrowserHealth {
       this.#signal.abort(new BrowserClosedError(`The browser closed or crashed: ${this.#gone}`));
     };
     if (!browser.connected) lose("the connection to it is closed");
-    browser.on("disconnected", () => lose("the connection to it was lost"));
+    const disconnected = () => lose("the connection to it was lost");
+    browser.on("disconnected", disconnected);
+    this.dispose = () => browser.off("disconnected", disconnected);
   }
 
   /** Aborted (with a {@link BrowserClosedError}) when the browser closes or crashes. */

@@ -31,20 +31,22 @@ export class Tabs {
    * long before puppeteer's `targetcreated` on a busy machine), not adopted yet.
    */
   readonly #expected = new Set<string>();
+  /** Removes this object's listeners from the browser (shared by a batch's sessions). */
+  readonly #stop: () => void;
 
   constructor(browser: Browser, first: Page, onAdd: (page: Page) => void) {
     this.#onAdd = onAdd;
     this.#current = first;
     this.#add(first);
     const context = infoOf(first.target())?.browserContextId;
-    browser.on("targetdiscovered", (event: unknown) => {
+    const discovered = (event: unknown) => {
       const info = event as { type: string; targetId: string; browserContextId?: string };
       if (this.#acting && info.type === "page" && info.browserContextId === context) {
         this.#expected.add(info.targetId);
       }
-    });
-    browser.on("targetdestroyed", (target: Target) => this.#expected.delete(idOf(target)));
-    browser.on("targetcreated", (target: Target) => {
+    };
+    const destroyed = (target: Target) => this.#expected.delete(idOf(target));
+    const created = (target: Target) => {
       this.#expected.delete(idOf(target));
       if (target.type() !== "page" || target.browserContext() !== first.browserContext()) return;
       const opener = target.opener();
@@ -59,7 +61,15 @@ export class Tabs {
         this.#pending.delete(adding);
       });
       this.#pending.add(adding);
-    });
+    };
+    browser.on("targetdiscovered", discovered);
+    browser.on("targetdestroyed", destroyed);
+    browser.on("targetcreated", created);
+    this.#stop = () => {
+      browser.off("targetdiscovered", discovered);
+      browser.off("targetdestroyed", destroyed);
+      browser.off("targetcreated", created);
+    };
   }
 
   #add(page: Page): void {
@@ -83,6 +93,11 @@ export class Tabs {
   /** All tabs, in the order they were opened. */
   get pages(): readonly Page[] {
     return this.#pages;
+  }
+
+  /** Stops watching the browser for new tabs (the session closes; the browser may live on). */
+  dispose(): void {
+    this.#stop();
   }
 
   /** Marks the start of an action: tabs opened from now on are its doing. */

@@ -8,7 +8,7 @@
 import { busyIndicator, busyText, deepActiveElement } from "./dom.ts";
 import { accessibleName } from "./names.ts";
 import { docState, type EffectTracker } from "./state.ts";
-import { clean, cut } from "./text.ts";
+import { clean, cut, MASK } from "./text.ts";
 
 /** The state of the acted-on element, as a person would see it. */
 export interface TargetState {
@@ -152,7 +152,7 @@ function stateOf(el: Element): TargetState {
   };
   if (el instanceof HTMLInputElement) {
     if (el.type === "checkbox" || el.type === "radio") s.checked = el.checked;
-    else if (el.type === "password") s.value = "•".repeat(Math.min(el.value.length, 8));
+    else if (el.type === "password") s.value = el.value ? MASK : "";
     else if (el.type !== "file") s.value = el.value;
     else s.value = Array.from(el.files ?? [], (f) => f.name).join(", ");
   } else if (el instanceof HTMLTextAreaElement) s.value = el.value;

@@ -24,3 +24,11 @@ export function cut(s: string, n: number): string {
 export function norm(s: string | null | undefined): string {
   return clean(s).normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
 }
+
+/** What a password field shows in place of its value: always the same, so never its length. */
+export const MASK = "••••";
+
+/** The glyph before a checkbox's or a radio button's label: ☑/☐, and ◉/○ for radios. */
+export function toggleGlyph(type: string, checked: boolean): string {
+  return type === "radio" ? (checked ? "◉" : "○") : (checked ? "☑" : "☐");
+}

@@ -174,10 +174,16 @@ function listTabs(tabs: { index: number; title: string; url: string; active: boo
   return tabs.map((t) => `${t.active ? "*" : ""}${t.index} "${t.title}" ${t.url}`).join("; ");
 }
 
-/** Adds the saved paths to a result's data. */
+/**
+ * Adds the saved paths to a result's data; a result whose downloads were none of them saved (still
+ * running, canceled, failed) is a failure of that kind.
+ */
 function withSaved(result: ToolResult, downloads: DownloadRecord[]): ToolResult {
   const paths = downloads.flatMap((d) => d.path ? [d.path] : []);
-  return { ...result, data: { ...result.data, paths } };
+  const withPaths = { ...result, data: { ...result.data, paths } };
+  if (paths.length > 0) return withPaths;
+  const running = downloads.some((d) => d.state === "running");
+  return { ...withPaths, ok: false, kind: running ? "timeout" : "failed" };
 }
 
 function capital(s: string): string {

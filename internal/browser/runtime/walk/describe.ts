@@ -7,7 +7,7 @@
  */
 import { composedParent } from "../dom.ts";
 import { accessibleName, placeholderOf } from "../names.ts";
-import { clean, cut, norm } from "../text.ts";
+import { clean, cut, MASK, norm, toggleGlyph } from "../text.ts";
 import type { ElementItem } from "../types.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
 
@@ -45,7 +45,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     const input = el as HTMLInputElement;
     attrs.push(`type=${input.type}`);
     if (input.type === "password") {
-      if (input.value) value = "••••••";
+      if (input.value) value = MASK;
     } else if (input.type === "checkbox" || input.type === "radio") {
       if (input.indeterminate) states.push("MIXED");
     } else if (
@@ -164,7 +164,7 @@ export function finish(w: WalkScope, c: Ctl): void {
   if (box?.localName === "input") {
     const type = (box as HTMLInputElement).type;
     if (type === "checkbox" || type === "radio") {
-      label = `${(box as HTMLInputElement).checked ? "☑" : "☐"} ${label}`.trim();
+      label = `${toggleGlyph(type, (box as HTMLInputElement).checked)} ${label}`.trim();
     }
   }
   item.label = cut(label, o.maxLabel);
