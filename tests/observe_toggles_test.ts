@@ -20,7 +20,10 @@ Deno.test("radios have their own glyphs; a password shows one fixed mask, never 
   const typed = await browser.type(idIn(summary, /type=password/), "abcde");
   const said = renderOutcome(typed);
   assert.match(said, /now reads "••••"/);
-  assert.match((await browser.observe()).summary, /<input type=password> \{FOCUSED\} Password value="••••"$/m);
+  assert.match(
+    (await browser.observe()).summary,
+    /<input type=password> \{FOCUSED\} Password value="••••"$/m,
+  );
   const longer = await browser.type(idIn(summary, /type=password/), "a much longer secret");
   // The mask does not change with the length: nothing to report, nothing leaked.
   assert.match(renderOutcome(longer), /No visible change/);

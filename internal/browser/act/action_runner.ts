@@ -96,16 +96,10 @@ async function actAndSettle(
   }
   let settledMs = first.ms;
   const outcome: ActionOutcome = {
-    did: done.did,
-    effects: [],
-    measured: true,
+    ...blankOutcome(done.did, true),
     settledMs,
     capped: first.capped,
     capMs: env.settleCapMs,
-    downloads: [],
-    dialogs: [],
-    blocked: [],
-    banners: [],
   };
   if (done.fallback) outcome.fallback = done.fallback;
   const { opened, closedItself } = await tabs.endAction();
@@ -130,4 +124,21 @@ async function actAndSettle(
   if (now !== page || now.url() !== probe.url) outcome.banners = await env.banners.afterLoad(now);
   outcome.blocked = env.domains?.take() ?? [];
   return outcome;
+}
+
+/**
+ * An outcome with nothing in it yet: what `did` says, and whether the page's changes are
+ * measured (not for switching or closing tabs).
+ */
+export function blankOutcome(did: string, measured: boolean): ActionOutcome {
+  return {
+    did,
+    effects: [],
+    measured,
+    capped: false,
+    downloads: [],
+    dialogs: [],
+    blocked: [],
+    banners: [],
+  };
 }

@@ -1,6 +1,6 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome, BrowserError } from "../../entity/mod.ts";
-import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
+import { type ActionEnv, type ActOptions, blankOutcome, runAction } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
 import { inRealm, onElement, type ScrollResult } from "../page_runtime.ts";
 import { isolatedRealm } from "../realm.ts";
@@ -115,7 +115,7 @@ export async function switchedTo(
   const closed = await banners.afterLoad(page);
   const title = await page.title().catch(() => "");
   return {
-    ...unmeasured(`Switched to tab ${index}: ${page.url()}${title ? ` "${title}"` : ""}`),
+    ...blankOutcome(`Switched to tab ${index}: ${page.url()}${title ? ` "${title}"` : ""}`, false),
     settledMs,
     banners: closed,
   };
@@ -129,23 +129,9 @@ export async function closedTab(
 ): Promise<ActionOutcome> {
   await current.bringToFront().catch(() => {/* headless tabs need no focus */});
   const title = await current.title().catch(() => "");
-  const outcome = unmeasured(`Closed tab ${index}`);
+  const outcome = blankOutcome(`Closed tab ${index}`, false);
   outcome.effects.push({ kind: "tab", index: now, url: current.url(), title });
   return outcome;
-}
-
-/** The outcome of a step whose effects on the page are not measured (tabs). */
-function unmeasured(did: string): ActionOutcome {
-  return {
-    did,
-    effects: [],
-    measured: false,
-    capped: false,
-    downloads: [],
-    dialogs: [],
-    blocked: [],
-    banners: [],
-  };
 }
 
 /** Scrolls an element into the middle of the view, then disposes of its handle. */
