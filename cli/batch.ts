@@ -191,3 +191,29 @@ function oneLine(text: string, max: number): string {
   const t = text.replace(/\s+/g, " ").trim();
   return t.length > max ? t.slice(0, max - 1) + "…" : t;
 }
+
+/**
+ * The outcome of a task the batch never started (Ctrl+C came first); with `json`, its JSON line
+ * is printed too.
+ */
+export function notRunOutcome(
+  name: string,
+  json?: { stdout: (text: string) => void; mask: (text: string) => string },
+): BatchOutcome {
+  const message = "Not run: the batch was stopped by the user";
+  if (json) {
+    json.stdout(
+      json.mask(JSON.stringify({ name, reason: "aborted", message, not_run: true })) + "\n",
+    );
+  }
+  return {
+    name,
+    reason: "aborted",
+    message,
+    steps: 0,
+    ms: 0,
+    tokens: 0,
+    run_dir: "",
+    not_run: true,
+  };
+}

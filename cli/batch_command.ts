@@ -10,6 +10,7 @@ import {
   type BatchOutcome,
   type BatchTask,
   junitXml,
+  notRunOutcome,
   parseTasks,
   resultsTable,
   runPool,
@@ -98,27 +99,7 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
     }, {
       signal,
       // Ctrl+C: the tasks not started yet never open a context; they are reported as not run.
-      notRun: (task) => {
-        const message = "Not run: the batch was stopped by the user";
-        if (ctx.config.cli.json) {
-          ctx.stdout(
-            ctx.mask(
-              JSON.stringify({ name: task.name, reason: "aborted", message, not_run: true }),
-            ) +
-              "\n",
-          );
-        }
-        return {
-          name: task.name,
-          reason: "aborted",
-          message,
-          steps: 0,
-          ms: 0,
-          tokens: 0,
-          run_dir: "",
-          not_run: true,
-        };
-      },
+      notRun: (task) => notRunOutcome(task.name, ctx.config.cli.json ? ctx : undefined),
     });
   } finally {
     await source.close();

@@ -11,7 +11,7 @@ import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { loadRecording, type Recording, replayRun } from "../internal/trace/mod.ts";
 import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
-import { type BatchOutcome, junitXml, resultsTable, runPool } from "./batch.ts";
+import { type BatchOutcome, junitXml, notRunOutcome, resultsTable, runPool } from "./batch.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
@@ -106,23 +106,7 @@ export async function replayBatch(
         (r) => replayOne(ctx, signal, source, r, `${root}/${r.name.replace(/[^\w.-]+/g, "_")}`),
         {
           signal,
-          notRun: (r) => {
-            const message = "Not run: the batch was stopped by the user";
-            if (cli.json) {
-              const line = { name: r.name, reason: "aborted", message, not_run: true };
-              ctx.stdout(ctx.mask(JSON.stringify(line)) + "\n");
-            }
-            return {
-              name: r.name,
-              reason: "aborted",
-              message,
-              steps: 0,
-              ms: 0,
-              tokens: 0,
-              run_dir: "",
-              not_run: true,
-            };
-          },
+          notRun: (r) => notRunOutcome(r.name, cli.json ? ctx : undefined),
         },
       );
     } finally {
