@@ -217,3 +217,12 @@ export function notRunOutcome(
     not_run: true,
   };
 }
+
+/** Why a task that could not start ended: stopped by the user, or the error's own words. */
+export function startFailure(
+  error: unknown,
+  signal: AbortSignal,
+): { reason: "aborted" | "error"; message: string } {
+  if (signal.aborted) return { reason: "aborted", message: "Stopped by the user" };
+  return { reason: "error", message: error instanceof Error ? error.message : String(error) };
+}

@@ -14,6 +14,7 @@ import {
   parseTasks,
   resultsTable,
   runPool,
+  startFailure,
 } from "./batch.ts";
 import { EXIT, FLAG_TABLE } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
@@ -157,12 +158,7 @@ async function runAttempt(
     });
   } catch (error) {
     // A task that cannot start (bad start_url, no endpoint) fails alone; the batch goes on.
-    const reason = signal.aborted ? "aborted" : "error";
-    const message = signal.aborted
-      ? "Stopped by the user"
-      : error instanceof Error
-      ? error.message
-      : String(error);
+    const { reason, message } = startFailure(error, signal);
     progress.line(`${reason}: ${message}`);
     const ms = Math.round(performance.now() - started);
     const lost = lostOn();

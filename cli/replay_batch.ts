@@ -11,7 +11,14 @@ import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { loadRecording, type Recording, replayRun } from "../internal/trace/mod.ts";
 import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
-import { type BatchOutcome, junitXml, notRunOutcome, resultsTable, runPool } from "./batch.ts";
+import {
+  type BatchOutcome,
+  junitXml,
+  notRunOutcome,
+  resultsTable,
+  runPool,
+  startFailure,
+} from "./batch.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
@@ -172,12 +179,7 @@ async function replayOne(
     };
   } catch (error) {
     // A replay that cannot start (the browser refused a context) fails alone; the batch goes on.
-    const reason = signal.aborted ? "aborted" : "error";
-    const message = signal.aborted
-      ? "Stopped by the user"
-      : error instanceof Error
-      ? error.message
-      : String(error);
+    const { reason, message } = startFailure(error, signal);
     const ms = Math.round(performance.now() - started);
     outcome = { name, reason, message, steps: 0, ms, tokens: 0, run_dir: outDir };
     json = { reason, message, steps: 0, ms };

@@ -31,3 +31,26 @@ export function withDeadline<T>(promise: Promise<T>, ms: number, signal?: AbortS
     if (onAbort) signal?.removeEventListener("abort", onAbort);
   });
 }
+
+/**
+ * Waits `ms`; rejects with the signal's reason once it aborts.
+ *
+ * @example
+ * ```ts
+ * await pause(50, signal);
+ * ```
+ */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

@@ -1,7 +1,7 @@
 import type { Dialog, HTTPRequest, Page } from "puppeteer-core";
 import type { DialogRecord } from "../../entity/mod.ts";
 import { type DomIdle, inRealm } from "../page_runtime.ts";
-import { DeadlineError, withDeadline } from "../deadline.ts";
+import { DeadlineError, pause, withDeadline } from "../deadline.ts";
 import { isolatedRealm } from "../realm.ts";
 
 /** How long the network and the DOM must stay quiet to call the page settled, in ms. */
@@ -134,7 +134,7 @@ export class PageActivity {
         // A main thread too busy to answer within the cap: not settled, and no more waiting.
         if (error instanceof DeadlineError) break;
         // The document was replaced while we asked (navigation): ask the next one.
-        await delay(Math.min(25, left));
+        await pause(Math.min(25, left));
         continue;
       }
       // Quiet windows count from the start of settling: what the action caused comes after it.
@@ -144,7 +144,7 @@ export class PageActivity {
         settled = true;
         break;
       }
-      await delay(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now(), 50)));
+      await pause(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now(), 50)));
     }
     const ms = Math.round(performance.now() - start);
     return { ms, capped: !settled && performance.now() >= deadline };
@@ -158,8 +158,4 @@ export class PageActivity {
     }
     return now - this.#lastNetwork;
   }
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -4,6 +4,7 @@ import type { Downloads } from "./downloads.ts";
 import { Buffer } from "node:buffer";
 import { type FocusedInfo, inRealm } from "../page_runtime.ts";
 import { isolatedRealm } from "../realm.ts";
+import { pause } from "../deadline.ts";
 
 /** A move in the tab's history. */
 export type HistoryAction = "back" | "forward" | "reload";
@@ -210,19 +211,4 @@ function isTimeout(error: unknown): boolean {
     if (e.name === "TimeoutError" || /timeout|exceeded/i.test(e.message)) return true;
   }
   return false;
-}
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
 }

@@ -1,5 +1,6 @@
 import type { Browser, Page, Target } from "puppeteer-core";
 import { ActionError, type TabInfo } from "../../entity/mod.ts";
+import { pause } from "../deadline.ts";
 
 export type { TabInfo };
 
@@ -115,7 +116,7 @@ export class Tabs {
   async endAction(): Promise<{ opened: Page[]; closedItself: boolean }> {
     const deadline = performance.now() + ANNOUNCED_TAB_WAIT_MS;
     while (this.#expected.size > 0 && performance.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await pause(20);
     }
     this.#expected.clear();
     await Promise.all(this.#pending);
