@@ -28,6 +28,7 @@ import { replayCommand } from "./cli/replay_command.ts";
 import { confirmWith, defaultRunDir, progressFor, report, runOne } from "./cli/run_one.ts";
 import { forgetCommand, sessionsCommand } from "./cli/sessions_command.ts";
 import { checkTask, readStdinTask } from "./cli/task_input.ts";
+import { withModules } from "./cli/with_modules.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 const VERSION = denoJson.version;
@@ -69,39 +70,37 @@ async function main(argv: string[]): Promise<number> {
     if (task) checkTask(task, config.run.maxRequestTokens);
     // Every bad input fails here, before a browser starts.
     await preflight(config, runPlan(config));
-    const ctx = context(config, VERSION);
-    if (config.cli.tasks) {
-      return await withTempRoot(config, () => withSignals((signal) => batchCommand(ctx, signal)));
-    }
-    if (interactive) {
-      return await withTempRoot(config, () => interactiveCommand(ctx, Deno.stdin.readable));
-    }
     return await withTempRoot(config, () =>
-      withSignals(async (signal, interrupt) => {
-        const ask = (question: string) => askUser(question, signal, interrupt);
-        const lock = config.cli.session
-          ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
-          : undefined;
-        try {
-          if (config.cli.replay) return await replayCommand(ctx, signal, lock?.dir);
-          const browser = await ctx.startBrowser(lock?.dir);
+      withModules(config, (modules) => {
+        const ctx = context(config, VERSION, modules);
+        if (config.cli.tasks) return withSignals((signal) => batchCommand(ctx, signal));
+        if (interactive) return interactiveCommand(ctx, Deno.stdin.readable);
+        return withSignals(async (signal, interrupt) => {
+          const ask = (question: string) => askUser(question, signal, interrupt);
+          const lock = config.cli.session
+            ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
+            : undefined;
           try {
-            const progress = progressFor(ctx);
-            const outcome = await runOne(ctx, {
-              task,
-              browser,
-              signal,
-              dir: config.cli.out ?? defaultRunDir(config, task),
-              progress,
-              ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
-            });
-            return report(ctx, outcome, progress);
+            if (config.cli.replay) return await replayCommand(ctx, signal, lock?.dir);
+            const browser = await ctx.startBrowser(lock?.dir);
+            try {
+              const progress = progressFor(ctx);
+              const outcome = await runOne(ctx, {
+                task,
+                browser,
+                signal,
+                dir: config.cli.out ?? defaultRunDir(config, task),
+                progress,
+                ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
+              });
+              return report(ctx, outcome, progress);
+            } finally {
+              await browser.close();
+            }
           } finally {
-            await browser.close();
+            await lock?.release();
           }
-        } finally {
-          await lock?.release();
-        }
+        });
       }));
   } catch (error) {
     return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);

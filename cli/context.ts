@@ -8,6 +8,7 @@ import { type RunOptions, SecretVault } from "../internal/agent/mod.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import type { Config } from "../internal/config/mod.ts";
 import { ModelClient } from "../internal/llm/mod.ts";
+import type { ModuleHost } from "../internal/modules/mod.ts";
 import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
 import type { PreflightPlan } from "./preflight.ts";
 import { log, stderr, stdout } from "./process_io.ts";
@@ -39,18 +40,26 @@ function runFlags(config: Config): CliContext["runFlags"] {
     ...(config.run.maxTokens ? { maxTokens: config.run.maxTokens } : {}),
     secrets: config.run.secrets,
     confirmAll: config.run.yes,
+    ...(config.run.startUrl ? { startUrl: config.run.startUrl } : {}),
   } satisfies Partial<RunOptions>;
 }
 
-/** How to start a browser from flags, and what to set up on each one. */
-export async function startBrowser(config: Config, profileDir?: string): Promise<BrowserSession> {
+/**
+ * How to start a browser from flags, and what to set up on each one; `modules` see it as the
+ * current browser.
+ */
+export async function startBrowser(
+  config: Config,
+  profileDir?: string,
+  modules?: ModuleHost,
+): Promise<BrowserSession> {
   const browser = await BrowserSession.start({
     ...config.browser,
     ...(profileDir ? { profileDir } : {}),
     log: (line) => log(line),
   });
   try {
-    await prepareBrowser(config, browser);
+    await prepareBrowser(config, browser, modules);
   } catch (error) {
     await browser.close();
     throw error;
@@ -59,12 +68,20 @@ export async function startBrowser(config: Config, profileDir?: string): Promise
 }
 
 /** Per-page setup from flags; runs on every browser and every batch context. */
-async function prepareBrowser(config: Config, browser: BrowserSession): Promise<void> {
+async function prepareBrowser(
+  config: Config,
+  browser: BrowserSession,
+  modules?: ModuleHost,
+): Promise<void> {
   if (config.run.allowedDomains) await browser.allowDomains(config.run.allowedDomains);
+  modules?.attach(browser);
 }
 
-/** The context of every command: config, flags for runs, model, tools, browsers, output. */
-export function context(config: Config, version: string): CliContext {
+/**
+ * The context of every command: config, flags for runs, model, tools (the core's and the
+ * loaded modules'), browsers, output.
+ */
+export function context(config: Config, version: string, modules?: ModuleHost): CliContext {
   const model = new ModelClient({
     apiKey: config.model.apiKey,
     model: config.model.name,
@@ -88,10 +105,10 @@ export function context(config: Config, version: string): CliContext {
     config,
     version,
     runFlags: runFlags(config),
-    startBrowser: (profileDir) => startBrowser(config, profileDir),
-    prepareBrowser: (browser) => prepareBrowser(config, browser),
+    startBrowser: (profileDir) => startBrowser(config, profileDir, modules),
+    prepareBrowser: (browser) => prepareBrowser(config, browser, modules),
     model,
-    registry: new ToolRegistry(coreTools),
+    registry: new ToolRegistry([...coreTools, ...modules?.tools({ mcp: false }) ?? []]),
     mask: (text) => vault.mask(text),
     stdout,
     stderr,

@@ -9,6 +9,7 @@ import { type Config, EXIT, helpText, loadConfig } from "../internal/config/mod.
 import { ConfigError } from "../internal/entity/mod.ts";
 import { serveMcp } from "../internal/mcp/mod.ts";
 import { startBrowser } from "./context.ts";
+import { withModules } from "./with_modules.ts";
 import { preflight } from "./preflight.ts";
 import { fail, log, withSignals, withTempRoot } from "./process_io.ts";
 
@@ -44,18 +45,23 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
       ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
       : undefined;
     try {
-      return await withTempRoot(config, () =>
-        withSignals(async (signal) => {
-          const startMcpBrowser = () => startBrowser(config, lock?.dir);
-          await serveMcp({
-            startBrowser: startMcpBrowser,
-            version,
-            log,
-            signal,
-            confirmAll: config.run.yes,
-          });
-          return EXIT.ok;
-        }));
+      return await withTempRoot(
+        config,
+        () =>
+          withModules(config, (modules) =>
+            withSignals(async (signal) => {
+              const startMcpBrowser = () => startBrowser(config, lock?.dir, modules);
+              await serveMcp({
+                startBrowser: startMcpBrowser,
+                version,
+                log,
+                signal,
+                confirmAll: config.run.yes,
+                tools: modules.tools({ mcp: true }),
+              });
+              return EXIT.ok;
+            })),
+      );
     } finally {
       await lock?.release();
     }

@@ -1,7 +1,8 @@
 /**
  * Fails when a package imports what it must not: `entity` nothing; `browser`, `llm`, `config`
  * only `entity`; `tools` `browser` and `entity`; `agent` `tools`, `llm`, `entity`; `trace`
- * `agent`, `tools`, `entity`; `mcp` `tools` and `entity`. Other packages are reached only through their `mod.ts`. `main.ts` and `cli/`
+ * `agent`, `tools`, `entity`; `mcp` `tools` and `entity`; `modules` `tools`, `browser`, `entity`.
+ * Tool modules in the top-level `modules/` folder import only `internal/modules/mod.ts`. Other packages are reached only through their `mod.ts`. `main.ts` and `cli/`
  * (the commands main wires) may use every package, also only through `mod.ts`; nothing under
  * `internal/` imports them.
  *
@@ -23,6 +24,7 @@ const ALLOWED: Record<string, string[]> = {
   agent: ["tools", "llm", "entity"],
   trace: ["agent", "tools", "entity"],
   mcp: ["tools", "entity"],
+  modules: ["tools", "browser", "entity"],
 };
 
 /** Libraries that belong to one package: imported anywhere else, they leak through its seams. */
@@ -84,6 +86,32 @@ for (const file of wiring) {
     if (rest.join("/") !== "mod.ts") {
       problems.push(
         `${relative(root, file)} imports "${spec}": import ${targetPkg}/mod.ts instead`,
+      );
+    }
+  }
+}
+
+// Tool modules (modules/): only what internal/modules/mod.ts offers them, no sealed library.
+const moduleDir = join(root, "modules");
+const moduleFiles = (() => {
+  try {
+    return [...walk(moduleDir)];
+  } catch {
+    return [];
+  }
+})();
+for (const file of moduleFiles) {
+  const source = Deno.readTextFileSync(file);
+  for (const m of source.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+    const spec = m[1]!;
+    if (!spec.startsWith(".")) {
+      sealed(spec, undefined, relative(root, file));
+      continue;
+    }
+    const target = relative(root, resolve(dirname(file), spec));
+    if (target.startsWith("internal/") && target !== "internal/modules/mod.ts") {
+      problems.push(
+        `${relative(root, file)} imports "${spec}": a module imports only internal/modules/mod.ts`,
       );
     }
   }

@@ -6,6 +6,7 @@ import { flagValue, preview, splitArgs } from "./flags.ts";
 import { type RunConfig, runOptions } from "./run_options.ts";
 import { type ActionConfig, actionOptions } from "./action_options.ts";
 import { type ObserveConfig, observeOptions } from "./observe_options.ts";
+import { type ModulesConfig, modulesConfig } from "./config_file.ts";
 
 /** Everything a run needs to know, read once from flags and the environment. */
 export interface Config {
@@ -31,6 +32,8 @@ export interface Config {
   cli: CliOptions;
   /** Budgets and safety: time, tokens, --yes, --allowed-domains, secrets. */
   run: RunConfig;
+  /** Tool modules to load: the config file's and `--module`'s. */
+  modules: ModulesConfig;
 }
 
 /** The default model when OPENAI_MODEL is not set. */
@@ -117,6 +120,7 @@ export function loadConfig(
     dataDir: dataDir(env),
     cli,
     run: runOptions(v, env),
+    modules: help || version ? { specs: [], settings: {} } : modulesConfig(v, env, Deno.cwd()),
   };
   if (task) config.task = task;
   if (baseUrl) config.model.baseUrl = baseUrl;

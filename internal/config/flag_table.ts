@@ -206,6 +206,21 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   },
   { name: "forget", about: "with --session: delete that profile" },
   {
+    name: "config",
+    value: "FILE",
+    about: 'a JSON config file: { "modules": [...], "moduleSettings": {...} }',
+    env: "BROWSER_AGENT_CONFIG",
+    fallback: "browser-agent.json in the working directory, if there is one",
+    check: PATH,
+  },
+  {
+    name: "module",
+    value: "NAME|PATH",
+    about: "also load this tool module for this run: a name in modules/ or a .ts path (repeatable)",
+    multiple: true,
+    check: PATH,
+  },
+  {
     name: "out",
     value: "DIR",
     about: "run folder for trace.jsonl, screenshots and report.html",

@@ -7,7 +7,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type BrowserPort, ToolRegistry, validateArgs } from "../tools/mod.ts";
+import { type BrowserPort, type Tool, ToolRegistry, validateArgs } from "../tools/mod.ts";
 import { GuardedStdioTransport } from "./guarded_stdio.ts";
 import { type Answer, SafetyGate } from "./safety_gate.ts";
 import { mcpTools } from "./tools/page_tools.ts";
@@ -31,6 +31,8 @@ export interface McpOptions {
   signal?: AbortSignal;
   /** `--yes`: destructive actions (pay, delete, send) and `confirm()` dialogs run unasked. */
   confirmAll?: boolean;
+  /** Tools served after the `browser_*` ones (the enabled modules'). */
+  tools?: readonly Tool[];
 }
 
 const INSTRUCTIONS =
@@ -50,7 +52,7 @@ const ASK_TIMEOUT_MS = 300_000;
  * ```
  */
 export async function serveMcp(options: McpOptions): Promise<void> {
-  const registry = new ToolRegistry(mcpTools);
+  const registry = new ToolRegistry([...mcpTools, ...options.tools ?? []]);
   const stopping = new AbortController();
   let browser: Promise<McpBrowser> | undefined;
   let queue: Promise<unknown> = Promise.resolve();

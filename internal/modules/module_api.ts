@@ -1,0 +1,101 @@
+/**
+ * What a module is, for module authors: import these types from `internal/modules/mod.ts`.
+ *
+ * @module
+ */
+import type { BrowserPort } from "../tools/mod.ts";
+
+/** A tool a module offers, in the OpenAI tools schema, plus optional safety hints. */
+export interface ToolDefinition {
+  type: "function";
+  function: {
+    /** Letters, digits, `_` and `-`, at most 64; unique across the core and every module. */
+    name: string;
+    /** When the model should use it. */
+    description: string;
+    /** JSON Schema of the arguments: an object schema (absent: no arguments). */
+    parameters?: Record<string, unknown>;
+  };
+  /** May do what cannot be undone: held by the action policy until someone confirms it. */
+  destructive?: boolean;
+  /** Only looks: safe to call any time. */
+  readOnly?: boolean;
+}
+
+/** The browser of the run that is going on, read and acted on through the core's interface. */
+export interface ModuleBrowser {
+  /** The agent's current browser; undefined before one started (or after it closed). */
+  readonly current: BrowserPort | undefined;
+}
+
+/** What `init` gets. */
+export interface ModuleRuntime {
+  /** The module's own settings (`{}` when none). */
+  settings: Record<string, unknown>;
+  /** Writes one line to stderr, prefixed with the module's name. */
+  log(message: string): void;
+  /** A folder of the module's own, created before `init`. */
+  dataDir: string;
+  /** Aborted when the program stops (normal end, error, Ctrl+C, the MCP client leaving). */
+  signal: AbortSignal;
+  /** The agent's current page, through the same sealed interface the core tools use. */
+  browser: ModuleBrowser;
+}
+
+/** What `executeToolCall` gets besides the tool's name and arguments. */
+export interface ModuleCallContext {
+  /** The browser of the run that made the call. */
+  browser: BrowserPort;
+  /** Aborted when the call is cancelled (Ctrl+C, a time limit, the MCP client). */
+  signal: AbortSignal;
+}
+
+/** A structured failure a tool may return instead of throwing. */
+export interface ModuleError {
+  error: { type: string; message: string; context?: Record<string, unknown> };
+}
+
+/** A tool's answer: text, or text with data and pictures. */
+export type ModuleResult =
+  | string
+  | {
+    text: string;
+    /** Machine-readable details (sent to MCP clients as structured content). */
+    data?: Record<string, unknown>;
+    /** Base64 pictures; the first one is sent along. */
+    images?: { mimeType: string; data: string }[];
+  }
+  | ModuleError;
+
+/**
+ * A module: a TypeScript file whose default export (or whose exports) has this shape.
+ *
+ * @example
+ * ```ts
+ * // import type { AgentModule } from "<project>/internal/modules/mod.ts";
+ * const hello: AgentModule = {
+ *   name: "hello",
+ *   async init() {},
+ *   getToolDefinitions: () => [{ type: "function", function: { name: "hello", description: "Says hello" } }],
+ *   async executeToolCall() { return "Hello!"; },
+ *   async shutdown() {},
+ * };
+ * export default hello;
+ * ```
+ */
+export interface AgentModule {
+  /** Unique among the enabled modules. */
+  name: string;
+  init(runtime: ModuleRuntime): Promise<void>;
+  getToolDefinitions(): ToolDefinition[];
+  /** Arguments are already validated against the tool's schema; throwing is a failed call. */
+  executeToolCall(
+    ctx: ModuleCallContext,
+    toolName: string,
+    args: Record<string, unknown>,
+  ): Promise<ModuleResult>;
+  /** Called once at the end, whatever the end was. */
+  shutdown(): Promise<void>;
+  /** A panel for the live view: HTML (with its script) shown in the module's own panel. */
+  getWebComponent?(): { html: string; title?: string };
+}

@@ -1,0 +1,151 @@
+import type { ErrorKind, JsonSchema, ToolResult } from "../entity/mod.ts";
+import { CONFIRM, type Tool } from "../tools/mod.ts";
+import type { AgentModule, ModuleResult, ToolDefinition } from "./module_api.ts";
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Longest text a module tool may hand the model; more is cut with a note. */
+const MAX_TEXT = 20_000;
+
+const KINDS: ReadonlySet<string> = new Set<ErrorKind>([
+  "invalid_args",
+  "unknown_element",
+  "gone",
+  "wrong_tab",
+  "not_found",
+  "no_effect",
+  "blocked",
+  "held",
+  "declined",
+  "timeout",
+  "failed",
+]);
+
+/**
+ * The module's tool definitions as registry tools, checked: a bad definition throws a
+ * `TypeError` that says which and why (the module is then skipped). `mcp`: destructive tools
+ * take the `confirm` argument MCP clients repeat a held call with.
+ */
+export function moduleTools(module: AgentModule, options: { mcp: boolean }): Tool[] {
+  const definitions = module.getToolDefinitions();
+  if (!Array.isArray(definitions)) {
+    throw new TypeError("getToolDefinitions() did not return a list");
+  }
+  return definitions.map((definition, i) => toTool(module, definition, i, options.mcp));
+}
+
+function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp: boolean): Tool {
+  const fn = definition?.function;
+  if (definition?.type !== "function" || typeof fn !== "object" || fn === null) {
+    throw new TypeError(`tool ${i + 1} is not { type: "function", function: { … } }`);
+  }
+  if (typeof fn.name !== "string" || !TOOL_NAME.test(fn.name)) {
+    throw new TypeError(
+      `tool ${i + 1} has the name ${
+        JSON.stringify(fn.name)
+      }: use letters, digits, _ and - (at most 64)`,
+    );
+  }
+  if (typeof fn.description !== "string" || !fn.description.trim()) {
+    throw new TypeError(`tool "${fn.name}" has no description`);
+  }
+  const parameters = (fn.parameters ?? { type: "object", properties: {} }) as JsonSchema;
+  if (parameters.type !== "object") {
+    throw new TypeError(`tool "${fn.name}" has parameters that are not an object schema`);
+  }
+  const destructive = definition.destructive === true;
+  const name = fn.name;
+  return {
+    name,
+    description: fn.description.trim(),
+    parameters: destructive && mcp
+      ? {
+        ...parameters,
+        type: "object",
+        properties: { ...parameters.properties, confirm: CONFIRM },
+      }
+      : { ...parameters, type: "object" },
+    ...(definition.readOnly === true ? { readOnly: true } : {}),
+    ...(destructive ? { destructive: true } : {}),
+    async handler(args, ctx) {
+      const { confirm: _confirm, ...own } = args;
+      let result: ModuleResult;
+      try {
+        result = await module.executeToolCall(
+          { browser: ctx.browser, signal: ctx.signal },
+          name,
+          destructive && mcp ? own : args,
+        );
+      } catch (error) {
+        if (ctx.signal.aborted) throw error;
+        const message = error instanceof Error ? error.message : String(error);
+        const type = error instanceof Error ? error.name : "Error";
+        return {
+          ok: false,
+          kind: "failed",
+          text: `${name} failed: ${message}`,
+          data: { error: { type, message, context: { module: module.name } } },
+        };
+      }
+      return toResult(module.name, name, result);
+    },
+  };
+}
+
+/** A module's answer as a tool result; anything malformed is a failure that says so. */
+export function toResult(moduleName: string, tool: string, result: ModuleResult): ToolResult {
+  if (typeof result === "string") return { ok: true, text: cut(result) };
+  if (typeof result !== "object" || result === null) {
+    return malformed(moduleName, tool, `got ${result === null ? "null" : typeof result}`);
+  }
+  if ("error" in result) {
+    const e = result.error as Partial<{ type: string; message: string; context: unknown }>;
+    if (typeof e !== "object" || e === null || typeof e.message !== "string") {
+      return malformed(moduleName, tool, "its error has no message");
+    }
+    const type = typeof e.type === "string" ? e.type : "failed";
+    const context = typeof e.context === "object" && e.context !== null
+      ? e.context as Record<string, unknown>
+      : undefined;
+    return {
+      ok: false,
+      kind: (KINDS.has(type) ? type : "failed") as ErrorKind,
+      text: cut(`${e.message}${context ? ` (${compact(context)})` : ""}`),
+      data: { error: { type, message: e.message, ...(context ? { context } : {}) } },
+    };
+  }
+  if (typeof result.text !== "string") return malformed(moduleName, tool, "it has no text");
+  const image = Array.isArray(result.images) ? result.images[0] : undefined;
+  return {
+    ok: true,
+    text: cut(result.text),
+    ...(isRecord(result.data) ? { data: result.data } : {}),
+    ...(image && typeof image.data === "string" && typeof image.mimeType === "string"
+      ? { image: { mimeType: image.mimeType, base64: image.data } }
+      : {}),
+  };
+}
+
+function malformed(moduleName: string, tool: string, why: string): ToolResult {
+  return {
+    ok: false,
+    kind: "failed",
+    text:
+      `${tool} returned no usable result (${why}): module "${moduleName}" must return a string, { text } or { error }`,
+  };
+}
+
+function cut(text: string): string {
+  return text.length <= MAX_TEXT
+    ? text
+    : `${text.slice(0, MAX_TEXT)}… (cut: ${text.length - MAX_TEXT} more characters)`;
+}
+
+function compact(context: Record<string, unknown>): string {
+  const json = JSON.stringify(context) ?? "";
+  return json.length > 300 ? `${json.slice(0, 300)}…` : json;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
