@@ -35,6 +35,11 @@ export type {
 } from "./browser_port.ts";
 export { renderDialog, renderDownload, renderOutcome } from "./act/render_outcome.ts";
 export { checkChrome, findChrome } from "./launch/find_chrome.ts";
+export {
+  ChromeInstance,
+  type ChromeInstanceOptions,
+  type ChromeTab,
+} from "./instances/chrome_instance.ts";
 export { killLaunchedBrowsers } from "./launch/browser_launch.ts";
 export { renderElement, renderSummary } from "./observe/dom_summary.ts";
 export type { ObserveOptions } from "./observe/observer.ts";
