@@ -12,12 +12,17 @@ const BROKEN: Record<string, string> = {
     'export default { name: "missing", async init() {}, getToolDefinitions: () => [], async shutdown() {} };\n',
   "init_throws.ts":
     'export default { name: "throws", init: () => Promise.reject(new Error("cannot reach the service")), getToolDefinitions: () => [], executeToolCall: () => Promise.resolve(""), shutdown: () => Promise.resolve() };\n',
+  "same_name.ts":
+    'export default { name: "notes", init: () => Promise.resolve(), getToolDefinitions: () => [], executeToolCall: () => Promise.resolve(""), shutdown: () => Promise.resolve() };\n',
   "takes_click.ts":
     'export const name = "clicker"; export const init = () => Promise.resolve(); export const getToolDefinitions = () => [{ type: "function", function: { name: "click", description: "A second click" } }]; export const executeToolCall = () => Promise.resolve("clicked"); export const shutdown = () => Promise.resolve();\n',
 };
 
 /** A working folder with a config file enabling the notes module (and `extra` specs). */
-async function project(extra: string[] = []): Promise<{ dir: string; markers: string }> {
+async function project(
+  extra: string[] = [],
+  after: string[] = [],
+): Promise<{ dir: string; markers: string }> {
   const dir = await Deno.makeTempDir({ prefix: "ba-modules-" });
   const markers = `${dir}/markers`;
   await Deno.mkdir(markers);
@@ -27,7 +32,7 @@ async function project(extra: string[] = []): Promise<{ dir: string; markers: st
   await Deno.writeTextFile(
     `${dir}/browser-agent.json`,
     JSON.stringify({
-      modules: [...extra, NOTES],
+      modules: [...extra, NOTES, ...after],
       moduleSettings: { notes: { markers, greeting: "(from settings)" } },
     }),
   );
@@ -47,7 +52,10 @@ async function until(what: string, ok: () => Promise<boolean>): Promise<void> {
 }
 
 Deno.test("a module from a config file is called by the model, its result reaches the next request, broken ones are skipped with one line", async () => {
-  const { dir, markers } = await project(Object.keys(BROKEN).map((f) => `./${f}`));
+  const { dir, markers } = await project(
+    Object.keys(BROKEN).filter((f) => f !== "same_name.ts").map((f) => `./${f}`),
+    ["./same_name.ts"],
+  );
   try {
     await using model = startScriptedModel([
       { tool: "note_add", args: { text: "buy milk" } },
@@ -75,6 +83,10 @@ Deno.test("a module from a config file is called by the model, its result reache
       /takes_click\.ts" is skipped: its tool "click" has the name of a core tool/,
     );
     assert.match(run.stderr, /module notes: notebook open/);
+    assert.match(
+      run.stderr,
+      /module "\.\/same_name\.ts" is skipped: a module named "notes" is loaded already: rename one/,
+    );
     assert.match(
       run.stderr,
       /module notes: ready \(4 tools: note_add, note_wipe, note_fail, note_page\)/,
@@ -240,7 +252,7 @@ Deno.test("a module call is traced and replayed with its recorded arguments", as
     const out = `${dir}/run`;
     const run = await runCli({ args: ["--out", out, "note it"], cwd: dir, env });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(model.requests[2]!.user, /note_page\(\) → Page: /);
+    assert.match(model.requests[2]!.user, /note_page\(\) → Page:  \/ \n/);
     const trace = await Deno.readTextFile(`${out}/trace.jsonl`);
     assert.match(trace, /"note_add"/);
     assert.match(await Deno.readTextFile(`${out}/report.html`), /note_add/);
