@@ -218,6 +218,45 @@ export function notRunOutcome(
   };
 }
 
+/** One attempt at a batch item: its outcome, its JSON line, and the endpoint that died under it. */
+export interface Attempt {
+  outcome: BatchOutcome;
+  json: Record<string, unknown>;
+  /** The item ran (it did not fail before its first step). */
+  started: boolean;
+  /** The `--cdp-url` endpoint whose browser was lost during the attempt. */
+  lostOn?: string;
+}
+
+/**
+ * Runs one batch item (a task or a recording); when the endpoint's browser died under it, that
+ * endpoint is marked down and the item runs once more on another one (`avoid`), in a run folder
+ * with `-retry` added; the outcome and JSON line then say `retried_from` (shown as `shown` says).
+ *
+ * @example
+ * ```ts
+ * const { outcome } = await withEndpointRetry(source, signal, (retry) =>
+ *   runAttempt(retry ? `${dir}-retry` : dir, retry?.avoid), { say: progress.line, shown });
+ * ```
+ */
+export async function withEndpointRetry(
+  source: { canRetry: boolean; markDown(endpoint: string): void },
+  signal: AbortSignal,
+  attempt: (retry?: { avoid: string }) => Promise<Attempt>,
+  options: { say: (line: string) => void; shown: (endpoint: string) => string },
+): Promise<Attempt> {
+  const first = await attempt();
+  const lostOn = first.lostOn;
+  if (lostOn === undefined || !source.canRetry || signal.aborted) return first;
+  source.markDown(lostOn);
+  const shown = options.shown(lostOn);
+  options.say(`the browser at ${shown} was lost: retrying on another endpoint`);
+  const second = await attempt({ avoid: lostOn });
+  second.outcome.retried_from = shown;
+  second.json.retried_from = shown;
+  return second;
+}
+
 /** Why a task that could not start ended: stopped by the user, or the error's own words. */
 export function startFailure(
   error: unknown,

@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  type Attempt,
   type BatchOutcome,
   type BatchTask,
   junitXml,
@@ -15,6 +16,7 @@ import {
   resultsTable,
   runPool,
   startFailure,
+  withEndpointRetry,
 } from "./batch.ts";
 import { EXIT, FLAG_TABLE } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
@@ -78,17 +80,22 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
     outcomes = await runPool(tasks, ctx.config.cli.concurrency, async (task) => {
       const dir = `${root}/${task.name.replace(/[^\w.-]+/g, "_")}`;
       const progress = progressFor(ctx, `${task.name}: `);
-      let attempt = await runAttempt(ctx, signal, source, task, dir, progress);
-      const lostOn = attempt.lostOn;
-      if (lostOn !== undefined && source.canRetry && !signal.aborted) {
-        // The endpoint's browser died under the task: it runs once more, on another endpoint.
-        source.markDown(lostOn);
-        const shown = shownEndpoint(lostOn);
-        progress.line(`the browser at ${shown} was lost: retrying on another endpoint`);
-        attempt = await runAttempt(ctx, signal, source, task, `${dir}-retry`, progress, lostOn);
-        attempt.outcome.retried_from = shown;
-        attempt.json.retried_from = shown;
-      }
+      // The endpoint's browser died under the task: it runs once more, on another endpoint.
+      const attempt = await withEndpointRetry(
+        source,
+        signal,
+        (retry) =>
+          runAttempt(
+            ctx,
+            signal,
+            source,
+            task,
+            retry ? `${dir}-retry` : dir,
+            progress,
+            retry?.avoid,
+          ),
+        { say: (line) => progress.line(line), shown: shownEndpoint },
+      );
       const { outcome, json } = attempt;
       if (attempt.started) {
         progress.info(
@@ -121,16 +128,6 @@ async function writeJunit(
   summary.info(`JUnit report: ${ctx.config.cli.junit}`);
 }
 
-/** One attempt at a task: its outcome, its JSON line, and the endpoint whose browser died. */
-interface Attempt {
-  outcome: BatchOutcome;
-  json: Record<string, unknown>;
-  /** The task ran (it did not fail before its first step). */
-  started: boolean;
-  /** The endpoint whose browser was lost during the attempt. */
-  lostOn?: string;
-}
-
 async function runAttempt(
   ctx: CliContext,
   signal: AbortSignal,
@@ -155,6 +152,8 @@ async function runAttempt(
       dir,
       progress,
       ...(task.max_steps ? { maxSteps: task.max_steps } : {}),
+      // The task's start_url was opened above; a URL in its text is not opened again.
+      ...(task.start_url ? { startUrl: false as const } : {}),
     });
   } catch (error) {
     // A task that cannot start (bad start_url, no endpoint) fails alone; the batch goes on.

@@ -8,9 +8,11 @@ import { type RunOptions, SecretVault } from "../internal/agent/mod.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import type { Config } from "../internal/config/mod.ts";
 import { ModelClient } from "../internal/llm/mod.ts";
+import type { LiveHub } from "../internal/live/mod.ts";
 import type { ModuleHost } from "../internal/modules/mod.ts";
 import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
 import type { PreflightPlan } from "./preflight.ts";
+import { Speaker } from "./speak.ts";
 import { log, stderr, stdout } from "./process_io.ts";
 import type { CliContext } from "./run_one.ts";
 
@@ -81,7 +83,12 @@ async function prepareBrowser(
  * The context of every command: config, flags for runs, model, tools (the core's and the
  * loaded modules'), browsers, output.
  */
-export function context(config: Config, version: string, modules?: ModuleHost): CliContext {
+export function context(
+  config: Config,
+  version: string,
+  modules?: ModuleHost,
+  live?: LiveHub,
+): CliContext {
   const model = new ModelClient({
     apiKey: config.model.apiKey,
     model: config.model.name,
@@ -101,6 +108,9 @@ export function context(config: Config, version: string, modules?: ModuleHost): 
       ),
   });
   const vault = new SecretVault(config.run.secrets);
+  const speaker = config.cli.speak !== undefined
+    ? Speaker.create(config.cli.speak, log)
+    : undefined;
   return {
     config,
     version,
@@ -109,6 +119,8 @@ export function context(config: Config, version: string, modules?: ModuleHost): 
     prepareBrowser: (browser) => prepareBrowser(config, browser, modules),
     model,
     registry: new ToolRegistry([...coreTools, ...modules?.tools({ mcp: false }) ?? []]),
+    ...(live ? { live } : {}),
+    ...(speaker ? { speaker } : {}),
     mask: (text) => vault.mask(text),
     stdout,
     stderr,

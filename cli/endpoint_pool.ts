@@ -69,8 +69,8 @@ export class EndpointPool {
       throw new Error(`No --cdp-url endpoint left to try besides ${shownEndpoint(options.avoid!)}`);
     }
     const refused = new Map<string, string>();
-    // A browser shared by several connections can refuse one for a moment (a target closing
-    // while the new connection attaches): one endpoint alone gets three tries.
+    // A busy or restarting browser can refuse one connection for a moment: one endpoint alone
+    // gets three tries.
     const attempts = Math.max(3, candidates.length * 2);
     for (let attempt = 0; attempt < attempts; attempt++) {
       options.signal?.throwIfAborted();

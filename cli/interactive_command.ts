@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { RunResult } from "../internal/agent/mod.ts";
+import { type RunResult, taskStartUrl } from "../internal/agent/mod.ts";
 import { Repl } from "./repl.ts";
 import { type BrowserSession, type SessionLock, SessionProfiles } from "../internal/browser/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
@@ -57,8 +57,10 @@ export async function interactiveCommand(
         signal,
         dir,
         progress,
-        askUser: (question) => repl.ask(question),
-        confirm: confirmWith((question) => repl.ask(question)),
+        // --start-url opens the first task's page; later tasks go on where the last one ended.
+        ...(runs > 1 ? { startUrl: taskStartUrl(task) ?? false } : {}),
+        askUser: (question, withdrawn) => repl.ask(question, withdrawn),
+        confirm: confirmWith((question, withdrawn) => repl.ask(question, withdrawn)),
       });
       report(ctx, outcome, progress);
       last = outcome.result;
@@ -93,7 +95,9 @@ export async function interactiveCommand(
       [browser, lock, session] = [started, next, name];
       return `Now in session "${name}" (the browser restarted)`;
     },
+    ...(ctx.live ? { tasks: (signal: AbortSignal) => ctx.live!.nextTask(signal) } : {}),
   });
+  ctx.live?.acceptTasks();
 
   const onSignal = () => repl.interrupt();
   Deno.addSignalListener("SIGINT", onSignal);

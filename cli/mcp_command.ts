@@ -9,6 +9,7 @@ import { type Config, EXIT, helpText, loadConfig } from "../internal/config/mod.
 import { ConfigError } from "../internal/entity/mod.ts";
 import { serveMcp } from "../internal/mcp/mod.ts";
 import { startBrowser } from "./context.ts";
+import { withLiveView } from "./live_view.ts";
 import { withModules } from "./with_modules.ts";
 import { preflight } from "./preflight.ts";
 import { fail, log, withSignals, withTempRoot } from "./process_io.ts";
@@ -48,19 +49,27 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
       return await withTempRoot(
         config,
         () =>
-          withModules(config, (modules) =>
-            withSignals(async (signal) => {
-              const startMcpBrowser = () => startBrowser(config, lock?.dir, modules);
-              await serveMcp({
-                startBrowser: startMcpBrowser,
-                version,
-                log,
-                signal,
-                confirmAll: config.run.yes,
-                tools: modules.tools({ mcp: true }),
-              });
-              return EXIT.ok;
-            })),
+          withModules(
+            config,
+            (modules) =>
+              withLiveView(config, modules, (live) =>
+                withSignals(async (signal) => {
+                  const startMcpBrowser = async () => {
+                    const browser = await startBrowser(config, lock?.dir, modules);
+                    live?.addBrowser(browser);
+                    return browser;
+                  };
+                  await serveMcp({
+                    startBrowser: startMcpBrowser,
+                    version,
+                    log,
+                    signal,
+                    confirmAll: config.run.yes,
+                    tools: modules.tools({ mcp: true }),
+                  });
+                  return EXIT.ok;
+                })),
+          ),
       );
     } finally {
       await lock?.release();

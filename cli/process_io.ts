@@ -6,8 +6,6 @@
  * @module
  */
 import process from "node:process";
-import { createInterface } from "node:readline/promises";
-import { killLaunchedBrowsers, TempRoot } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
 import { printable } from "../internal/llm/mod.ts";
 
@@ -23,6 +21,8 @@ let forcedExitCleanup: (() => void) | undefined;
  * that were killed are removed when the next one starts.
  */
 export async function withTempRoot<T>(config: Config, run: () => Promise<T>): Promise<T> {
+  // Loaded here, not at the top: `--help` and usage errors need no browser code.
+  const { killLaunchedBrowsers, TempRoot } = await import("../internal/browser/mod.ts");
   const temp = await TempRoot.claim({ tempDir: config.tempDir });
   const names = Deno.build.os === "windows" ? ["TMP", "TEMP"] : ["TMPDIR"];
   const before = names.map((name) => Deno.env.get(name));
@@ -80,6 +80,7 @@ export async function askUser(
   signal: AbortSignal,
   interrupt: () => void,
 ): Promise<string> {
+  const { createInterface } = await import("node:readline/promises");
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   rl.on("SIGINT", interrupt);
   try {

@@ -17,6 +17,8 @@ export interface ProgressOptions {
   plain?: boolean;
   /** Put before every line, e.g. the batch task's name. */
   prefix?: string;
+  /** Also reads every line aloud (`--speak`), in its `--plain` form. */
+  speak?: (line: string) => void;
 }
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -117,6 +119,12 @@ export class Progress {
   #emit(text: string): void {
     this.#stopSpinner();
     this.#o.write(`${this.#o.prefix ?? ""}${this.#o.plain ? plainText(text) : text}\n`);
+    this.#o.speak?.(plainText(text));
+  }
+
+  /** Reads `text` aloud with `--speak` (a question, the answer), without printing it. */
+  say(text: string): void {
+    this.#o.speak?.(plainText(text));
   }
 
   /** Stops the spinner; call before printing anything else. */

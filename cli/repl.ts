@@ -12,6 +12,8 @@ export interface ReplOptions {
   sessions: () => Promise<string>;
   /** Switches to another persistent session (restarting the browser); returns a message. */
   session: (name: string) => Promise<string>;
+  /** Tasks from elsewhere (the live view's page), raced with the typed line at the prompt. */
+  tasks?: (signal: AbortSignal) => Promise<string>;
 }
 
 const HELP = `Type a task and press Enter; it runs in the open browser. Commands:
@@ -53,8 +55,19 @@ export class Repl {
     while (!this.#quit) {
       this.#o.write("> ");
       this.#idle = new AbortController();
-      const line = await this.#lines.next(this.#idle.signal).catch(() => null);
+      const fromPage = this.#o.tasks;
+      const idle = this.#idle;
+      const line = fromPage
+        ? await Promise.race([
+          this.#lines.next(idle.signal),
+          fromPage(idle.signal).then((task) => {
+            this.#o.write(`${task} (from the live view)\n`);
+            return task;
+          }),
+        ]).catch(() => null).finally(() => idle.abort())
+        : await this.#lines.next(idle.signal).catch(() => null);
       this.#idle = undefined;
+      if (line === null && this.#quit) break;
       if (line === null) {
         this.#o.write("\n");
         break;
@@ -78,10 +91,15 @@ export class Repl {
     this.#idle?.abort();
   }
 
-  /** Asks the person a question during a task; rejects when the task is stopped. */
-  async ask(question: string): Promise<string> {
+  /**
+   * Asks the person a question during a task; rejects when the task is stopped or the question
+   * is `withdrawn` (answered elsewhere).
+   */
+  async ask(question: string, withdrawn?: AbortSignal): Promise<string> {
     this.#o.write(`? ${question}\n> `);
-    const line = await this.#lines.next(this.#task?.signal);
+    const task = this.#task?.signal;
+    const signal = task && withdrawn ? AbortSignal.any([task, withdrawn]) : task ?? withdrawn;
+    const line = await this.#lines.next(signal);
     if (line === null) throw new Error("No answer: the input ended");
     return line.trim();
   }

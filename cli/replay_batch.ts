@@ -12,12 +12,14 @@ import { ConfigError } from "../internal/entity/mod.ts";
 import { loadRecording, type Recording, replayRun } from "../internal/trace/mod.ts";
 import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
 import {
+  type Attempt,
   type BatchOutcome,
   junitXml,
   notRunOutcome,
   resultsTable,
   runPool,
   startFailure,
+  withEndpointRetry,
 } from "./batch.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
@@ -82,7 +84,8 @@ export async function findRecordings(paths: readonly string[]): Promise<FoundRec
 }
 
 /**
- * Replays the recordings at most `--concurrency` at once, each in its own context; exit 0 when
+ * Replays the recordings at most `--concurrency` at once, each in its own context (a recording
+ * whose endpoint's browser died under it replays once more on another endpoint); exit 0 when
  * every one passed, 1 otherwise, 130 after Ctrl+C.
  */
 export async function replayBatch(
@@ -133,16 +136,48 @@ async function replayOne(
   ctx: CliContext,
   signal: AbortSignal,
   source: ContextSource,
-  { name, recording }: NamedRecording,
+  named: NamedRecording,
   outDir: string,
 ): Promise<BatchOutcome> {
-  const progress = progressFor(ctx, `${name}: `);
+  const progress = progressFor(ctx, `${named.name}: `);
+  const { outcome, json } = await withEndpointRetry(
+    source,
+    signal,
+    (retry) =>
+      replayAttempt(ctx, signal, source, named, retry ? `${outDir}-retry` : outDir, {
+        progress,
+        ...(retry ? { avoid: retry.avoid } : {}),
+      }),
+    { say: (line) => progress.line(line), shown: shownEndpoint },
+  );
+  progress.info(
+    outcome.reason === "goal_satisfied"
+      ? "replay passed"
+      : `replay failed (${outcome.reason}): ${outcome.message}`,
+  );
+  if (ctx.config.cli.json) ctx.stdout(ctx.mask(JSON.stringify(json)) + "\n");
+  return outcome;
+}
+
+/** One replay of a recording in a context of its own; the endpoint it died on, if it did. */
+async function replayAttempt(
+  ctx: CliContext,
+  signal: AbortSignal,
+  source: ContextSource,
+  { name, recording }: NamedRecording,
+  outDir: string,
+  options: { progress: ReturnType<typeof progressFor>; avoid?: string },
+): Promise<Attempt> {
+  const { progress } = options;
   const started = performance.now();
   let lease: ContextLease | undefined;
   let outcome: BatchOutcome;
   let json: Record<string, unknown>;
+  let ran = false;
+  const lostOn = () => lease?.endpoint !== undefined && lease.lost() ? lease.endpoint : undefined;
   try {
-    lease = await source.open({ signal });
+    lease = await source.open({ signal, ...(options.avoid ? { avoid: options.avoid } : {}) });
+    ran = true;
     const result = await replayRun({
       recording,
       browser: lease.session,
@@ -185,26 +220,25 @@ async function replayOne(
     json = { reason, message, steps: 0, ms };
   } finally {
     progress.stop();
-    await lease?.close();
   }
-  progress.info(
-    outcome.reason === "goal_satisfied"
-      ? "replay passed"
-      : `replay failed (${outcome.reason}): ${outcome.message}`,
-  );
-  if (ctx.config.cli.json) {
-    ctx.stdout(
-      ctx.mask(JSON.stringify({
-        name,
-        ...json,
-        run_dir: outDir,
-        recording: recording.dir,
-        ...(lease?.endpoint ? { endpoint: shownEndpoint(lease.endpoint) } : {}),
-      })) +
-        "\n",
-    );
-  }
-  return outcome;
+  // A replay that failed because its browser went away is retried; one that passed is kept.
+  const lost = outcome.reason === "goal_satisfied" ? undefined : lostOn();
+  await lease?.close().catch((error) => {
+    // A browser that died leaves nothing to close; any other failure is real.
+    if (lostOn() === undefined) throw error;
+  });
+  return {
+    outcome,
+    json: {
+      name,
+      ...json,
+      run_dir: outDir,
+      recording: recording.dir,
+      ...(lease?.endpoint ? { endpoint: shownEndpoint(lease.endpoint) } : {}),
+    },
+    started: ran,
+    ...(lost ? { lostOn: lost } : {}),
+  };
 }
 
 /** The sub-folders of `dir` that hold a `trace.jsonl`, sorted; none when `dir` is no folder. */

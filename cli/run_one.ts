@@ -4,12 +4,15 @@
  *
  * @module
  */
-import { type RunOptions, type RunResult, runTask } from "../internal/agent/mod.ts";
+import { type RunOptions, type RunResult, runTask, taskStartUrl } from "../internal/agent/mod.ts";
 import { Progress } from "./progress.ts";
 import { TraceWriter } from "../internal/trace/mod.ts";
 import type { BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
 import type { ToolRegistry } from "../internal/tools/mod.ts";
+import type { LiveHub } from "../internal/live/mod.ts";
+import { liveRunHooks } from "./live_view.ts";
+import type { Speaker } from "./speak.ts";
 
 /** What every command shares: config, flags for runs, the model, output. */
 export interface CliContext {
@@ -23,6 +26,10 @@ export interface CliContext {
   prepareBrowser(browser: BrowserSession): Promise<void>;
   model: RunOptions["model"];
   registry: ToolRegistry;
+  /** The live view (`--ui`), when it is on. */
+  live?: LiveHub;
+  /** Reads progress, questions, held actions and answers aloud (`--speak`). */
+  speaker?: Speaker;
   /** Masks secrets in text that leaves the agent (trace, report, output). */
   mask: (text: string) => string;
   /** Writes to stdout / stderr. */
@@ -48,6 +55,7 @@ export function progressFor(ctx: CliContext, prefix?: string): Progress {
     verbose: cli.verbose,
     plain: cli.plain,
     ...(prefix ? { prefix } : {}),
+    ...(ctx.speaker ? { speak: (line: string) => ctx.speaker!.say(ctx.mask(line)) } : {}),
   });
 }
 
@@ -74,14 +82,22 @@ export async function runOne(ctx: CliContext, options: {
   dir: string;
   progress: Progress;
   maxSteps?: number;
-  askUser?: (question: string) => Promise<string>;
-  confirm?: (question: string) => Promise<boolean>;
+  /** The page opened as step 1 (default `--start-url`, else the task's one URL); false: none. */
+  startUrl?: string | false;
+  /** Asks at the terminal; `signal` withdraws the question (answered in the live view). */
+  askUser?: (question: string, signal?: AbortSignal) => Promise<string>;
+  confirm?: (question: string, signal?: AbortSignal) => Promise<boolean>;
 }): Promise<RunOutcome> {
   const { browser, progress } = options;
   // A question needs the line to itself: the spinner stops before it is asked.
-  const quietly = <A, R>(fn: (a: A) => Promise<R>) => (a: A) => {
-    progress.stop();
-    return fn(a);
+  const quietly =
+    <R>(fn: (q: string, s?: AbortSignal) => Promise<R>) => (q: string, s?: AbortSignal) => {
+      progress.stop();
+      return fn(q, s);
+    };
+  const spoken = <R>(fn: (q: string) => Promise<R>) => (q: string) => {
+    progress.say(ctx.mask(q));
+    return fn(q);
   };
   const trace = await TraceWriter.create({
     dir: options.dir,
@@ -93,19 +109,35 @@ export async function runOne(ctx: CliContext, options: {
   });
   const t = trace.hooks();
   const p = progress.hooks();
+  const { startUrl: flagUrl, ...runFlags } = ctx.runFlags;
+  const startUrl = options.startUrl ?? flagUrl ?? taskStartUrl(options.task);
+  const live = liveRunHooks(ctx.live, {
+    task: options.task,
+    browser,
+    signal: options.signal,
+    mask: ctx.mask,
+    ...(options.askUser ? { askUser: quietly(options.askUser) } : {}),
+    ...(options.confirm ? { confirm: quietly(options.confirm) } : {}),
+    answered: (by) => void trace.note({ type: "answer", by }),
+    notice: (line) => progress.info(line),
+  });
   let result: RunResult;
   try {
     result = await runTask({
       registry: ctx.registry,
       model: ctx.model,
-      ...ctx.runFlags,
+      ...runFlags,
       ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
       task: options.task,
+      ...(startUrl ? { startUrl } : {}),
       browser,
-      signal: options.signal,
-      ...(options.askUser ? { askUser: quietly(options.askUser) } : {}),
-      ...(options.confirm ? { confirm: quietly(options.confirm) } : {}),
-      onThinking: p.onThinking,
+      signal: live.signal,
+      ...(live.askUser ? { askUser: spoken(live.askUser) } : {}),
+      ...(live.confirm ? { confirm: spoken(live.confirm) } : {}),
+      onThinking: (step) => {
+        p.onThinking(step);
+        live.onThinking(step);
+      },
       onObserved: async (step, state) => {
         p.onObserved(step, state);
         await t.onObserved(step, state);
@@ -117,22 +149,24 @@ export async function runOne(ctx: CliContext, options: {
       onStep: (record) => {
         t.onStep(record);
         p.onStep(record);
+        live.onStep(record);
       },
       onNotice: (line: string) => progress.info(line),
     });
   } finally {
     progress.stop();
   }
+  live.end(result);
   await trace.finish(result);
   return { result, dir: options.dir };
 }
 
 /** A yes/no question over a line-asking function: yes in a few languages, anything else is no. */
 export function confirmWith(
-  ask: (question: string) => Promise<string>,
-): (question: string) => Promise<boolean> {
-  return async (question) =>
-    /^(y|yes|д|да|j|ja|o|oui|s|sí|si|sim)$/i.test(await ask(`${question} [y/N]`));
+  ask: (question: string, signal?: AbortSignal) => Promise<string>,
+): (question: string, signal?: AbortSignal) => Promise<boolean> {
+  return async (question, signal) =>
+    /^(y|yes|д|да|j|ja|o|oui|s|sí|si|sim)$/i.test(await ask(`${question} [y/N]`, signal));
 }
 
 /**
@@ -184,10 +218,12 @@ export function report(ctx: CliContext, outcome: RunOutcome, progress: Progress)
     case "goal_satisfied":
     case "goal_failed":
       ctx.stdout(message + "\n");
+      progress.say(message);
       progress.info(summary);
       break;
     case "needs_user":
       ctx.stdout(message + "\n");
+      progress.say(message);
       progress.info(
         result.held
           ? `${summary}${sep}held for confirmation: run it in a terminal, or with --yes`

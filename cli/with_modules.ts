@@ -6,7 +6,6 @@
  */
 import { fileURLToPath } from "node:url";
 import type { Config } from "../internal/config/mod.ts";
-import { mcpTools } from "../internal/mcp/mod.ts";
 import { ModuleHost } from "../internal/modules/mod.ts";
 import { coreTools } from "../internal/tools/mod.ts";
 import { log } from "./process_io.ts";
@@ -22,12 +21,15 @@ export async function withModules<T>(
   config: Config,
   run: (modules: ModuleHost) => Promise<T>,
 ): Promise<T> {
+  // The MCP tools' names only keep modules from taking them: the MCP SDK is loaded for that
+  // when there are modules to load, not for every run.
+  const reserved = config.modules.specs.length === 0 ? [] : await reservedNames();
   const host = await ModuleHost.load({
     modules: config.modules.specs,
     settings: config.modules.settings,
     modulesDir: MODULES_DIR,
     dataDir: `${config.dataDir}/modules`,
-    reserved: [...new Set([...coreTools, ...mcpTools].map((t) => t.name))],
+    reserved,
     log,
   });
   try {
@@ -35,4 +37,10 @@ export async function withModules<T>(
   } finally {
     await host.shutdown();
   }
+}
+
+/** The names of the core's and the MCP server's own tools. */
+async function reservedNames(): Promise<string[]> {
+  const { mcpTools } = await import("../internal/mcp/mod.ts");
+  return [...new Set([...coreTools, ...mcpTools].map((t) => t.name))];
 }

@@ -5,6 +5,11 @@
  * 1280×800), interactive elements listed, o200k tokens, and the coverage of visible in-viewport
  * interactive elements by an independent simple count.
  *
+ * Every time is measured twice: on an unchanged page (both sides may reuse cached work) and
+ * right after a small DOM change (one `<div>` appended to the body and removed, not timed), as
+ * an agent always observes after an action that changed the page. The goals of issue 17 that
+ * concern observation are printed with a verdict each; a missed one makes the exit code 1.
+ *
  * Run: deno task bench (or deno run --allow-all scripts/bench_observe.ts [name-filter])
  * `npm:playwright-core` and `npm:gpt-tokenizer` are imported here only.
  */
@@ -19,6 +24,7 @@ import { PageObserver } from "../internal/browser/observe/observer.ts";
 import { isolatedRealm } from "../internal/browser/realm.ts";
 import { DEFAULT_TOKEN_BUDGET } from "../internal/browser/mod.ts";
 import { estimateTokens } from "../internal/entity/mod.ts";
+import { fmtMs as fmt, type Goal, median, p90, reportGoals } from "./bench_goals.ts";
 
 const RUNS = 7;
 const PW_RUNS = 5;
@@ -30,11 +36,15 @@ interface Row {
   name: string;
   ms: number[];
   pageMs: number[];
+  /** The same, each right after a small DOM change. */
+  msChanged: number[];
+  pageMsChanged: number[];
   els: number;
   tokens: number;
   pageTokens: number;
   pageEls: number;
   pwMs: number[];
+  pwMsChanged: number[];
   pwTokens: number;
   pwEls: number;
   coverage: [number, number];
@@ -95,11 +105,17 @@ async function main(): Promise<void> {
     const observer = new PageObserver();
     let state = await observer.observe(page);
     await observer.observe(page);
-    const ms: number[] = [];
+    const ms: number[] = [], msChanged: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
       state = await observer.observe(page);
       ms.push(performance.now() - t0);
+    }
+    for (let i = 0; i < RUNS; i++) {
+      await page.evaluate(touchDom);
+      const t0 = performance.now();
+      await observer.observe(page);
+      msChanged.push(performance.now() - t0);
     }
     const tokens = countTokens(state.summary);
     const els = state.lines.filter((l) => l.kind === "element").length;
@@ -109,11 +125,17 @@ async function main(): Promise<void> {
     verbose("observing the whole page");
     const full = { scope: "page", tokenBudget: Infinity } as const;
     let pageState = await observer.observe(page, full);
-    const pageMs: number[] = [];
+    const pageMs: number[] = [], pageMsChanged: number[] = [];
     for (let i = 0; i < Math.max(3, RUNS - 2); i++) {
       const t0 = performance.now();
       pageState = await observer.observe(page, full);
       pageMs.push(performance.now() - t0);
+    }
+    for (let i = 0; i < Math.max(3, RUNS - 2); i++) {
+      await page.evaluate(touchDom);
+      const t0 = performance.now();
+      await observer.observe(page, full);
+      pageMsChanged.push(performance.now() - t0);
     }
     const pageTokens = countTokens(pageState.summary);
     const pageEls = pageState.lines.filter((l) => l.kind === "element").length;
@@ -125,11 +147,17 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
     verbose("playwright snapshot");
     let snap = await pw.ariaSnapshot({ mode: "ai" });
-    const pwMs: number[] = [];
+    const pwMs: number[] = [], pwMsChanged: number[] = [];
     for (let i = 0; i < PW_RUNS; i++) {
       const t0 = performance.now();
       snap = await pw.ariaSnapshot({ mode: "ai" });
       pwMs.push(performance.now() - t0);
+    }
+    for (let i = 0; i < PW_RUNS; i++) {
+      await pw.evaluate(touchDom);
+      const t0 = performance.now();
+      await pw.ariaSnapshot({ mode: "ai" });
+      pwMsChanged.push(performance.now() - t0);
     }
     const pwTokens = countTokens(snap);
     const pwEls = snap.split("\n").filter((l) => INTERACTIVE_ROLES.test(l)).length;
@@ -139,20 +167,24 @@ async function main(): Promise<void> {
       name,
       ms,
       pageMs,
+      msChanged,
+      pageMsChanged,
       els,
       tokens,
       pageTokens,
       pageEls,
       pwMs,
+      pwMsChanged,
       pwTokens,
       pwEls,
       coverage,
       estimateRatio,
     };
     console.error(
-      `${name}: ${fmt(median(ms))} ms, ${tokens} tok, page ${pageTokens} tok; playwright ${
-        fmt(median(pwMs))
-      } ms, ${pwTokens} tok`,
+      `${name}: ${fmt(median(ms))} ms (changed ${fmt(median(msChanged))}), page ${
+        fmt(median(pageMs))
+      } ms (changed ${fmt(median(pageMsChanged))}), ${tokens} tok, page ${pageTokens} tok; ` +
+        `playwright ${fmt(median(pwMs))} ms (changed ${fmt(median(pwMsChanged))}), ${pwTokens} tok`,
     );
     return row;
   };
@@ -176,9 +208,13 @@ async function main(): Promise<void> {
   const header = [
     "page",
     "observe ms med/p90",
+    "changed",
     "page-scope ms",
+    "changed",
     "PW ms med/p90",
+    "changed",
     "time ×PW",
+    "page changed ×PW",
     "els",
     "PW els",
     "tokens",
@@ -187,12 +223,17 @@ async function main(): Promise<void> {
     "page tok ×PW",
     "coverage",
   ];
+  const pageRatio = (r: Row) => median(r.pageMsChanged) / median(r.pwMsChanged);
   const table = rows.map((r) => [
     r.name.replace(/\.html$/, ""),
     `${fmt(median(r.ms))} / ${fmt(p90(r.ms))}`,
+    `${fmt(median(r.msChanged))} / ${fmt(p90(r.msChanged))}`,
     fmt(median(r.pageMs)),
+    fmt(median(r.pageMsChanged)),
     `${fmt(median(r.pwMs))} / ${fmt(p90(r.pwMs))}`,
+    fmt(median(r.pwMsChanged)),
     (median(r.ms) / median(r.pwMs)).toFixed(2),
+    pageRatio(r).toFixed(2),
     String(r.els),
     String(r.pwEls),
     String(r.tokens),
@@ -210,9 +251,13 @@ async function main(): Promise<void> {
   table.push([
     `median of ${real.length} real pages`,
     fmt(all((r) => median(r.ms))),
+    fmt(all((r) => median(r.msChanged))),
     fmt(all((r) => median(r.pageMs))),
+    fmt(all((r) => median(r.pageMsChanged))),
     fmt(all((r) => median(r.pwMs))),
+    fmt(all((r) => median(r.pwMsChanged))),
     all((r) => median(r.ms) / median(r.pwMs)).toFixed(2),
+    all(pageRatio).toFixed(2),
     String(all((r) => r.els)),
     String(all((r) => r.pwEls)),
     String(all((r) => r.tokens)),
@@ -225,14 +270,64 @@ async function main(): Promise<void> {
   const worst = Math.max(...rows.map((r) => r.estimateRatio));
   console.log(
     `\nDefault observation: viewport + ${25}% margin, token budget ${DEFAULT_TOKEN_BUDGET}. ` +
-      `Page scope: whole document, no budget. Time ×PW = our default observe / Playwright snapshot ` +
-      `(medians). Coverage: visible in-viewport interactive elements of the main document (simple ` +
-      `selector count) that the default observation lists.`,
+      `Page scope: whole document, no budget. "changed": right after one <div> was appended to ` +
+      `the body and removed (not timed). Time ×PW = our default observe / Playwright snapshot ` +
+      `(medians, unchanged page); page changed ×PW = our whole-page observation / Playwright ` +
+      `snapshot, both after a change. Coverage: visible in-viewport interactive elements of the ` +
+      `main document (simple selector count) that the default observation lists.`,
   );
   console.log(
     `Runtime token estimate vs o200k: worst ratio actual/estimate ${worst.toFixed(2)} ` +
       `(≤ 1 means the budget is never exceeded).`,
   );
+  Deno.exitCode = await reportGoals(observationGoals(rows, files.length), "Observation goals");
+}
+
+/** The goals of issue 17 that this bench measures. */
+function observationGoals(rows: Row[], pages: number): Goal[] {
+  const goals: Goal[] = [];
+  const synthetic = rows.find((r) => r.name.startsWith("synthetic-5000"));
+  goals.push({
+    goal: "whole-page observation after a DOM change, 5,000-element page",
+    measured: synthetic ? `${fmt(median(synthetic.pageMsChanged))} ms` : "not measured",
+    target: "< 150 ms",
+    met: synthetic !== undefined && median(synthetic.pageMsChanged) < 150,
+  });
+  const real = rows.filter((r) => !r.name.startsWith("synthetic"));
+  const ratios = real.map((r) => ({
+    name: r.name.replace(/\.html$/, ""),
+    x: median(r.pageMsChanged) / median(r.pwMsChanged),
+  }));
+  const worst = ratios.reduce((a, b) => (b.x > a.x ? b : a), { name: "none", x: 0 });
+  goals.push({
+    goal: "whole-page observation after a change, every real page, ×Playwright's",
+    measured: `worst ${worst.x.toFixed(2)}× (${worst.name}), ${
+      ratios.filter((r) => r.x > 0.25).length
+    } of ${ratios.length} over`,
+    target: "≤ 0.25×",
+    met: real.length > 0 && worst.x <= 0.25,
+  });
+  const over = rows.filter((r) => r.tokens > 1500);
+  const most = rows.reduce((a, b) => (b.tokens > a.tokens ? b : a), rows[0]!);
+  goals.push({
+    goal: `default view tokens, all ${pages} pages`,
+    measured: `most ${most.tokens} (${
+      most.name.replace(/\.html$/, "")
+    }), ${over.length} of ${rows.length} over${
+      rows.length < pages ? `, ${pages - rows.length} not measured` : ""
+    }`,
+    target: "≤ 1,500 on every page",
+    met: over.length === 0 && rows.length === pages,
+  });
+  return goals;
+}
+
+/** Runs in the page: one small DOM change (a `<div>` appended to the body and removed). */
+function touchDom(): void {
+  const div = document.createElement("div");
+  div.textContent = "x";
+  (document.body ?? document.documentElement).append(div);
+  div.remove();
 }
 
 /** The share of visible in-viewport interactive elements (simple independent count) we listed. */
@@ -292,21 +387,6 @@ export function countVisible(listed: number[]): [string[], string[]] {
     if (seen.has(el)) hit.push(what);
   }
   return [hit, total];
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-
-function p90(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)]!;
-}
-
-function fmt(ms: number): string {
-  return ms >= 100 ? ms.toFixed(0) : ms.toFixed(1);
 }
 
 function pct(x: number): string {

@@ -25,6 +25,7 @@ const ALLOWED: Record<string, string[]> = {
   trace: ["agent", "tools", "entity"],
   mcp: ["tools", "entity"],
   modules: ["tools", "browser", "entity"],
+  live: ["tools", "entity"],
 };
 
 /** Libraries that belong to one package: imported anywhere else, they leak through its seams. */

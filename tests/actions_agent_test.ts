@@ -43,7 +43,7 @@ Deno.test("the model sees each action's measured effect and the new tab in HISTO
     );
     assert.match(
       user(4),
-      /4\. .*click\(id=\d+\) → Clicked \[\d+\]\. No visible change\. \(settled in \d+ ms\)/,
+      /4\. .*click\(id=\d+\) → Clicked \[\d+\]\. Nothing on the page changed; the control may keep its state hidden\. \(settled in \d+ ms\)/,
     );
     assert.match(
       user(6),

@@ -94,7 +94,7 @@ Deno.test("agent recovers from an invalid ID, an unknown tool and bad arguments"
     { tool: "navigate", args: { url: site.url("/shop/") } },
     { tool: "click", args: { id: 9999 } },
     { tool: "clik", args: { id: 1 } },
-    { tool: "type", args: { text: "no id" } },
+    { tool: "type", args: { id: 1 } },
     (req) => ({ tool: "click", args: { id: idOf(req, "Backpacks") } }),
     { tool: "done", args: { result: "recovered" } },
   ]);
@@ -110,7 +110,7 @@ Deno.test("agent recovers from an invalid ID, an unknown tool and bad arguments"
     last,
     /3\. .*clik\(id=1\) → ERROR: Unknown tool "clik": use one of click, type, /,
   );
-  assert.match(last, /4\. .*type\(text="no id"\) → ERROR: Missing argument "id"/);
+  assert.match(last, /4\. .*type\(id=1\) → ERROR: Missing argument "text"/);
   assert.match(
     last,
     /5\. .*click\(id=\d+\) → Clicked \[\d+\]\. Now at .*results\.html\?q=backpack/,

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { EndpointPool, shownEndpoint } from "../cli/endpoint_pool.ts";
 import { loadConfig } from "../internal/config/mod.ts";
+import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { startRemoteChromium } from "./support/remote_chromium.ts";
 import { runCli } from "./support/run_cli.ts";
@@ -153,4 +154,30 @@ Deno.test("cli --tasks over two --cdp-url Chromiums uses both; when one is kille
     await (killed ?? a[Symbol.asyncDispose]());
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("BrowserSession attaches to a Chromium that other connections keep joining and leaving", async () => {
+  // Every connection adds a browser-level target that goes when it closes; attaching to one that
+  // is going used to fail with "No target with given id found" (about 1 in 4 attempts here).
+  await using chrome = await startRemoteChromium();
+  const failures: string[] = [];
+  let opened = 0;
+  const worker = async () => {
+    for (let i = 0; i < 3; i++) {
+      let parent: BrowserSession | undefined;
+      try {
+        parent = await BrowserSession.start({ headless: true, cdpUrl: chrome.url });
+        const session = await parent.isolated();
+        await session.close();
+        opened++;
+      } catch (error) {
+        failures.push((error as Error).message);
+      } finally {
+        await parent?.close();
+      }
+    }
+  };
+  await Promise.all([worker(), worker(), worker()]);
+  assert.deepEqual(failures, []);
+  assert.equal(opened, 9);
 });

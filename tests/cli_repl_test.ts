@@ -11,7 +11,10 @@ Deno.test("cli with no task in a terminal runs tasks one after another in one br
     (req) => ({ tool: "done", args: { result: /Price: (\$[\d.]+)/.exec(req.user)?.[1] ?? "?" } }),
     // The second task starts on the page the first one left open.
     (req) => ({ tool: "click", args: { id: idOf(req, "Add to cart") } }),
-    (req) => ({ tool: "done", args: { result: /Added: \d+/.exec(req.user)?.[0] ?? "?" } }),
+    (req) => ({
+      tool: "done",
+      args: { result: /Added: \d+/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ?? "?" },
+    }),
     { waitMs: 60_000 },
   ]);
   const term = startInTerminal({ OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: data });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { findRecordings } from "../cli/replay_batch.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { startRemoteChromium } from "./support/remote_chromium.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
 
@@ -43,7 +44,10 @@ Deno.test("cli --replay of a folder of 3 recordings replays them as a batch with
     (req) => ({ tool: "click", args: { id: idOf(req, "Say hello") } }),
     (req) => ({
       tool: "done",
-      args: { result: /Hello, \w+!/.exec(req.user)?.[0] ?? "no greeting", success: true },
+      args: {
+        result: /Hello, \w+!/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ?? "no greeting",
+        success: true,
+      },
     }),
   ]);
   try {
@@ -115,6 +119,112 @@ Deno.test("cli --replay of a folder of 3 recordings replays them as a batch with
     const failed = header(await Deno.readTextFile(`${root}/junit-1.xml`));
     assert.deepEqual([failed.tests, failed.failures], [`${lines.length}`, `${lines.length}`]);
   } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+/** A recorded run written as the agent writes it: open `url`, then done with `answer`. */
+function recordedRun(url: string, answer: string): string {
+  const lines = [
+    { type: "run", task: "find the price", model: "scripted", started: "", agent: "0" },
+    {
+      type: "step",
+      step: 1,
+      url: "about:blank",
+      title: "",
+      observation: { fingerprint: "", tokens: 0, elements: 0 },
+      call: { name: "navigate", args: { url }, reasoning: "open it" },
+      result: { ok: true, text: "Opened it." },
+      ms: 1,
+    },
+    {
+      type: "step",
+      step: 2,
+      url,
+      title: "Lantern",
+      observation: { fingerprint: "", tokens: 0, elements: 0 },
+      call: { name: "done", args: { result: answer, success: true }, reasoning: "seen" },
+      result: { ok: true, text: "Done." },
+      ms: 1,
+    },
+    {
+      type: "end",
+      reason: "goal_satisfied",
+      message: answer,
+      steps: 2,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      ms: 2,
+    },
+  ];
+  return lines.map((l) => JSON.stringify(l)).join("\n") + "\n";
+}
+
+Deno.test("cli --replay batch over two --cdp-url Chromiums: a recording whose browser is killed mid-replay is retried on the other", async () => {
+  const a = await startRemoteChromium();
+  await using b = await startRemoteChromium();
+  let killed: PromiseLike<void> | undefined;
+  const opened: string[] = [];
+  await using site = startFixtureServer({
+    routes: [async (_req, url) => {
+      if (url.pathname !== "/cli/price.html") return undefined;
+      const name = url.searchParams.get("task") ?? "";
+      opened.push(name);
+      // The first recording replays on the first endpoint (round-robin from the start): the
+      // first time it opens its page, that endpoint's Chromium is killed before the page loads.
+      if (name === "first" && !killed) {
+        killed = a[Symbol.asyncDispose](); // SIGKILL
+        await killed;
+      }
+      return undefined; // the static fixture
+    }],
+  });
+  const root = await Deno.makeTempDir({ prefix: "ba-replay-endpoints-" });
+  try {
+    const names = ["first", "second", "third"];
+    for (const name of names) {
+      await Deno.mkdir(`${root}/smoke/${name}`, { recursive: true });
+      await Deno.writeTextFile(
+        `${root}/smoke/${name}/trace.jsonl`,
+        recordedRun(site.url(`/cli/price.html?task=${name}`), `$24.00 (${name})`),
+      );
+    }
+    const run = await runCli({
+      args: [
+        "--replay",
+        `${root}/smoke/`,
+        "--cdp-url",
+        `${a.url},${b.url}`,
+        "--concurrency",
+        "2",
+        "--json",
+        "--junit",
+        `${root}/junit.xml`,
+        "--out",
+        `${root}/replays`,
+      ],
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => [l.name, l.reason]).sort(), [
+      ["first", "replay_passed"],
+      ["second", "replay_passed"],
+      ["third", "replay_passed"],
+    ]);
+    const first = lines.find((l) => l.name === "first");
+    assert.equal(first.retried_from, a.url);
+    assert.equal(first.endpoint, b.url);
+    assert.equal(first.run_dir, `${root}/replays/first-retry`);
+    assert.equal(lines.find((l) => l.name === "second").endpoint, b.url);
+    assert.equal(opened.filter((n) => n === "first").length, 2, "replayed twice");
+    assert.match(run.stderr, /first: the browser at \S+ was lost: retrying on another endpoint/);
+    const junit = await Deno.readTextFile(`${root}/junit.xml`);
+    assert.deepEqual(
+      [header(junit).tests, header(junit).failures],
+      ["3", "0"],
+    );
+    assert.match(junit, /retried: the browser at http:\/\/127\.0\.0\.1:\d+ was lost/);
+  } finally {
+    await (killed ?? a[Symbol.asyncDispose]());
     await Deno.remove(root, { recursive: true });
   }
 });

@@ -43,7 +43,10 @@ Deno.test("cli --replay re-runs a recorded run without a model, and fails clearl
     (req) => ({ tool: "click", args: { id: idOf(req, "Say hello") } }),
     (req) => ({
       tool: "done",
-      args: { result: /Hello, \w+!/.exec(req.user)?.[0] ?? "no greeting", success: true },
+      args: {
+        result: /Hello, \w+!/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ?? "no greeting",
+        success: true,
+      },
     }),
   ]);
   try {
@@ -177,7 +180,10 @@ async function recordAndReplay(label: string) {
     (req) => ({ tool: "click", args: { id: idOf(req, label) } }),
     (req) => ({
       tool: "done",
-      args: { result: /Done: \S+/.exec(req.user)?.[0] ?? "nothing done", success: true },
+      args: {
+        result: /Done: \S+/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ?? "nothing done",
+        success: true,
+      },
     }),
   ]);
   const record = await runCli({

@@ -189,7 +189,8 @@ Deno.test("cli keeps secrets out of the trace, the report and the output", async
     }),
     (req) => ({
       tool: "done",
-      args: { result: /You entered: \S+/.exec(req.user)?.[0] ?? "?" },
+      // From the page itself, not from HISTORY's effect ("You entered: nothing" now reads …).
+      args: { result: /You entered: \S+/.exec(req.user.split("# CURRENT PAGE")[1]!)?.[0] ?? "?" },
     }),
   ]);
   try {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { LoopGuard, REPEATED_MARK } from "../internal/agent/loop_guard.ts";
+import { LoopGuard, REPEATED_MARK, unchangedMark } from "../internal/agent/loop_guard.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
@@ -47,7 +47,8 @@ Deno.test("agent ends an A-B-A-B alternation that leads nowhere as loop_stuck", 
   const toggle = (req: ModelRequest) => ({
     tool: "click",
     args: {
-      id: /Close menu/.test(req.user) && /Menu is open/.test(req.user)
+      // CURRENT PAGE only: HISTORY names what appeared and went too.
+      id: /Menu is open/.test(req.user.split("# CURRENT PAGE")[1] ?? "")
         ? idOf(req, "Close menu")
         : idOf(req, "Open menu"),
     },
@@ -97,7 +98,11 @@ Deno.test("agent follows a re-rendered element to its new ID before asking the m
     () => ({ tool: "click", args: { id: staleBanana } }),
     (req) => ({
       tool: "done",
-      args: { result: /You chose [^\n]*/.exec(req.user)?.[0] ?? "nothing chosen" },
+      // From CURRENT PAGE: HISTORY names the text that appeared too.
+      args: {
+        result: /You chose [^\n]*/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ??
+          "nothing chosen",
+      },
     }),
   ]);
   const run = await runCli({ args: ["choose the banana"], env: modelEnv(model.baseUrl) });
@@ -122,14 +127,14 @@ Deno.test("agent stops with budget_exhausted before a request would pass --max-t
     })),
   );
   const run = await runCli({
-    args: ["--json", "--max-tokens", "3500", "wander around"],
+    args: ["--json", "--max-tokens", "4500", "wander around"],
     env: modelEnv(model.baseUrl),
   });
   assert.equal(run.code, 1, run.stderr);
   const result = JSON.parse(run.stdout);
   assert.equal(result.reason, "budget_exhausted");
-  assert.match(result.message, /\(the --max-tokens limit is 3500\)/);
-  assert.ok(result.tokens.total <= 3500, `${result.tokens.total} tokens`);
+  assert.match(result.message, /\(the --max-tokens limit is 4500\)/);
+  assert.ok(result.tokens.total <= 4500, `${result.tokens.total} tokens`);
   assert.ok(model.requests.length >= 1);
   assert.equal(result.steps, model.requests.length);
 });
@@ -162,7 +167,15 @@ Deno.test("LoopGuard marks a world frozen for six steps, blocks what was tried, 
     marks.push(seen.mark);
     assert.equal(seen.stuck, undefined);
   }
-  assert.deepEqual(marks, [undefined, undefined, undefined, undefined, undefined, REPEATED_MARK]);
+  // Six different calls: the page is still, but the sixth is no repeat, and is not called one.
+  assert.deepEqual(marks, [
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    undefined,
+    unchangedMark(6),
+  ]);
   // Everything tried while frozen is blocked now; something new may still run.
   const blocked = guard.check(call(2), "page");
   assert.equal(blocked.kind, "blocked");
@@ -181,4 +194,34 @@ Deno.test("LoopGuard marks a world frozen for six steps, blocks what was tried, 
   fresh.record(call(1), "a");
   fresh.observe("b");
   assert.equal(fresh.check(call(1), "b").kind, "ok");
+});
+
+Deno.test("LoopGuard calls a step REPEATED only for the same call on the same page state", () => {
+  const enter = { name: "press", args: { key: "Enter" }, reasoning: "" };
+  const call = (i: number) => ({ name: "click", args: { id: i }, reasoning: "" });
+  // press(Enter) after five other calls on a still page: not a repeat.
+  const still = new LoopGuard({ repeat: 3, frozen: 6 }, []);
+  still.observe("page");
+  for (let i = 1; i <= 5; i++) {
+    still.record(call(i), "page");
+    assert.equal(still.observe("page").mark, undefined);
+  }
+  still.record(enter, "page");
+  const seen = still.observe("page");
+  assert.equal(seen.mark, unchangedMark(6));
+  assert.notEqual(seen.mark, REPEATED_MARK);
+  // The same press(Enter) three times on the same page: a repeat.
+  const same = new LoopGuard({ repeat: 3, frozen: 6 }, []);
+  const marks: (string | undefined)[] = [];
+  for (let i = 0; i < 3; i++) {
+    same.record(enter, "page");
+    marks.push(same.observe("page").mark);
+  }
+  assert.deepEqual(marks, [undefined, undefined, REPEATED_MARK]);
+  // press(Enter) three times, but the page changed by itself between them: each on a new state.
+  const moving = new LoopGuard({ repeat: 3, frozen: 6 }, []);
+  for (const [before, after] of [["a", "a"], ["b", "b"], ["c", "c"]] as const) {
+    moving.record(enter, before);
+    assert.equal(moving.observe(after).mark, undefined);
+  }
 });

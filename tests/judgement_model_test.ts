@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { boundedUserMessage, estimateTokens } from "../internal/llm/mod.ts";
-import type { BrowserState, StepRecord } from "../internal/entity/mod.ts";
+import type { ActionOutcome, BrowserState, StepRecord } from "../internal/entity/mod.ts";
+import { renderOutcome } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
@@ -137,17 +138,56 @@ Deno.test("agent keeps every request under --max-request-tokens on a long run", 
     { tool: "done", args: { result: "walked" } },
   ]);
   const run = await runCli({
-    args: ["--max-steps", "20", "--max-request-tokens", "5000", "walk around"],
+    args: ["--max-steps", "20", "--max-request-tokens", "5500", "walk around"],
     env: modelEnv(model.baseUrl),
   });
   assert.equal(run.code, 0, run.stderr);
   for (const req of model.requests) {
     const size = estimateTokens(req.system) + estimateTokens(JSON.stringify(req.body.tools));
-    assert.ok(size + estimateTokens(req.user) <= 5000 + 30 * req.toolNames.length, `${size}`);
+    assert.ok(size + estimateTokens(req.user) <= 5500 + 30 * req.toolNames.length, `${size}`);
   }
   // Older steps were shortened to fit: their reasoning is gone, the recent ones are whole.
   const last = model.requests.at(-1)!.user;
   assert.doesNotMatch(last, /wander 0 because/);
   assert.match(last, /\n1\. navigate\(url=/);
   assert.match(last, /14\. wander 13 (because ){150}/);
+});
+
+Deno.test("boundedUserMessage() keeps each shortened step's effects and settle time", () => {
+  const outcome = (i: number): ActionOutcome => ({
+    did: `Clicked [${i}]`,
+    effects: [
+      {
+        kind: "navigated",
+        url: `https://shop.test/catalogue/category/backpacks-and-bags/page-${i}`,
+        title: "Backpacks and bags — a very long title of the shop's category page",
+      },
+      { kind: "added", count: 12, capped: false, samples: ["Trailblazer 2", "Summit 40"] },
+      { kind: "focus", to: `<input> "Search"` },
+    ],
+    measured: true,
+    settledMs: 800 + i,
+    capped: false,
+    downloads: [],
+    dialogs: [],
+    blocked: [],
+    banners: [],
+  });
+  const history: StepRecord[] = Array.from({ length: 12 }, (_, i) => ({
+    step: i + 1,
+    call: { name: "click", args: { id: i + 1 }, reasoning: "open the next page" },
+    result: { ok: true, text: renderOutcome(outcome(i + 1)), outcome: outcome(i + 1) },
+    ms: 1,
+  }));
+  const page: BrowserState = { url: "https://shop.test/", title: "Shop", lines: [], summary: "" };
+  const { text } = boundedUserMessage("find it", history, page, { maxTokens: 1e9, fullSteps: 8 });
+  const line = (n: number) => text.split("\n").find((l) => l.startsWith(`${n}. `)) ?? "";
+  // Step 1 is shortened (no reasoning), yet says what the click did, all its effects and its wait.
+  assert.doesNotMatch(line(1), /open the next page/);
+  assert.match(line(1), /^1\. click\(id=1\) → Clicked \[1\]\. /);
+  assert.match(line(1), /now at https:\/\/shop\.test\/catalogue/);
+  assert.match(line(1), /12 appeared \("Trailblazer 2"\)/);
+  assert.match(line(1), /focus to <input> "Search"/);
+  assert.match(line(1), /\(settled in 801 ms\)$/);
+  assert.ok(line(1).length < line(12).length, "the shortened line is shorter than a whole one");
 });

@@ -143,7 +143,11 @@ Deno.test("agent dismisses an unconfirmed confirm() dialog and holds it; --yes a
     }),
     (req: Parameters<typeof idOf>[0]) => ({
       tool: "done",
-      args: { result: /History deleted|Kept the history/.exec(req.user)?.[0] ?? "?" },
+      args: {
+        result:
+          /History deleted|Kept the history/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ??
+            "?",
+      },
     }),
   ];
   {
@@ -174,7 +178,11 @@ Deno.test("runTask() asks about a dismissed confirm() dialog; after a yes the re
     (req) => ({ tool: "click", args: { id: idOf(req, "Clear history") } }),
     (req) => ({
       tool: "done",
-      args: { result: /History deleted|Kept the history/.exec(req.user)?.[0] ?? "?" },
+      args: {
+        result:
+          /History deleted|Kept the history/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ??
+            "?",
+      },
     }),
   ]);
   await using browser = await BrowserSession.start({ headless: true });

@@ -252,7 +252,7 @@ Deno.test("a module call is traced and replayed with its recorded arguments", as
     const out = `${dir}/run`;
     const run = await runCli({ args: ["--out", out, "note it"], cwd: dir, env });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(model.requests[2]!.user, /note_page\(\) → Page:  \/ \n/);
+    assert.match(model.requests[2]!.user, /note_page\(\) → Page: {2}\/ \n/);
     const trace = await Deno.readTextFile(`${out}/trace.jsonl`);
     assert.match(trace, /"note_add"/);
     assert.match(await Deno.readTextFile(`${out}/report.html`), /note_add/);

@@ -26,6 +26,6 @@ Deno.test("radios have their own glyphs; a password shows one fixed mask, never 
   );
   const longer = await browser.type(idIn(summary, /type=password/), "a much longer secret");
   // The mask does not change with the length: nothing to report, nothing leaked.
-  assert.match(renderOutcome(longer), /No visible change/);
+  assert.match(renderOutcome(longer), /Nothing on the page changed/);
   assert.doesNotMatch(renderOutcome(longer), /•{5}/);
 });

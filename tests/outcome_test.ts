@@ -27,7 +27,7 @@ function outcome(extra: Partial<ActionOutcome>): ActionOutcome {
 Deno.test("renderOutcome() words every field of an outcome for the model", () => {
   assert.equal(
     renderOutcome(outcome({})),
-    "Clicked [5]. No visible change. (settled in 120 ms)",
+    "Clicked [5]. Nothing on the page changed. (settled in 120 ms)",
   );
   const all = outcome({
     effects: [
@@ -47,7 +47,7 @@ Deno.test("renderOutcome() words every field of an outcome for the model", () =>
     'Clicked [5]. A confirm dialog asked "Sure?" (dismissed: the action was not confirmed); ' +
       'a new tab 1 opened: http://x.test/2 "Two", and is now the current tab; ' +
       'downloaded "a.csv" (2.0 KB) to /tmp/a.csv; now at http://x.test/cart "Cart"; ' +
-      '[5] is still checked; 3 elements appeared ("Total: $9"); ' +
+      '[5] is still checked; appeared: "Total: $9" (3 new items in all); ' +
       'focus moved to <input> "Email" in its frame; ' +
       "the page had not settled after 5000 ms (still loading or busy). (settled in 120 ms) " +
       "Blocked https://evil.test/: it is outside the allowed domains (x.test); stay on them or ask the user.",
@@ -150,7 +150,7 @@ Deno.test("a download that starts 1.5 s after the click is waited for, saved and
       .find((i) => i.label === "Download CSV")!.id;
     const got = await mcp.call("browser_click_and_wait_download", { id, timeout_ms: 10_000 });
     assert.equal(got.status, "ok", got.error);
-    assert.match(got.text, /appeared \("Preparing your download…"\)/);
+    assert.match(got.text, /"Preparing your download…"/);
     assert.match(got.text, /Then downloaded "prepared\.csv" \(8 bytes\) to /);
     const paths = got.data!.paths as string[];
     assert.deepEqual(paths, [join(dir, "downloads", "prepared.csv")]);

@@ -16,7 +16,7 @@ Deno.test("The in-page runtime writes each shared rule once", async () => {
     ["clean()", /function clean\(|const clean\s*=/, "runtime/text.ts", ""],
     ["cut()", /function cut\(|const cut\s*=/, "runtime/text.ts", ""],
     ["norm()", /function norm\(|const norm\s*=/, "runtime/text.ts", ""],
-    ["the busy line", /please wait/, "runtime/dom.ts", ""],
+    ["the busy line", /please wait/, "runtime/busy.ts", ""],
     ["the deep active element", /shadowRoot\??\.activeElement/, "runtime/dom.ts", ""],
     ["the implicit role table", /return "spinbutton"|number: "spinbutton"/, "runtime/roles.ts", ""],
     ["the accessible name", /getAttribute\("aria-labelledby"\)/, "runtime/names.ts", ""],

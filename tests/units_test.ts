@@ -36,9 +36,9 @@ Deno.test("validateArgs() coerces what models send and names what is wrong", () 
     ok: true,
     args: { id: 12, text: "5", press_enter: true },
   });
-  assert.deepEqual(validateArgs(schema, { text: "x" }), {
+  assert.deepEqual(validateArgs(schema, { id: 3 }), {
     ok: false,
-    error: 'Missing argument "id": The element\'s number from the page, e.g. 12 for [12]',
+    error: 'Missing argument "text": The text to type; new lines are kept',
   });
   assert.deepEqual(validateArgs(schema, { id: 1.5, text: "x" }), {
     ok: false,
@@ -179,7 +179,7 @@ Deno.test("systemPrompt() lists every tool and userMessage() lays out TASK, HIST
   for (const t of specs) {
     assert.ok(system.includes(`| ${t.name}(`), `system prompt lacks ${t.name}`);
   }
-  assert.match(system, /type\(id, text, press_enter\?, clear\?\)/);
+  assert.match(system, /type\(id\?, text, press_enter\?, clear\?\)/);
   const user = userMessage("buy milk", [{
     step: 1,
     call: { name: "click", args: { id: 4 }, reasoning: "Open the shop" },

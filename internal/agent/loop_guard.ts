@@ -22,8 +22,13 @@ interface Entry {
   after?: string;
 }
 
-/** The HISTORY mark for a step that repeats without effect. */
+/** The HISTORY mark for a step that repeats without effect: the same call on the same page. */
 export const REPEATED_MARK = "⚠️ REPEATED — try a different approach";
+
+/** The HISTORY mark for a new call on a page that has stayed the same for `steps` steps. */
+export function unchangedMark(steps: number): string {
+  return `⚠️ NO CHANGE for ${steps} steps — try a different approach`;
+}
 
 /** Calls that do not act on the page: never counted as loop steps. */
 const NOT_ACTIONS = new Set(["done", "ask_user", "(no tool)"]);
@@ -85,7 +90,11 @@ export class LoopGuard {
     for (const entry of found.entries) {
       this.#blocked.set(entry.key, { at: entry.before, why: found.why });
     }
-    return { mark: REPEATED_MARK };
+    // A repeat is the same call on the same page; a new call on a still page is said as such.
+    const repeat = this.#entries.slice(0, -1).some((e) =>
+      e.key === last.key && e.before === last.before
+    );
+    return { mark: repeat ? REPEATED_MARK : unchangedMark(frozen.length) };
   }
 
   /** Says whether a call may run: it may be blocked as a repeat, or end the run as stuck. */
@@ -126,7 +135,9 @@ export class LoopGuard {
     const run: Entry[] = [];
     for (let i = this.#entries.length - 1; i >= 0; i--) {
       const e = this.#entries[i]!;
-      if (e.after === undefined || e.after !== e.before) break;
+      // A page that changed by itself between two steps ends the run of still steps too.
+      const next = this.#entries[i + 1];
+      if (e.after === undefined || e.after !== e.before || (next && next.before !== e.after)) break;
       run.unshift(e);
     }
     return run;
@@ -135,7 +146,11 @@ export class LoopGuard {
   #detect(frozen: Entry[]): { entries: Entry[]; why: string } | undefined {
     const last = frozen.at(-1);
     let same = 0;
-    for (let i = frozen.length - 1; last && i >= 0 && frozen[i]!.key === last.key; i--) same++;
+    for (
+      let i = frozen.length - 1;
+      last && i >= 0 && frozen[i]!.key === last.key && frozen[i]!.before === last.before;
+      i--
+    ) same++;
     if (last && same >= this.#limits.repeat) {
       return {
         entries: [last],

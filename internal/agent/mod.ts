@@ -4,9 +4,9 @@
  *
  * Where things are: `run_task.ts` (the loop and its budgets), `step_actor.ts` (one call through
  * the checks: loops, evidence for `done`, secrets, the shared action policy, recovery),
- * `loop_guard.ts`, `evidence.ts`, `ask_guard.ts`, `recovery.ts` (the ladder, by error kind),
- * `secrets.ts`, `budget.ts`. Traces, reports and replay are in `trace`; the CLI's batch, prompt
- * and progress lines in `cli/`.
+ * `start_page.ts` (the page a task names, opened as step 1), `loop_guard.ts`, `evidence.ts`,
+ * `ask_guard.ts`, `recovery.ts` (the ladder, by error kind), `secrets.ts`, `budget.ts`. Traces,
+ * reports and replay are in `trace`; the CLI's batch, prompt and progress lines in `cli/`.
  *
  * @module
  */
@@ -18,3 +18,4 @@ export {
   type TerminalReason,
 } from "./run_task.ts";
 export { SecretVault } from "./secrets.ts";
+export { taskStartUrl } from "./start_page.ts";

@@ -17,6 +17,7 @@ import { describeTarget, type ToolContext, type ToolRegistry } from "../tools/mo
 import { Budget } from "./budget.ts";
 import { fingerprint, LoopGuard, type LoopLimits } from "./loop_guard.ts";
 import { SecretVault } from "./secrets.ts";
+import { openStartPage } from "./start_page.ts";
 import { type Acted, StepActor } from "./step_actor.ts";
 
 /** Why a run ended: exactly one per run. */
@@ -44,6 +45,11 @@ export interface Model {
 /** What {@link runTask} needs. */
 export interface RunOptions {
   task: string;
+  /**
+   * A page to open before the model is first asked, as step 1 of the run (recorded and shown
+   * like any step; it does not count against `maxSteps`). See `taskStartUrl`.
+   */
+  startUrl?: string;
   browser: ToolContext["browser"];
   model: Model;
   registry: ToolRegistry;
@@ -180,10 +186,20 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   const aborted = () => end("aborted", "Stopped by the user");
 
   try {
-    for (let step = 1;; step++) {
+    // The page the task names is opened without asking the model: its first look shows it.
+    let first = 1;
+    if (options.startUrl && registry.tools.some((t) => t.name === "navigate")) {
+      const record = vault.maskDeep(
+        await openStartPage({ url: options.startUrl, registry, browser, signal }),
+      );
+      history.push(record);
+      options.onStep?.(record);
+      first = 2;
+    }
+    for (let step = first;; step++) {
       if (options.signal.aborted) return aborted();
       const spent = usage.promptTokens + usage.completionTokens;
-      const over = budget.exceeded({ step, tokens: spent });
+      const over = budget.exceeded({ step: step - first + 1, tokens: spent });
       if (over) return end("budget_exhausted", over);
 
       // Banners are closed by an explicit step: observing itself never touches the page.
@@ -199,7 +215,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         fullSteps: options.fullSteps ?? 8,
       });
       const tooBig = budget.exceeded({
-        step,
+        step: step - first + 1,
         tokens: spent,
         nextRequest: user.tokens + fixedTokens,
       });

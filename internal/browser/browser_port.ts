@@ -48,8 +48,9 @@ export interface BrowserPort {
   tabs(): Promise<TabInfo[]>;
 
   click(id: number, options?: ActOptions): Promise<ActionOutcome>;
+  /** Types into `[id]`; with no ID, where the keyboard focus is (the page itself included). */
   type(
-    id: number,
+    id: number | undefined,
     text: string,
     pressEnter?: boolean,
     options?: TypeOptions,
@@ -86,6 +87,8 @@ export interface BrowserPort {
    */
   dismissBanners(): Promise<string[]>;
   waitFor(options: WaitOptions): Promise<string>;
+  /** Waits `seconds`, or for `text` to appear or disappear within them; says what changed. */
+  wait(request: { seconds: number; text?: string }, options?: ActOptions): Promise<ActionOutcome>;
   scrollTo(
     request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
   ): Promise<{ x: number; y: number; below: number }>;

@@ -12,7 +12,7 @@ import { BannerCloser } from "./act/banners.ts";
 import type { BrowserPort, TypeOptions } from "./browser_port.ts";
 import { clickElement } from "./act/click_action.ts";
 import { Downloads } from "./act/downloads.ts";
-import { press, selectOption, typeInto, uploadFile } from "./act/element_actions.ts";
+import { press, selectOption, typeFocused, typeInto, uploadFile } from "./act/element_actions.ts";
 import {
   centre,
   closedTab,
@@ -28,6 +28,8 @@ import { type TabInfo, Tabs } from "./launch/tabs.ts";
 import { DomainGuard } from "./act/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
 import { PageActivity } from "./act/page_activity.ts";
+import { waitStep } from "./act/wait_step.ts";
+import { recordListeners } from "./listener_recorder.ts";
 import {
   focusedElement,
   goHistory,
@@ -40,7 +42,7 @@ import {
   waitForDownloads,
   type WaitOptions,
 } from "./act/page_controls.ts";
-import type { FocusedInfo } from "./page_runtime.ts";
+import { type FocusedInfo, preloadRuntime } from "./page_runtime.ts";
 import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
@@ -140,6 +142,8 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     });
     this.#tabs = new Tabs(this.#browser, page, (p) => {
       this.#health.watch(p);
+      preloadRuntime(p).catch(() => {/* the tab closed at once; documents install on demand */});
+      recordListeners(p).catch(() => {/* the tab closed at once */});
       this.#activityOf(p);
       if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
     });
@@ -239,14 +243,18 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#onElement(id, options, (page, el) => clickElement(page, el, id, this.#banners));
   }
 
-  /** Types into `[id]`, replacing its text unless `clear` is false (see {@link typeInto}). */
+  /**
+   * Types into `[id]`, replacing its text unless `clear` is false (see {@link typeInto}); with
+   * no ID, where the focus is, the page itself included (see {@link typeFocused}).
+   */
   type(
-    id: number,
+    id: number | undefined,
     text: string,
     pressEnter = false,
     options: TypeOptions = {},
   ): Promise<ActionOutcome> {
     const how = { clear: options.clear ?? true, pressEnter, keyByKey: options.keyByKey ?? false };
+    if (id === undefined) return runAction(this.#env, options, (p) => typeFocused(p, text, how));
     return this.#onElement(
       id,
       options,
@@ -274,15 +282,13 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
 
   /** Presses a key or a combination such as `Control+A` on the focused element, or on `[id]`. */
   press(spec: string, options: ActOptions & { id?: number } = {}): Promise<ActionOutcome> {
-    const pressed = async (page: Page) => {
-      await press(page, spec);
-      return `Pressed ${spec}`;
-    };
+    const pressed = (page: Page) => press(page, spec);
     if (options.id === undefined) return runAction(this.#env, options, pressed);
     const id = options.id;
     return this.#onElement(id, options, async (page, el) => {
       await el.focus();
-      return `Focused [${id}]. ${await pressed(page)}`;
+      const done = await pressed(page);
+      return { ...done, did: `Focused [${id}]. ${done.did}` };
     });
   }
 
@@ -363,6 +369,21 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** Closes cookie and consent banners now, whatever the automatic budget; what it closed. */
   closeBanners(): Promise<string[]> {
     return this.#banners.closeNow(this.#page);
+  }
+
+  /**
+   * Waits `seconds`, or until `text` appears (or, showing now, disappears) within `seconds`, as
+   * an action: the outcome says what changed meanwhile (see {@link waitStep}).
+   */
+  wait(
+    request: { seconds: number; text?: string },
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
+    return runAction(
+      this.#env,
+      { ...options, passive: true },
+      (page) => waitStep(page, { ...request, signal: options.signal }),
+    );
   }
 
   /** Waits for a selector, network quiet or a pause (see {@link waitFor}); says what it waited for. */

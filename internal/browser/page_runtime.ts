@@ -4,9 +4,11 @@
  * table, so a wrong name, argument or result type is a compile error. Arguments travel as
  * `evaluate` arguments (element handles included); no value is ever spliced into source.
  *
- * The runtime is installed on demand: a call into a document that has no runtime, or one of
- * another version, comes back marked missing; the bridge then evaluates the bundled source in
- * that world and calls again, once.
+ * The runtime is installed when a document is created, in puppeteer's isolated world of each
+ * page's frames ({@link preloadRuntime}), so the first call after a navigation finds it there.
+ * Where it is not (the document that was open before, an out-of-process frame that loaded before
+ * its session was set up, a world puppeteer recreated), a call comes back marked missing; the
+ * bridge then evaluates the bundled source in that world and calls again, once.
  *
  * @example
  * ```ts
@@ -16,9 +18,9 @@
  *
  * @module
  */
-import type { ElementHandle, JSHandle, Realm } from "puppeteer-core";
+import type { CDPSession, ElementHandle, Frame, JSHandle, Page, Realm } from "puppeteer-core";
 import { PageChangedError } from "./page_changed.ts";
-import { adoptHandle, isolatedRealm, realmOf } from "./realm.ts";
+import { adoptHandle, frameSession, ISOLATED_WORLD_NAME, isolatedRealm, realmOf } from "./realm.ts";
 import type { RuntimeApi } from "./runtime/entry.ts";
 import { RUNTIME_GLOBAL } from "./runtime/state.ts";
 import { RUNTIME_SOURCE, RUNTIME_VERSION } from "./runtime_bundle.ts";
@@ -158,6 +160,33 @@ async function isMissing(handle: JSHandle<unknown>): Promise<boolean> {
   if ((await handle.jsonValue()) !== MISSING) return false;
   await handle.dispose();
   return true;
+}
+
+/** Sessions the runtime is registered with for new documents (a session lives for its target). */
+const preloaded = new WeakSet<CDPSession>();
+
+/**
+ * Installs the runtime in every document `page` creates from now on, as the document is created
+ * (before the page's own scripts run), in puppeteer's isolated world: its main frame's and
+ * same-process frames' through the page's session, out-of-process frames' through theirs as
+ * they attach. The current document is left to the on-demand install. Resolves once the page's
+ * own session has it.
+ */
+export async function preloadRuntime(page: Page): Promise<void> {
+  page.on("frameattached", (frame: Frame) => {
+    preloadIn(frame).catch(() => {/* the frame went away; its documents install on demand */});
+  });
+  await preloadIn(page.mainFrame());
+}
+
+async function preloadIn(frame: Frame): Promise<void> {
+  const session = frameSession(frame);
+  if (preloaded.has(session)) return;
+  preloaded.add(session);
+  await session.send("Page.addScriptToEvaluateOnNewDocument", {
+    source: RUNTIME_SOURCE,
+    worldName: ISOLATED_WORLD_NAME,
+  });
 }
 
 /** Installs the runtime in `realm`; a world that has this version already keeps its state. */

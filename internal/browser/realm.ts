@@ -1,4 +1,4 @@
-import type { ElementHandle, Frame, JSHandle, Realm } from "puppeteer-core";
+import type { CDPSession, ElementHandle, Frame, JSHandle, Realm } from "puppeteer-core";
 import { BrowserError } from "../entity/mod.ts";
 
 /**
@@ -35,4 +35,28 @@ export function realmOf(handle: ElementHandle<Element>): Realm {
  */
 export function adoptHandle<T extends JSHandle<unknown>>(realm: Realm, handle: T): Promise<T> {
   return (realm as unknown as { adoptHandle(handle: T): Promise<T> }).adoptHandle(handle);
+}
+
+/**
+ * The name of puppeteer's isolated world (the one {@link isolatedRealm} returns) in every
+ * document: `"__puppeteer_utility_world__"` and the pinned puppeteer-core version. puppeteer marks
+ * it internal, so the version is pinned and a test covers it (a script registered for a world of
+ * another name runs where nobody looks, and the runtime is then installed on first use).
+ */
+export const ISOLATED_WORLD_NAME = "__puppeteer_utility_world__25.16.0";
+
+/**
+ * The CDP session puppeteer drives `frame` with (its page's, or an out-of-process frame's own).
+ * Commands that must act on puppeteer's own isolated worlds go through it: worlds are per
+ * session, so another session's world of the same name is another world. puppeteer marks
+ * `client` internal, so the version is pinned and a test covers it.
+ */
+export function frameSession(frame: Frame): CDPSession {
+  const client = (frame as unknown as { client?: CDPSession }).client;
+  if (!client) {
+    throw new BrowserError(
+      "This puppeteer-core gives no session of a frame: keep the version pinned in deno.json",
+    );
+  }
+  return client;
 }

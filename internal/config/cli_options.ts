@@ -32,6 +32,10 @@ export interface CliOptions {
   cdpUrls?: string[];
   /** Where to write a JUnit XML report of a batch (`--junit`). */
   junit?: string;
+  /** `--ui [PORT]`: serve the live view (port 0: a free one); questions wait `timeoutMs`. */
+  ui?: { port: number; timeoutMs: number };
+  /** `--speak[=CMD]`: the speech command ("" for the first one found on PATH). */
+  speak?: string;
   json: boolean;
   quiet: boolean;
   verbose: boolean;
@@ -73,6 +77,16 @@ export function cliOptions(
   }
   const shard = flagValue("shard", v, env) as string | undefined;
   if (shard !== undefined) cli.shard = parseShard(shard);
+  if (typeof v.ui === "string") {
+    const port = v.ui === "" ? 0 : flagValue("ui", v, env) as number;
+    const timeoutS = (flagValue("ui-timeout", v, env) as number | undefined) ?? 600;
+    cli.ui = { port, timeoutMs: timeoutS * 1000 };
+  } else if (v["ui-timeout"] !== undefined) {
+    throw new ConfigError("--ui-timeout needs --ui");
+  }
+  if (typeof v.speak === "string") {
+    cli.speak = v.speak === "" ? "" : String(flagValue("speak", v, env));
+  }
   if (cli.forget && !cli.session) throw new ConfigError("--forget needs --session NAME");
   if (cli.quiet && cli.verbose) throw new ConfigError("Both --quiet and --verbose given: pick one");
   if (cli.replay && cli.tasks) throw new ConfigError("Both --replay and --tasks given: pick one");

@@ -32,6 +32,11 @@ export interface FlagSpec {
   fallback?: string;
   /** May be given several times (`--secret`). */
   multiple?: boolean;
+  /**
+   * The value may be left out (`--ui` alone); a separate word is taken as the value only when it
+   * matches this (`--ui 8080`), else the value is written `--flag=VALUE`.
+   */
+  optionalValue?: RegExp;
   check?: FlagCheck;
 }
 
@@ -62,6 +67,13 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     short: "t",
     value: "TEXT",
     about: "the goal, in plain language (or a positional argument, or stdin)",
+  },
+  {
+    name: "start-url",
+    value: "URL",
+    about: "open this page before the first model call (default: the one URL the task names)",
+    env: "BROWSER_AGENT_START_URL",
+    check: PATH,
   },
   {
     name: "model",
@@ -219,6 +231,29 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     about: "also load this tool module for this run: a name in modules/ or a .ts path (repeatable)",
     multiple: true,
     check: PATH,
+  },
+  {
+    name: "ui",
+    value: "PORT",
+    about:
+      "serve a live view of the run on 127.0.0.1 (a free port unless given); prints its URL with a token",
+    optionalValue: /^\d{1,5}$/,
+    check: { kind: "whole", min: 0, max: 65535, unit: "port" },
+  },
+  {
+    name: "ui-timeout",
+    value: "SECONDS",
+    about: "with --ui: how long a question or a held action waits for an answer",
+    fallback: "600",
+    check: { kind: "whole", min: 1, max: 86_400, unit: "seconds" },
+  },
+  {
+    name: "speak",
+    value: "CMD",
+    about:
+      "speak progress, questions, held actions and the answer (--speak=CMD; default espeak-ng, spd-say or say)",
+    optionalValue: /^$/,
+    check: { kind: "text", maxLength: 1000 },
   },
   {
     name: "out",

@@ -24,7 +24,12 @@ export function splitArgs(argv: readonly string[]): { values: RawFlags; position
     const arg = argv[i]!;
     const spec = arg.startsWith("--") ? BY_NAME.get(arg.slice(2)) : undefined;
     const next = argv[i + 1];
-    if (spec?.check?.kind === "whole" && next !== undefined && /^-[\d.]/.test(next)) {
+    if (spec?.optionalValue) {
+      // `--ui` alone, `--ui 8080`, `--ui=8080`: a separate word only when it looks like a value.
+      const take = next !== undefined && spec.optionalValue.test(next) && next !== "";
+      args.push(`${arg}=${take ? next : ""}`);
+      if (take) i++;
+    } else if (spec?.check?.kind === "whole" && next !== undefined && /^-[\d.]/.test(next)) {
       args.push(`${arg}=${next}`);
       i++;
     } else {

@@ -18,6 +18,8 @@ export interface RunConfig {
   allowedDomains?: string[];
   /** NAME → value, from `--secret NAME=ENV_VAR` and `SECRET_NAME` variables. */
   secrets: Record<string, string>;
+  /** `--start-url`: the page opened before the first model call. */
+  startUrl?: string;
 }
 
 /**
@@ -38,6 +40,17 @@ export function runOptions(v: RawFlags, env: Record<string, string | undefined>)
     yes: v.yes === true,
     secrets: secrets(v.secret, env),
   };
+  const startUrl = flagValue("start-url", v, env) as string | undefined;
+  if (startUrl !== undefined) {
+    if (!/^(https?|file):\/\//i.test(startUrl) || !URL.canParse(startUrl)) {
+      throw new ConfigError(
+        `Cannot use --start-url "${
+          preview(startUrl)
+        }": give a whole address that starts with http://, https:// or file://`,
+      );
+    }
+    config.startUrl = startUrl;
+  }
   const maxTokens = whole("max-tokens");
   if (maxTokens !== undefined) config.maxTokens = maxTokens;
   const domains = flagValue("allowed-domains", v, env) as string | undefined;

@@ -91,6 +91,8 @@ export interface ObservedElement {
   value?: string;
   /** New since the previous observation (added to the page or revealed): rendered `*[id]`. */
   fresh?: boolean;
+  /** Nesting level in a tree or nested list (1: inside a top-level item): rendered as indentation. */
+  level?: number;
 }
 
 /** A line of the DOM summary: an element with an ID, or text a person reads. */

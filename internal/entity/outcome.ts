@@ -60,11 +60,30 @@ export type Effect =
   | { kind: "title"; title: string }
   /** The element acted on changed (or kept) a state a person sees. */
   | { kind: "target"; id: number; change: TargetChange }
-  /** Visible elements appeared (`count` capped at 500: `capped`), with the first words of some. */
-  | { kind: "added"; count: number; capped: boolean; samples: string[]; inFrame?: boolean }
+  /**
+   * Things the model sees appeared: controls and elements with text of their own (`count`
+   * capped at 500: `capped`); `headings` new headings, `samples` the first new lines of text.
+   */
+  | {
+    kind: "added";
+    count: number;
+    capped: boolean;
+    samples: string[];
+    headings?: string[];
+    inFrame?: boolean;
+  }
   | { kind: "removed"; count: number; inFrame?: boolean }
-  /** The visible text changed while no element came or went. */
-  | { kind: "text"; inFrame?: boolean }
+  /**
+   * The visible text changed while nothing came or went: elements that now read otherwise
+   * (`changes`), new lines (`lines`), or lines gone (`gone`).
+   */
+  | {
+    kind: "text";
+    changes?: { from: string; to: string }[];
+    lines?: string[];
+    gone?: string[];
+    inFrame?: boolean;
+  }
   /** The keyboard focus moved to another element, described as `<input> "Email"`. */
   | { kind: "focus"; to: string; inFrame?: boolean }
   | { kind: "scrolled"; direction: "up" | "down"; inFrame?: boolean }
@@ -124,6 +143,15 @@ export interface ActionOutcome {
   capped: boolean;
   /** The settle cap in force, in ms (to say so when `capped`). */
   capMs?: number;
+  /** When `capped`: what still showed the page working (`"Searching…"`, `a progress bar`). */
+  stillBusy?: string;
+  /**
+   * The action clicked or pressed a control: when nothing changed, it may keep its state where
+   * nobody sees it (said so instead of a bare "nothing changed").
+   */
+  control?: boolean;
+  /** A scroll that reached the bottom waited for more, and this many items loaded. */
+  loaded?: number;
   newTab?: TabRecord;
   /** The current tab closed itself; now on this one. */
   closedItself?: { index: number; url: string };

@@ -1,4 +1,10 @@
-import { type BrowserState, estimateTokens, type StepRecord } from "../entity/mod.ts";
+import {
+  type ActionOutcome,
+  type BrowserState,
+  type Effect,
+  estimateTokens,
+  type StepRecord,
+} from "../entity/mod.ts";
 import { userMessage } from "./prompt.ts";
 
 /** How large a step's user message may grow. */
@@ -103,16 +109,76 @@ function clip(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** A step as a short line: no reasoning, long argument values and the result cut. */
+/**
+ * A step as a short line: no reasoning, long argument values cut; an action's result keeps what
+ * it did, each effect in brief and the settle time (from its outcome), any other result is cut.
+ */
 function shorten(record: StepRecord): StepRecord {
   const args: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record.call.args)) {
     args[k] = typeof v === "string" && v.length > 60 ? `${v.slice(0, 59)}…` : v;
   }
-  const text = record.result.text.replace(/\s+/g, " ");
+  const outcome = record.result.outcome;
+  const text = outcome
+    ? `${briefOutcome(outcome)}${record.loopMark ? ` ${record.loopMark}` : ""}`
+    : clip(record.result.text.replace(/\s+/g, " "), 100);
   return {
     ...record,
     call: { ...record.call, args, reasoning: "" },
-    result: { ...record.result, text: text.length > 100 ? `${text.slice(0, 99)}…` : text },
+    result: { ...record.result, text },
   };
+}
+
+/** E.g. `Clicked [5]. now at http://a.com/cart; 3 appeared ("Total"). (settled in 180 ms)` */
+function briefOutcome(o: ActionOutcome): string {
+  const parts = [
+    ...o.dialogs.map((d) => `a ${d.type} dialog (${d.answer})`),
+    ...(o.newTab ? [`tab ${o.newTab.index} opened: ${clip(o.newTab.url, 60)}`] : []),
+    ...o.downloads.map((d) => `download ${clip(JSON.stringify(d.name), 40)} ${d.state}`),
+    // "Opened URL" says the navigation already.
+    ...o.effects.filter((e) => !(e.kind === "navigated" && o.did.includes(e.url))).map(briefEffect),
+    ...o.blocked.map((b) => `blocked ${clip(b.url, 60)}`),
+  ];
+  if (o.capped) parts.push(`not settled after ${o.capMs ?? 0} ms`);
+  const navigated = o.effects.some((e) => e.kind === "navigated");
+  const effects = parts.length > 0
+    ? ` ${parts.join("; ")}.`
+    : o.measured && !navigated
+    ? " Nothing on the page changed."
+    : "";
+  const settled = o.settledMs !== undefined ? ` (settled in ${o.settledMs} ms)` : "";
+  return `${clip(o.did, 80)}.${effects}${settled}`;
+}
+
+function briefEffect(e: Effect): string {
+  switch (e.kind) {
+    case "navigated":
+      return `now at ${clip(e.url, 60)}`;
+    case "title":
+      return `title ${clip(JSON.stringify(e.title), 40)}`;
+    case "target": {
+      const c = e.change;
+      if (c.state === "value") return `[${e.id}] now reads ${clip(JSON.stringify(c.value), 30)}`;
+      if (c.state === "left") return `[${e.id}] left`;
+      const still = (c.state === "checked" || c.state === "unchecked") && !c.changed;
+      return `[${e.id}] ${still ? "still" : "now"} ${c.state}`;
+    }
+    case "added": {
+      const sample = e.samples[0] ? ` (${clip(JSON.stringify(e.samples[0]), 30)})` : "";
+      return `${e.capped ? "500+" : e.count} appeared${sample}`;
+    }
+    case "removed":
+      return `${e.count} disappeared`;
+    case "text":
+      return "text changed";
+    case "focus":
+      return `focus to ${clip(e.to, 30)}`;
+    case "scrolled":
+      return `scrolled ${e.direction}`;
+    case "tab":
+      return `on tab ${e.index}`;
+    default:
+      // An effect this brief form does not know yet is still named.
+      return (e as { kind: string }).kind;
+  }
 }

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ModelError, type ToolCall, type ToolSpec } from "../entity/mod.ts";
 import { NOT_A_COMPLETION, notACompletion, readBody } from "./completion_check.ts";
 import { estimateTokens } from "../entity/mod.ts";
@@ -67,7 +67,12 @@ const REASONING = {
  */
 export class ModelClient {
   readonly model: string;
-  readonly #client: OpenAI;
+  /**
+   * The SDK is loaded in the background from the constructor on (a run starts its browser
+   * meanwhile) and awaited by the first request; `openai` is never loaded by `--help` or `mcp`.
+   */
+  readonly #sdk: Promise<typeof OpenAI>;
+  readonly #client: Promise<OpenAI>;
   /** The server as messages name it. */
   readonly #server: string;
 
@@ -75,13 +80,18 @@ export class ModelClient {
     this.model = options.model;
     this.#server = options.baseUrl ? `at ${options.baseUrl}` : "(the OpenAI API)";
     const maxRetries = options.maxRetries ?? 3;
-    this.#client = new OpenAI({
-      apiKey: options.apiKey || "not-needed",
-      baseURL: options.baseUrl,
-      timeout: options.timeoutMs ?? 120_000,
-      maxRetries,
-      fetch: checkedFetch(options.onRetry ?? (() => {}), maxRetries),
-    });
+    this.#sdk = import("openai").then((sdk) => sdk.default);
+    this.#client = this.#sdk.then((Sdk) =>
+      new Sdk({
+        apiKey: options.apiKey || "not-needed",
+        baseURL: options.baseUrl,
+        timeout: options.timeoutMs ?? 120_000,
+        maxRetries,
+        fetch: checkedFetch(options.onRetry ?? (() => {}), maxRetries),
+      })
+    );
+    // A client never asked has no one to report a failed load to; next() reports it.
+    this.#client.catch(() => {});
   }
 
   /** Sends one two-message request and returns the single tool call it chose. */
@@ -93,10 +103,11 @@ export class ModelClient {
     /** A picture sent with the user message (`--vision`: the labelled screenshot). */
     image?: { mimeType: string; base64: string };
   }): Promise<ModelReply> {
+    const [Sdk, client] = await Promise.all([this.#sdk, this.#client]);
     const started = performance.now();
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
-      completion = await this.#client.chat.completions.create({
+      completion = await client.chat.completions.create({
         model: this.model,
         messages: [
           { role: "system", content: request.system },
@@ -126,7 +137,7 @@ export class ModelClient {
         tool_choice: "required",
       }, { signal: request.signal });
     } catch (error) {
-      throw toModelError(error, this.model, this.#server, request.signal);
+      throw toModelError(error, Sdk, this.model, this.#server, request.signal);
     }
     // checkedFetch let only chat completions through: an object with a choice and its message.
     const body = completion as unknown as { choices: { message: Record<string, unknown> }[] };
@@ -161,19 +172,20 @@ function withReasoning(schema: ToolSpec["parameters"]): ToolSpec["parameters"] {
 
 function toModelError(
   error: unknown,
+  Sdk: typeof OpenAI,
   model: string,
   server: string,
   signal?: AbortSignal,
 ): Error {
   if (signal?.aborted) return signal.reason instanceof Error ? signal.reason : new Error("Aborted");
-  if (error instanceof OpenAI.APIError && error.headers?.get(NOT_A_COMPLETION)) {
+  if (error instanceof Sdk.APIError && error.headers?.get(NOT_A_COMPLETION)) {
     const what = decodeURIComponent(error.headers.get(NOT_A_COMPLETION)!);
     return new ModelError(
       `The model server ${server} kept answering with something that is not a chat completion: ${what}; check OPENAI_BASE_URL (an OpenAI-compatible /chat/completions server)`,
       { status: 200, isConfig: false, cause: error },
     );
   }
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  if (error instanceof Sdk.APIConnectionTimeoutError) {
     return new ModelError(
       "The model server did not answer in time: check OPENAI_BASE_URL or raise the timeout",
       {
@@ -182,7 +194,7 @@ function toModelError(
       },
     );
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof Sdk.APIConnectionError) {
     return new ModelError(
       `Cannot reach the model server: ${
         error.cause instanceof Error ? error.cause.message : error.message
@@ -190,7 +202,7 @@ function toModelError(
       { isConfig: false, cause: error },
     );
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof Sdk.APIError) {
     const status = error.status;
     const detail = firstLine(error.message);
     const hints: Record<number, [string, boolean]> = {

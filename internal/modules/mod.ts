@@ -20,8 +20,4 @@ export type {
 export { ModuleHost, type ModuleHostOptions, type ModuleSpec } from "./module_host.ts";
 export { moduleTools, toResult } from "./module_tools.ts";
 /** What the browser package offers modules: browsers driven by CSS selectors and script. */
-export {
-  ChromeInstance,
-  type ChromeInstanceOptions,
-  type ChromeTab,
-} from "../browser/mod.ts";
+export { ChromeInstance, type ChromeInstanceOptions, type ChromeTab } from "../browser/mod.ts";

@@ -96,6 +96,14 @@ export interface AgentModule {
   ): Promise<ModuleResult>;
   /** Called once at the end, whatever the end was. */
   shutdown(): Promise<void>;
-  /** A panel for the live view: HTML (with its script) shown in the module's own panel. */
-  getWebComponent?(): { html: string; title?: string };
+  /**
+   * A panel for the live view (`--ui`): HTML with its script, shown in the module's own panel
+   * (its page's URL carries the token: `new URLSearchParams(location.search).get("token")`), and
+   * the handler of its routes under `/api/modules/NAME/`.
+   */
+  getWebComponent?(): {
+    title?: string;
+    html: string;
+    handle?(request: Request, path: string): Response | Promise<Response>;
+  };
 }

@@ -84,6 +84,20 @@ export class ModuleHost implements AsyncDisposable {
     }));
   }
 
+  /** The panels of the modules that offer one (`getWebComponent`), by module name. */
+  panels(): Map<string, ReturnType<NonNullable<AgentModule["getWebComponent"]>>> {
+    const panels = new Map();
+    for (const { module } of this.#loaded) {
+      if (typeof module.getWebComponent !== "function") continue;
+      try {
+        panels.set(module.name, module.getWebComponent());
+      } catch (error) {
+        this.#log(`module ${module.name}: getWebComponent() failed: ${messageOf(error)}`);
+      }
+    }
+    return panels;
+  }
+
   /** Every loaded module's tools, for the agent (`mcp: false`) or the MCP server. */
   tools(options: { mcp: boolean }): Tool[] {
     return this.#loaded.flatMap((l) => options.mcp ? l.mcpTools : l.agentTools);

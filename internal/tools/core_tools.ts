@@ -1,5 +1,6 @@
 import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 import { find, read } from "./observe_tools.ts";
+import { wait } from "./wait_tool.ts";
 import { ActionError } from "../entity/mod.ts";
 import { actionResult, actOptions, type Tool } from "./tool.ts";
 
@@ -23,11 +24,11 @@ export const click: Tool = {
 export const type: Tool = {
   name: "type",
   description:
-    "Type text into a field, text area or editor (its old text is replaced unless clear=false). Set press_enter to submit a search or form.",
+    "Type text into a field, text area or editor (its old text is replaced unless clear=false). Set press_enter to submit a search or form. Without id, types where the focus is (a page that takes keys, like a terminal).",
   parameters: {
     type: "object",
     properties: {
-      id: ID,
+      id: { ...ID, description: "The field's number; omit to type where the focus is" },
       text: { type: "string", description: "The text to type; new lines are kept" },
       press_enter: { type: "boolean", description: "Press Enter afterwards (default false)" },
       clear: {
@@ -35,11 +36,11 @@ export const type: Tool = {
         description: "Replace the field's text (default true); false adds to its end",
       },
     },
-    required: ["id", "text"],
+    required: ["text"],
   },
   async handler(args, ctx) {
     const outcome = await ctx.browser.type(
-      args.id as number,
+      args.id as number | undefined,
       args.text as string,
       args.press_enter === true,
       { ...actOptions(ctx), clear: args.clear !== false },
@@ -164,6 +165,7 @@ export const coreTools: readonly Tool[] = [
   selectTool,
   press,
   scroll,
+  wait,
   find,
   read,
   navigate,

@@ -4,7 +4,7 @@ import type { Tool } from "./tool.ts";
 export const find: Tool = {
   name: "find",
   description:
-    "Search the whole page (off screen, frames, dialogs) for elements or text containing some words; returns elements with IDs you can click or type into.",
+    "Search the whole page (off screen, frames, dialogs) for elements or text containing some words; returns elements with IDs you can click or type into. Matches inside collapsed sections are reported with the ID of the control to expand first.",
   parameters: {
     type: "object",
     properties: {

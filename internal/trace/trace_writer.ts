@@ -56,7 +56,13 @@ export interface TraceEnd {
 const SHOT_TIMEOUT_MS = 5000;
 
 /** Any line of `trace.jsonl`. */
-export type TraceLine = TraceStart | TraceStep | TraceEnd;
+export type TraceLine = TraceStart | TraceStep | TraceEnd | TraceAnswer;
+
+/** Who answered a question or a held action: the live view's page or the terminal. */
+export interface TraceAnswer {
+  type: "answer";
+  by: "page" | "terminal";
+}
 
 /** What {@link TraceWriter.create} needs. */
 export interface TraceOptions {
@@ -138,6 +144,12 @@ export class TraceWriter implements AsyncDisposable {
         this.#queue = this.#queue.then(() => this.#writeStep(record));
       },
     };
+  }
+
+  /** Writes who answered a question or a held action, in order with the steps. */
+  note(entry: TraceAnswer): Promise<void> {
+    this.#queue = this.#queue.then(() => this.#append(entry));
+    return this.#queue;
   }
 
   /** Waits for the lines written so far (screenshots included). */

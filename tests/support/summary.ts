@@ -9,7 +9,7 @@
  */
 export function idIn(summary: string, pattern: string | RegExp): number {
   for (const line of summary.split("\n")) {
-    const m = /^\*?\[(\d+)\]/.exec(line);
+    const m = /^\s*\*?\[(\d+)\]/.exec(line);
     if (!m) continue;
     if (typeof pattern === "string" ? line.includes(pattern) : pattern.test(line)) {
       return Number(m[1]);

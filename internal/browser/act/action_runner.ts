@@ -35,12 +35,19 @@ export interface RunActionOptions extends ActOptions {
   target?: { el: ElementHandle<Element>; id: number };
   /** The action is a scroll: a moved page is its result, not a side effect. */
   scroll?: boolean;
+  /** The action only watches the page (a wait): what changes meanwhile is the page's doing. */
+  passive?: boolean;
 }
 
-/** What an action's own step says it did: its phrase, and a script-click fallback if any. */
+/**
+ * What an action's own step says it did: its phrase, a script-click fallback if any, whether it
+ * worked a control (a click, a key on a focused control), and items a scroll made load.
+ */
 export interface Did {
   did: string;
   fallback?: { reason: string };
+  control?: boolean;
+  loaded?: number;
 }
 
 /**
@@ -70,7 +77,7 @@ async function actAndSettle(
   const signal = options.signal;
   const page = tabs.current;
   const activity = env.activity(page);
-  const probe = await EffectProbe.start(page, options.target);
+  const probe = await EffectProbe.start(page, options.target, options.passive ?? false);
   // Dialogs the page opened before this action (dismissed then) are not this action's doing.
   activity.takeDialogs();
   tabs.startAction();
@@ -85,7 +92,8 @@ async function actAndSettle(
       const settled = await activity.settle({
         capMs: env.settleCapMs,
         signal,
-        untilNotBusy: !probe.wasBusy,
+        untilNotBusy: true,
+        ignoreBusy: probe.busyBefore,
       });
       return [did, settled] as const;
     });
@@ -102,6 +110,9 @@ async function actAndSettle(
     capMs: env.settleCapMs,
   };
   if (done.fallback) outcome.fallback = done.fallback;
+  if (done.control) outcome.control = true;
+  if (done.loaded) outcome.loaded = done.loaded;
+  if (first.busy) outcome.stillBusy = first.busy;
   const { opened, closedItself } = await tabs.endAction();
   outcome.dialogs = activity.takeDialogs();
   let now = tabs.current;

@@ -35,13 +35,14 @@ export async function clickElement(
   if (point.ok) {
     const { x, y } = await toPage(page, el, point);
     await page.mouse.click(x, y);
-    return { did: `Clicked [${id}]${after}` };
+    return { did: `Clicked [${id}]${after}`, control: true };
   }
   await onElement(el, "clickByScript");
   const why = point.reason === "covered" ? `${point.detail} covers it` : point.detail;
   return {
     did: `Clicked [${id}] by script, because a mouse click could not land: ${why}${after}`,
     fallback: { reason: why },
+    control: true,
   };
 }
 

@@ -1,7 +1,8 @@
 import { basename, extname, join, resolve } from "node:path";
-import type { Browser, CDPSession, Frame, Page, Target } from "puppeteer-core";
+import type { Browser, CDPSession, Frame, Page } from "puppeteer-core";
 import type { DownloadRecord } from "../../entity/mod.ts";
 import { withDeadline } from "../deadline.ts";
+import { browserCdpSession } from "../launch/browser_launch.ts";
 
 /** Longest wait for one download to finish, in ms. */
 const DOWNLOAD_TIMEOUT_MS = 120_000;
@@ -57,7 +58,7 @@ export class Downloads implements AsyncDisposable {
     const staging = await Deno.makeTempDir({ prefix: "browser-agent-downloads-" });
     let session: CDPSession;
     try {
-      session = await browserTarget(browser).createCDPSession();
+      session = await browserCdpSession(browser);
     } catch (error) {
       await Deno.remove(staging, { recursive: true }).catch(() => {/* best effort */});
       throw error;
@@ -198,21 +199,6 @@ function safeName(name: string): string {
   // deno-lint-ignore no-control-regex
   const cleaned = basename(name.replaceAll("\\", "/")).replace(/[\x00-\x1f<>:"|?*]/g, "_").trim();
   return cleaned && cleaned !== "." && cleaned !== ".." ? cleaned : "download";
-}
-
-const browserTargets = new WeakMap<Browser, Target>();
-
-/**
- * The browser's own target, remembered: once a session on it detaches (an isolated context's
- * downloads closing), puppeteer no longer lists it and `browser.target()` throws.
- */
-function browserTarget(browser: Browser): Target {
-  let target = browserTargets.get(browser);
-  if (!target) {
-    target = browser.target();
-    browserTargets.set(browser, target);
-  }
-  return target;
 }
 
 /** puppeteer's frame ID (the CDP one); public in practice, internal in its types. */

@@ -41,16 +41,23 @@ export class EffectProbe {
     this.#id = id;
   }
 
-  /** Takes the "before" snapshot of `page`, and of element `[id]` when given. */
-  static async start(page: Page, target?: { el: ElementHandle<Element>; id: number }) {
+  /**
+   * Takes the "before" snapshot of `page`, and of element `[id]` when given; `passive` for an
+   * action that only watches (a wait).
+   */
+  static async start(
+    page: Page,
+    target?: { el: ElementHandle<Element>; id: number },
+    passive = false,
+  ) {
     const [url, title] = [page.url(), await page.title().catch(() => "")];
     const before: Before = { page, url, title };
     const el = target?.el;
     const main = page.mainFrame();
     const own = el && el.frame !== main ? el.frame : undefined;
     const [m, f] = await Promise.all([
-      measure(main, own ? null : el ?? null, "start"),
-      own ? measure(own, el!, "start") : undefined,
+      measure(main, own ? null : el ?? null, "start", passive),
+      own ? measure(own, el!, "start", passive) : undefined,
     ]);
     if (m) before.main = m;
     if (f) before.frame = f;
@@ -62,9 +69,9 @@ export class EffectProbe {
     return this.#before.url;
   }
 
-  /** True when a loading indicator showed before the action (then it does not hold settling). */
-  get wasBusy(): boolean {
-    return this.#before.main?.busy ?? false;
+  /** What showed work in progress before the action (then it does not hold settling). */
+  get busyBefore(): string[] {
+    return this.#before.main?.busy ?? [];
   }
 
   /**
@@ -108,10 +115,11 @@ async function measure(
   frame: Frame,
   el: ElementHandle<Element> | null,
   phase: "start" | "end",
+  passive = false,
 ): Promise<(EffectSnapshot & { changes?: DomChanges }) | undefined> {
   try {
-    if (el) return await onElement(el, "measureEffects", phase);
-    return await inRealm(isolatedRealm(frame), "measureEffects", null, phase);
+    if (el) return await onElement(el, "measureEffects", phase, passive);
+    return await inRealm(isolatedRealm(frame), "measureEffects", null, phase, passive);
   } catch {
     // The document was replaced or the element went away: the URL change says what happened.
     return undefined;
@@ -154,22 +162,34 @@ function pageChanges(
   const { same } = how;
   const at = how.inFrame ? { inFrame: true } : {};
   if (same && changes?.tracked) {
-    if (changes.added > 0) {
+    const c = changes;
+    if (c.added > 0 || c.headings.length > 0) {
       out.push({
         kind: "added",
-        count: changes.added,
-        capped: changes.added >= 500,
-        samples: changes.samples,
+        count: c.added,
+        capped: c.added >= 500,
+        samples: c.samples.slice(0, c.headings.length > 0 ? 2 : 3),
+        ...(c.headings.length > 0 ? { headings: c.headings } : {}),
         ...at,
       });
     }
-    if (changes.removed > 0) out.push({ kind: "removed", count: changes.removed, ...at });
-    if (changes.added === 0 && changes.removed === 0 && a.textHash !== b.textHash) {
-      out.push({ kind: "text", ...at });
+    if (c.removed > 0) out.push({ kind: "removed", count: c.removed, ...at });
+    const text = c.texts.length > 0 || c.samples.length > 0 || c.gone.length > 0;
+    if (c.added === 0 && c.headings.length === 0 && text) {
+      const shown = new Set(c.texts.map((t) => t.to));
+      const lines = c.samples.filter((l) => ![...shown].some((t) => l.includes(t)));
+      out.push({
+        kind: "text",
+        ...(c.texts.length > 0 ? { changes: c.texts } : {}),
+        ...(lines.length > 0 ? { lines: lines.slice(0, 2) } : {}),
+        ...(c.gone.length > 0 && c.texts.length === 0 ? { gone: c.gone } : {}),
+        ...at,
+      });
     }
   }
-  if (b.focus !== a.focus && b.focus && how.focusNews) {
-    out.push({ kind: "focus", to: b.focus, ...at });
+  const moved = same && changes?.tracked ? changes.focusMoved : b.focus !== a.focus;
+  if (moved && how.focusNews && (b.focus || a.focus)) {
+    out.push({ kind: "focus", to: b.focus || "the page itself (no element has focus)", ...at });
   }
   if (same && !how.scroll && b.scrollY !== a.scrollY) {
     out.push({ kind: "scrolled", direction: b.scrollY > a.scrollY ? "down" : "up", ...at });

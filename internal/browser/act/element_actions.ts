@@ -4,7 +4,8 @@ import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
 import { clickElement } from "./click_action.ts";
-import { handleOnElement, onElement } from "../page_runtime.ts";
+import { handleOnElement, inRealm, onElement } from "../page_runtime.ts";
+import { isolatedRealm } from "../realm.ts";
 import { parseKeys } from "./keys.ts";
 import { cut } from "../runtime/text.ts";
 
@@ -80,6 +81,32 @@ export async function typeInto(
   }
   if (options.pressEnter) await kb.press("Enter");
   return options.pressEnter ? `${did} and pressed Enter` : did;
+}
+
+/**
+ * Types where the keyboard focus is, with no element named: a focused field, or the page itself
+ * (a terminal-like page that listens to keys on the document). Says where the text went.
+ *
+ * @example
+ * ```ts
+ * await typeFocused(page, "rm file.gif", { clear: false, pressEnter: true });
+ * // "Typed "rm file.gif" on the page itself (no element has focus) and pressed Enter"
+ * ```
+ */
+export async function typeFocused(page: Page, text: string, options: TypeOptions): Promise<Did> {
+  const realm = isolatedRealm(page.mainFrame());
+  const focus = await inRealm(realm, "focusedState").catch(() => ({ what: "", state: "" }));
+  const kb = page.keyboard;
+  for (const [i, line] of text.split(/\r?\n/).entries()) {
+    if (i > 0) await kb.press("Enter");
+    if (line) await kb.type(line);
+  }
+  if (options.pressEnter) await kb.press("Enter");
+  const where = focus.what
+    ? `into ${focus.what} (it had the focus)`
+    : "on the page itself (no element has focus: the page got the keys)";
+  const did = `Typed ${JSON.stringify(cut(text.replace(/\s+/g, " "), 80))} ${where}`;
+  return { did: options.pressEnter ? `${did} and pressed Enter` : did, control: true };
 }
 
 /**
@@ -210,12 +237,25 @@ export async function uploadFile(
   return `Clicked [${id}] and chose ${JSON.stringify(name)} in the file chooser`;
 }
 
-/** Presses a key or a combination such as `Control+A` on the focused element. */
-export async function press(page: Page, spec: string): Promise<void> {
+/**
+ * Presses a key or a combination such as `Control+A` on the focused element. Says on what, and
+ * the state a person sees when the key changed it: `Pressed Space on <input type=checkbox>
+ * "I agree": it is now checked`.
+ */
+export async function press(page: Page, spec: string): Promise<Did> {
   // parseKeys returns only names of the browser's key table (or single characters).
   const keys = parseKeys(spec) as KeyInput[];
+  const realm = isolatedRealm(page.mainFrame());
+  const focused = () => inRealm(realm, "focusedState").catch(() => ({ what: "", state: "" }));
+  const before = await focused();
   const kb = page.keyboard;
   for (const key of keys.slice(0, -1)) await kb.down(key);
   await kb.press(keys[keys.length - 1]!);
   for (const key of keys.slice(0, -1).reverse()) await kb.up(key);
+  const after = await focused();
+  const on = before.what ? ` on ${before.what}` : " on the page itself (no element had focus)";
+  const now = after.what === before.what && after.state !== before.state && after.state
+    ? `: it is now ${after.state}`
+    : "";
+  return { did: `Pressed ${spec}${on}${now}`, control: before.what !== "" };
 }

@@ -8,9 +8,19 @@ import { isolatedRealm } from "../realm.ts";
 const QUIET_MS = 100;
 /** Requests in flight longer than this (long polling, streams) do not hold settling up. */
 const LONG_REQUEST_MS = 2000;
-/** The same URL fetched this often within {@link POLL_WINDOW_MS} is polling: it is ignored. */
+/**
+ * Requests to one address (method, origin and path) that start {@link POLL_REPEATS} times at
+ * regular intervals within {@link POLL_WINDOW_MS}, once at least outside an action's reach,
+ * are polling or beacons: not waited for. What actions alone fetch is always waited for.
+ */
 const POLL_REPEATS = 3;
-const POLL_WINDOW_MS = 4000;
+const POLL_WINDOW_MS = 5000;
+/** Starts closer than this are one burst. */
+const POLL_BURST_MS = 30;
+/** The longest interval between polls may be this many times the shortest. */
+const POLL_REGULARITY = 2;
+/** Requests starting this long after an action began may be its doing. */
+const ACTION_REACH_MS = 1000;
 /** Resource types that never mean "the page is still loading what the action asked for". */
 const IGNORED_TYPES = new Set(["websocket", "eventsource", "ping", "media", "manifest", "other"]);
 const ANALYTICS =
@@ -26,14 +36,26 @@ export type DialogAnswer = "accept" | "dismiss";
 export interface SettleOptions {
   capMs: number;
   signal?: AbortSignal | undefined;
-  /** Also wait while a loading indicator ("Loading…", `aria-busy`) shows. */
+  /** Also wait while work in progress shows ("Searching…", `aria-busy`, a progress bar). */
   untilNotBusy?: boolean;
+  /** Signals of work in progress that showed before the action: they do not hold settling. */
+  ignoreBusy?: string[];
 }
 
-/** How a {@link PageActivity.settle} went: its time, and whether the cap ended it unsettled. */
+/**
+ * How a {@link PageActivity.settle} went: its time, whether the cap ended it unsettled, and
+ * then what still showed the page working, if anything did (`"Searching…"`).
+ */
 export interface Settled {
   ms: number;
   capped: boolean;
+  busy?: string;
+}
+
+/** Recent starts of requests to one address. */
+interface Recent {
+  times: number[];
+  outsideAt: number;
 }
 
 /**
@@ -45,8 +67,10 @@ export class PageActivity {
   /** The answer for the action now running; `dismiss` between actions. */
   #answerNow: DialogAnswer = "dismiss";
   readonly #inflight = new Map<HTTPRequest, number>();
-  /** Recent request starts per URL, for polling detection. */
-  readonly #recent = new Map<string, number[]>();
+  /** Recent request starts per address, for polling detection. */
+  readonly #recent = new Map<string, Recent>();
+  /** When the action now running began (its requests are its doing for a while). */
+  #actionAt = -Infinity;
   #lastNetwork = 0;
   #dialogs: DialogRecord[] = [];
 
@@ -55,12 +79,7 @@ export class PageActivity {
     page.on("request", (req) => {
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
       const now = performance.now();
-      const key = req.url();
-      const times = (this.#recent.get(key) ?? []).filter((t) => now - t < POLL_WINDOW_MS);
-      times.push(now);
-      this.#recent.set(key, times);
-      if (this.#recent.size > 500) this.#recent.clear(); // bounded memory on busy pages
-      if (times.length >= POLL_REPEATS) return; // polling: never "done", so never waited for
+      if (this.#polls(req, now)) return; // polling: never "done", so never waited for
       this.#inflight.set(req, now);
       this.#lastNetwork = now;
     });
@@ -74,6 +93,27 @@ export class PageActivity {
     });
   }
 
+  /** Notes a request start; true when its address is polled (or beaconed) on a timer. */
+  #polls(req: HTTPRequest, now: number): boolean {
+    let key = req.url();
+    try {
+      const u = new URL(key);
+      key = `${req.method()} ${u.origin}${u.pathname}`;
+    } catch { /* not a URL puppeteer parses: the whole string is the key */ }
+    let recent = this.#recent.get(key);
+    if (!recent) {
+      if (this.#recent.size > 500) this.#recent.clear(); // bounded memory on busy pages
+      this.#recent.set(key, recent = { times: [], outsideAt: -Infinity });
+    }
+    const times = recent.times.filter((t) => now - t < POLL_WINDOW_MS).slice(-5);
+    if (now - (times[times.length - 1] ?? -Infinity) >= POLL_BURST_MS) times.push(now);
+    recent.times = times;
+    if (now - this.#actionAt > ACTION_REACH_MS) recent.outsideAt = now;
+    if (times.length < POLL_REPEATS || now - recent.outsideAt >= POLL_WINDOW_MS) return false;
+    const gaps = times.slice(1).map((t, i) => t - times[i]!).slice(-4);
+    return Math.max(...gaps) <= Math.min(...gaps) * POLL_REGULARITY;
+  }
+
   /** Forgets in-flight requests to `url`: a download never "finishes" as a request. */
   forget(url: string): void {
     for (const req of this.#inflight.keys()) if (req.url() === url) this.#inflight.delete(req);
@@ -85,10 +125,12 @@ export class PageActivity {
    */
   async answering<T>(answer: DialogAnswer, work: () => Promise<T>): Promise<T> {
     this.#answerNow = answer;
+    this.#actionAt = performance.now();
     try {
       return await work();
     } finally {
       this.#answerNow = "dismiss";
+      this.#actionAt = -Infinity;
     }
   }
 
@@ -110,16 +152,19 @@ export class PageActivity {
 
   /**
    * Waits until the page settles: loaded, no fresh network request for a quiet window, no DOM
-   * change for a quiet window and, when asked, no loading indicator; at most `capMs`, even while
-   * the page's main thread is too busy to answer. Long requests, polling, websockets and
-   * analytics beacons do not count. Returns the time in ms, and whether the cap ended the wait.
+   * change for a quiet window and, when asked, no work in progress showing; at most `capMs`,
+   * even while the page's main thread is too busy to answer. Background activity does not
+   * count: long requests, polling, websockets, beacons, and DOM changes that recur on a timer.
+   * Returns the time in ms, whether the cap ended the wait, and what still showed work then.
    */
   async settle(options: SettleOptions): Promise<Settled> {
     const start = performance.now();
     const deadline = start + options.capMs;
     const signal = options.signal;
     const busy = options.untilNotBusy ?? false;
+    const ignore = options.ignoreBusy ?? [];
     let settled = false;
+    let working = "";
     while (!signal?.aborted && !this.#page.isClosed()) {
       const now = performance.now();
       const left = deadline - now;
@@ -127,7 +172,7 @@ export class PageActivity {
       let dom: DomIdle;
       try {
         dom = await withDeadline(
-          inRealm(isolatedRealm(this.#page.mainFrame()), "domIdle", QUIET_MS, busy),
+          inRealm(isolatedRealm(this.#page.mainFrame()), "domIdle", QUIET_MS, busy, ignore),
           left,
         );
       } catch (error) {
@@ -140,6 +185,7 @@ export class PageActivity {
       // Quiet windows count from the start of settling: what the action caused comes after it.
       const since = performance.now() - start;
       const quiet = Math.min(dom.idleMs, since, this.#networkIdleMs());
+      working = dom.busy;
       if (quiet >= QUIET_MS && !dom.loading && !dom.busy) {
         settled = true;
         break;
@@ -147,7 +193,8 @@ export class PageActivity {
       await pause(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now(), 50)));
     }
     const ms = Math.round(performance.now() - start);
-    return { ms, capped: !settled && performance.now() >= deadline };
+    const capped = !settled && performance.now() >= deadline;
+    return capped && working ? { ms, capped, busy: working } : { ms, capped };
   }
 
   /** Milliseconds since the network last did something that counts; 0 while a request is fresh. */

@@ -16,7 +16,7 @@ import { cut } from "../runtime/text.ts";
  * ```ts
  * renderOutcome({ did: "Pressed Enter", effects: [], measured: true, settledMs: 104, capped: false,
  *   downloads: [], dialogs: [], blocked: [], banners: [] });
- * // "Pressed Enter. No visible change. (settled in 104 ms)"
+ * // "Pressed Enter. Nothing on the page changed. (settled in 104 ms)"
  * ```
  */
 export function renderOutcome(o: ActionOutcome): string {
@@ -33,15 +33,21 @@ export function renderOutcome(o: ActionOutcome): string {
     parts.push(`the tab closed itself; now on tab ${o.closedItself.index}: ${o.closedItself.url}`);
   }
   parts.push(...o.downloads.map(renderDownload));
+  if (o.loaded) parts.push(`${o.loaded} more item${o.loaded === 1 ? "" : "s"} loaded`);
   parts.push(...o.effects.map(renderEffect));
   parts.push(...o.banners);
-  if (o.capped) {
+  if (o.capped && o.stillBusy) {
+    parts.push(
+      `still loading after ${seconds(o.capMs ?? 0)} s (${o.stillBusy} still shows): ` +
+        `wait, or observe again later`,
+    );
+  } else if (o.capped) {
     parts.push(`the page had not settled after ${o.capMs ?? 0} ms (still loading or busy)`);
   }
   const effects = parts.length > 0
     ? ` ${capital(parts.join("; "))}.`
     : o.measured
-    ? " No visible change."
+    ? ` Nothing on the page changed${o.control ? "; the control may keep its state hidden" : ""}.`
     : "";
   const settled = o.settledMs !== undefined ? ` (settled in ${o.settledMs} ms)` : "";
   const blocked = o.blocked.map((b) =>
@@ -86,15 +92,28 @@ function renderEffect(e: Effect): string {
       return targetPhrase(e.id, e.change);
     case "added": {
       const n = e.capped ? "500+" : String(e.count);
-      const samples = e.samples.map((s) => JSON.stringify(s)).join(", ");
-      return `${n} element${e.count === 1 ? "" : "s"} appeared${at}${
-        samples ? ` (${samples})` : ""
-      }`;
+      const names = [
+        ...(e.headings ?? []).map((h) => `heading ${JSON.stringify(h)}`),
+        ...e.samples.map((s) => JSON.stringify(s)),
+      ];
+      if (names.length === 0) return `${n} new item${e.count === 1 ? "" : "s"} appeared${at}`;
+      const all = e.count > names.length ? ` (${n} new items in all)` : "";
+      return `appeared${at}: ${names.join(", ")}${all}`;
     }
     case "removed":
-      return `${e.count} element${e.count === 1 ? "" : "s"} disappeared${at}`;
-    case "text":
-      return `the visible text changed${at}`;
+      return `${e.count} item${e.count === 1 ? "" : "s"} disappeared${at}`;
+    case "text": {
+      const said = [
+        ...(e.changes ?? []).map((c) =>
+          `${JSON.stringify(c.from || "(nothing)")} now reads ${JSON.stringify(c.to)}`
+        ),
+        ...(e.lines ?? []).map((l) => `${JSON.stringify(l)} appeared`),
+        ...(e.gone ?? []).map((l) => `${JSON.stringify(l)} is gone`),
+      ];
+      return said.length > 0
+        ? `the visible text changed${at}: ${said.join(", ")}`
+        : `the visible text changed${at}`;
+    }
     case "focus":
       return `focus moved to ${e.to}${at}`;
     case "scrolled":
@@ -122,6 +141,10 @@ function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
 }
 
 function capital(s: string): string {

@@ -1,6 +1,12 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome, BrowserError } from "../../entity/mod.ts";
-import { type ActionEnv, type ActOptions, blankOutcome, runAction } from "./action_runner.ts";
+import {
+  type ActionEnv,
+  type ActOptions,
+  blankOutcome,
+  type Did,
+  runAction,
+} from "./action_runner.ts";
 import type { BannerCloser } from "./banners.ts";
 import { inRealm, onElement, type ScrollResult } from "../page_runtime.ts";
 import { isolatedRealm } from "../realm.ts";
@@ -79,7 +85,7 @@ export async function scrollAround(
   el: ElementHandle<Element>,
   id: number,
   direction: "up" | "down" | undefined,
-): Promise<string> {
+): Promise<Did | string> {
   if (!direction) {
     const inView = await onElement(el, "revealElement");
     return inView
@@ -89,8 +95,14 @@ export async function scrollAround(
   return scrolled(await onElement(el, "scrollBy", direction === "up" ? -0.8 : 0.8), direction);
 }
 
-function scrolled(r: ScrollResult, direction: "up" | "down"): string {
+function scrolled(r: ScrollResult, direction: "up" | "down"): Did {
   const end = direction === "down" ? "bottom" : "top";
+  if (r.moved === 0 && r.loaded > 0) {
+    return {
+      did: `Scrolled ${r.what} down: it was at the bottom; ${r.left} px more below now`,
+      loaded: r.loaded,
+    };
+  }
   if (r.moved === 0) {
     throw new ActionError(
       "no_effect",
@@ -100,7 +112,8 @@ function scrolled(r: ScrollResult, direction: "up" | "down"): string {
   const left = r.left <= 0
     ? `reached the ${end}`
     : `${r.left} px more ${direction === "down" ? "below" : "above"}`;
-  return `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${left}`;
+  const did = `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${left}`;
+  return r.loaded > 0 ? { did, loaded: r.loaded } : { did };
 }
 
 /** Brings a tab chosen as current to the front, settles it, clears its banners; says so. */

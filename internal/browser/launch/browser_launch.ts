@@ -1,5 +1,5 @@
 import puppeteer from "puppeteer-core";
-import type { Browser, BrowserContext, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
 import { BrowserError, ConfigError } from "../../entity/mod.ts";
 import { withDeadline } from "../deadline.ts";
 import { findChrome } from "./find_chrome.ts";
@@ -229,4 +229,49 @@ export async function closeBrowser(
     );
     await withDeadline(browser.disconnect(), 5000).catch(() => {/* already disconnected */});
   }
+}
+
+/** The browser-level target each browser's sessions attach to, once one attach worked. */
+const browserTargets = new WeakMap<Browser, Target>();
+
+/**
+ * A CDP session on the browser itself (for `Browser.*` commands such as downloads). Every
+ * connection to a browser adds a browser-level target of its own, and each connection sees the
+ * others'; puppeteer's `browser.target()` may name another connection's, which vanishes when
+ * that connection closes — attaching to it then fails with "No target with given id found" (a
+ * busy shared Chromium in a batch). So a target that vanishes during the attach is skipped and
+ * the next browser-level target tried; once attached, a session keeps its target alive. The
+ * target that worked is remembered: puppeteer stops listing a target once a session on it
+ * detaches, though it lives on.
+ *
+ * @example
+ * ```ts
+ * const session = await browserCdpSession(browser);
+ * await session.send("Browser.setDownloadBehavior", { behavior: "deny" });
+ * ```
+ */
+export async function browserCdpSession(browser: Browser): Promise<CDPSession> {
+  const remembered = browserTargets.get(browser);
+  const listed = browser.targets().filter((t) => t.type() === "browser");
+  const candidates = [...new Set([...(remembered ? [remembered] : []), ...listed])];
+  let vanished: unknown;
+  for (const target of candidates) {
+    try {
+      const session = await target.createCDPSession();
+      browserTargets.set(browser, target);
+      return session;
+    } catch (error) {
+      // Another connection's target that closed while we attached: try the next one.
+      if (!/No target with given id/i.test(String((error as Error)?.message))) throw error;
+      vanished = error;
+    }
+  }
+  throw new BrowserError(
+    `Cannot attach to the browser: ${
+      vanished
+        ? "every browser-level target closed during the attach"
+        : "it lists no browser-level target"
+    }; try again`,
+    { cause: vanished },
+  );
 }

@@ -6,7 +6,8 @@ const LINK_ROLES = new Set(["role=link", "role=menuitem"]);
 /**
  * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`.
  * A link with a label, the most common element, is written bare: `[12] Pricing`. An element new
- * since the previous observation is marked `*[57]`.
+ * since the previous observation is marked `*[57]`; an item nested in a tree is indented two
+ * spaces per level.
  *
  * @example
  * ```ts
@@ -23,7 +24,8 @@ export function renderElement(el: ObservedElement): string {
   const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
   const label = el.label ? ` ${el.label}` : "";
   const value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";
-  return head + states + label + value;
+  const indent = el.level ? "  ".repeat(Math.min(el.level, 8)) : "";
+  return indent + head + states + label + value;
 }
 
 /** Renders the lines of an observation as the text the model reads. */

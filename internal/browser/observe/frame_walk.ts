@@ -1,7 +1,8 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import { DeadlineError, withDeadline } from "../deadline.ts";
 import { inRealm, onElement } from "../page_runtime.ts";
-import type { Box, FrameWalk, PageItem, WalkOptions } from "../runtime/types.ts";
+import type { Box, FrameWalk, PageItem, Scroller, WalkOptions } from "../runtime/types.ts";
+import { LISTENER_TOKEN } from "../listener_recorder.ts";
 import { isolatedRealm } from "../realm.ts";
 import { PageChangedError } from "../page_changed.ts";
 
@@ -20,7 +21,7 @@ export interface PageWalk {
   /** Interactive elements outside the band, over all frames. */
   above: number;
   below: number;
-  scrollers: { name: string; more: number }[];
+  scrollers: Scroller[];
   /** Each frame's walk, by frame (tokens for IDs, `seenBefore`). */
   walks: Map<Frame, FrameWalk>;
 }
@@ -31,8 +32,9 @@ export interface PageWalk {
  */
 export async function walkPage(
   page: Page,
-  options: Omit<WalkOptions, "clip" | "band">,
+  walkOptions: Omit<WalkOptions, "clip" | "band" | "listeners">,
 ): Promise<PageWalk> {
+  const options = { ...walkOptions, listeners: LISTENER_TOKEN };
   const mainFrame = page.mainFrame();
   const all = page.frames().filter((f) => f !== mainFrame && shown(f));
   // Which <iframe> holds which frame: asked for all frames at once, while the main frame is walked.

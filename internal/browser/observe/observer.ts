@@ -10,9 +10,10 @@ import { ElementIds } from "./element_ids.ts";
 import { isNavigationError, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { handleInRealm, inRealm } from "../page_runtime.ts";
 import { WHERE } from "../runtime/types.ts";
+import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage, passages } from "./page_scope.ts";
 import { isolatedRealm } from "../realm.ts";
-import { DEFAULT_TOKEN_BUDGET, fitBudget } from "./token_budget.ts";
+import { DEFAULT_TOKEN_BUDGET, EXTRA_SHARE, fitBudget } from "./token_budget.ts";
 
 /** How pages are observed. */
 export interface ObserveOptions {
@@ -115,7 +116,9 @@ export class PageObserver {
       const line = this.#line(entry);
       if (!line) continue;
       const where = position(entry.item.y);
-      const shown = (line.kind === "element" ? renderElement(line.element) : `"${line.text}"`) +
+      const shown = (line.kind === "element"
+        ? renderElement({ ...line.element, level: 0 })
+        : `"${line.text}"`) +
         where;
       count++;
       const t = estimateTokens(shown) + 1;
@@ -128,15 +131,27 @@ export class PageObserver {
         line.kind === "element" ? { text: shown, id: line.element.id } : { text: shown },
       );
     }
+    // Matches inside collapsed or hidden parts: the control that shows them, to expand first.
+    const hiddenLines = hiddenMatches(
+      walk,
+      (frame, token, lid) => this.#ids.assign(frame, token, lid).id,
+    );
+    matches.push(...hiddenLines.lines);
+    const hidden = hiddenLines.count;
     const what = role
       ? `${role} element${count === 1 ? "" : "s"} matching`
       : `match${count === 1 ? "" : "es"} for`;
     const head = count === 0
-      ? `No ${role ? `${role} elements matching` : "matches for"} ${
-        JSON.stringify(text)
-      } on the page`
+      ? `No ${
+        role ? `${role} elements matching` : hidden ? "visible matches for" : "matches for"
+      } ${JSON.stringify(text)} on the page${hidden ? ":" : ""}`
       : `${count} ${what} ${JSON.stringify(text)}${cut ? ` (first ${count - cut} shown)` : ""}:`;
-    return { head, matches, count, text: [head, ...matches.map((m) => m.text)].join("\n") };
+    return {
+      head,
+      matches,
+      count: count + hidden,
+      text: [head, ...matches.map((m) => m.text)].join("\n"),
+    };
   }
 
   /**
@@ -244,6 +259,7 @@ export class PageObserver {
       ? { id, tag, role, attrs, states, label }
       : { id, tag, role, attrs, states, label, value };
     if (item.fresh) Object.assign(element, { fresh: true });
+    if (item.level) Object.assign(element, { level: item.level });
     return { kind: "element", element };
   }
 
@@ -322,15 +338,25 @@ export class PageObserver {
       notes.push(`… (+N lines): text shortened in this whole-page view; use read for all of it`);
     }
     if (walk.scrollers.length > 0) {
-      const list = walk.scrollers.slice(0, 4).map((s) => `${JSON.stringify(s.name)} (${s.more})`);
+      const list = walk.scrollers.slice(0, 4).map((s) =>
+        `${JSON.stringify(s.name)} (${s.total} item${
+          s.total === 1 ? "" : "s"
+        }, ${s.more} out of view)`
+      );
       notes.push(`… more inside scrollable areas: ${list.join(", ")}; use find`);
     }
     const noteTokens = notes.reduce((n, t) => n + estimateTokens(t) + 1, 0);
     const reserve = 40; // the line that says what the budget left out
     const structural = entries.filter((e) => e.rank === 99).length * 12;
+    // Elements and headings on screen may use the whole budget; plain text and what is only
+    // near the screen (the margin band) fill at most EXTRA_SHARE of it.
     const keep = fitBudget(
       entries.map((e) => (e.rank === 99 ? { tokens: 0, rank: -1 } : e)),
       Math.max(0, o.tokenBudget - noteTokens - reserve - structural),
+      {
+        from: 4,
+        budget: Math.max(0, o.tokenBudget * EXTRA_SHARE - noteTokens - reserve - structural),
+      },
     );
     let leftEls = 0, leftText = 0;
     const lines: SummaryLine[] = [];

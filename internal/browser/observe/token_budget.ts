@@ -14,25 +14,40 @@ export interface BudgetEntry {
 }
 
 /**
+ * Share of the budget that the lower-ranked lines (plain text, and what is only near the screen)
+ * may fill: the controls and headings that show come first, the rest only while the view stays
+ * lean.
+ */
+export const EXTRA_SHARE = 0.75;
+
+/**
  * Chooses which lines fit `budget` tokens: by rank, then in reading order, skipping what does not
- * fit. Returns a keep-flag per entry.
+ * fit. Lines of rank `extra.from` or more go in only while the total stays within `extra.budget`.
+ * Returns a keep-flag per entry.
  *
  * @example
  * ```ts
  * fitBudget([{ tokens: 5, rank: 2 }, { tokens: 8, rank: 0 }], 10); // [false, true]
+ * fitBudget([{ tokens: 5, rank: 2 }, { tokens: 4, rank: 5 }], 10, { from: 5, budget: 8 });
+ * // [true, false]
  * ```
  */
-export function fitBudget(entries: readonly BudgetEntry[], budget: number): boolean[] {
+export function fitBudget(
+  entries: readonly BudgetEntry[],
+  budget: number,
+  extra?: { from: number; budget: number },
+): boolean[] {
   const keep = entries.map(() => false);
   const order = entries.map((_, i) => i).sort((a, b) =>
     entries[a]!.rank - entries[b]!.rank || a - b
   );
-  let left = budget;
+  let used = 0;
   for (const i of order) {
-    const t = entries[i]!.tokens;
-    if (t <= left) {
+    const { tokens, rank } = entries[i]!;
+    const cap = extra && rank >= extra.from ? Math.min(budget, extra.budget) : budget;
+    if (used + tokens <= cap) {
       keep[i] = true;
-      left -= t;
+      used += tokens;
     }
   }
   return keep;

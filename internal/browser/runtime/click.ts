@@ -19,22 +19,27 @@ export type ClickPoint =
  * label); when every tried point is covered, describes what covers the centre.
  */
 export function clickPointOf(el: Element): ClickPoint {
-  const inView = (r: DOMRect) =>
-    r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth;
+  const inView = (r: DOMRect) => {
+    const v = visiblePart(el, r);
+    return v.left <= r.left && v.top <= r.top && v.right >= r.right && v.bottom >= r.bottom;
+  };
   let rects = Array.from(el.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
   if (rects.length === 0) {
     return { ok: false, reason: "invisible", detail: "it has no size on screen" };
   }
   if (!inView(rects[0]!)) {
+    // Scrolls the page and every scroll area around it, as a person would.
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     rects = Array.from(el.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
   }
   const r = rects[0];
   if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
-  const left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
-  const top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+  const { left, right, top, bottom, clip } = visiblePart(el, r);
   if (right - left < 1 || bottom - top < 1) {
-    return { ok: false, reason: "offscreen", detail: "it is outside the visible area" };
+    const detail = clip
+      ? `it is outside the visible part of its scroll area ${describe(clip)}, even scrolled`
+      : "it is outside the visible area";
+    return { ok: false, reason: "offscreen", detail };
   }
   const cx = (left + right) / 2, cy = (top + bottom) / 2;
   const tries: [number, number][] = [[cx, cy]];
@@ -52,6 +57,40 @@ export function clickPointOf(el: Element): ClickPoint {
   const cover = deepElementFromPoint(cx, cy);
   if (!cover) return { ok: false, reason: "offscreen", detail: "nothing is drawn at its place" };
   return { ok: false, reason: "covered", detail: describeCover(cover), x: cx, y: cy };
+}
+
+/**
+ * The part of `r` (a box of `el`) that shows: inside the viewport and inside every ancestor that
+ * clips its content (a scroll area); `clip` is the innermost ancestor that cuts it, if any.
+ */
+function visiblePart(
+  el: Element,
+  r: DOMRect,
+): { left: number; right: number; top: number; bottom: number; clip?: Element } {
+  let left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
+  let top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+  let clip: Element | undefined;
+  for (let p: Node | null = composedParent(el); p; p = composedParent(p)) {
+    if (!(p instanceof Element)) continue; // a shadow root: on to its host
+    if (p === document.documentElement || p === document.body) break;
+    const s = getComputedStyle(p);
+    if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+    const b = p.getBoundingClientRect();
+    const clipped = r.left < b.left || r.right > b.right || r.top < b.top || r.bottom > b.bottom;
+    if (clipped && !clip) clip = p;
+    left = Math.max(left, b.left), right = Math.min(right, b.right);
+    top = Math.max(top, b.top), bottom = Math.min(bottom, b.bottom);
+  }
+  return clip ? { left, right, top, bottom, clip } : { left, right, top, bottom };
+}
+
+/** `<div class="list">` or `<ul id="results">`, for messages. */
+function describe(el: Element): string {
+  const id = el.id ? ` id="${el.id}"` : "";
+  const cls = !id && typeof el.className === "string" && el.className.trim()
+    ? ` class="${clean(el.className).split(" ").slice(0, 2).join(" ")}"`
+    : "";
+  return `<${el.localName}${id}${cls}>`;
 }
 
 /** Whether a click on `hit` reaches `el`: `hit` is in it, or is (in) its label, or its control. */

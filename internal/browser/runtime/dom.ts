@@ -57,26 +57,6 @@ export function openRoots(): (Document | ShadowRoot)[] {
   return roots;
 }
 
-/** A line that says the page is loading ("Loading…", "Please wait", in several languages). */
-const BUSY_LINE =
-  /(^|\n)[ \t]*(loading|please wait|загрузка|chargement|cargando|carregando|caricamento|wird geladen|laden|加载中|読み込み中)[ \t]*(\.\.\.|…)?[ \t]*(\n|$)/i;
-
-/** Whether the visible text `text` (a document's `innerText`) has a loading line. */
-export function busyText(text: string): boolean {
-  return BUSY_LINE.test(text);
-}
-
-/** Whether a loading indicator element shows: `aria-busy`, a progress bar or `<progress>`. */
-export function busyIndicator(): boolean {
-  const el = document.querySelector('[aria-busy="true"], [role="progressbar"], progress');
-  return el?.checkVisibility({ visibilityProperty: true }) ?? false;
-}
-
-/** Whether the page shows that it is loading: an indicator element or a loading line. */
-export function isBusy(): boolean {
-  return busyIndicator() || busyText(document.body?.innerText ?? "");
-}
-
 /**
  * The number of an `<iframe>` (or `<frame>`) element in this document, assigned on first use:
  * the walker's frame items and the owner of a child frame are numbered alike.

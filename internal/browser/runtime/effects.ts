@@ -1,14 +1,26 @@
 /// <reference lib="dom" />
 /**
  * What an action changed, as a person would notice it: measured before and after the action
- * (focus, visible text, busy indicators, the target's state) and the DOM changes in between.
+ * (focus, visible text, work in progress, the target's state) and the DOM changes in between,
+ * counting only what the model can see and naming the most salient new content first.
  *
  * @module
  */
-import { busyIndicator, busyText, deepActiveElement } from "./dom.ts";
+import { endAction, isBackground, startAction } from "./activity.ts";
+import { busySignals } from "./busy.ts";
+import { deepActiveElement } from "./dom.ts";
+import {
+  backgroundTexts,
+  lineKey,
+  textBefore,
+  type TextChange,
+  textChanges,
+  visibleLines,
+  withoutBackground,
+} from "./effect_text.ts";
 import { accessibleName } from "./names.ts";
 import { docState, type EffectTracker } from "./state.ts";
-import { clean, cut, MASK } from "./text.ts";
+import { cut, MASK } from "./text.ts";
 
 /** The state of the acted-on element, as a person would see it. */
 export interface TargetState {
@@ -33,8 +45,8 @@ export interface EffectSnapshot {
   /** Hash and length of the document's visible text. */
   textHash: number;
   textLength: number;
-  /** A loading indicator is visible: `aria-busy`, a progress bar, or a line "Loading…". */
-  busy: boolean;
+  /** What shows work in progress (`"Loading…"`, `a progress bar`), one description each. */
+  busy: string[];
   scrollY: number;
   target?: TargetState;
 }
@@ -43,67 +55,138 @@ export interface EffectSnapshot {
 export interface DomChanges {
   /** False when the document was replaced in between (its tracker is gone). */
   tracked: boolean;
-  /** Visible elements added (descendants included), capped at 500. */
+  /**
+   * Things the model sees that were added: visible controls and elements with text of their
+   * own (descendants included), capped at 500; background activity left out.
+   */
   added: number;
-  /** Elements removed (descendants included). */
+  /** Such things removed (descendants included). */
   removed: number;
-  /** The first words of up to two added blocks. */
+  /** Up to three new headings. */
+  headings: string[];
+  /** The first new lines of visible text (headings left out), up to three. */
   samples: string[];
+  /** Elements whose text now reads otherwise, up to three. */
+  texts: TextChange[];
+  /** Lines of visible text gone, when nothing else says what changed; up to two. */
+  gone: string[];
+  /** The keyboard focus is on another element than at the start (or on none). */
+  focusMoved: boolean;
 }
+
+/** What one action's measurement keeps besides the counts in {@link EffectTracker}. */
+interface Extra {
+  /** Lines of visible text at the start, and the texts of background activity then. */
+  lines: string[];
+  background: string[];
+  /** Elements whose own text changed, with their text before. */
+  owners: Map<Element, string>;
+  focus: Element | null;
+}
+
+const extras = new WeakMap<EffectTracker, Extra>();
 
 /** Elements whose coming and going nobody sees. */
 const UNSEEN = new Set(["script", "style", "link", "meta", "template", "noscript"]);
+/** Elements the model sees as controls even without text of their own. */
+const CONTROL =
+  'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role], [tabindex], ' +
+  "[onclick], [contenteditable]";
 
 /**
  * Takes a snapshot of what a person notices. With `"start"` it also starts counting DOM changes
- * in this document; with `"end"` it stops and reports them in `changes`.
+ * in this document (`passive` for an action that only watches, a wait); with `"end"` it stops
+ * and reports them in `changes`.
  */
 export function measureEffects(
   target: Element | null,
   phase: "start" | "end",
+  passive = false,
 ): EffectSnapshot & { changes?: DomChanges } {
   const state = docState();
+  const text = document.body?.innerText ?? "";
   let changes: DomChanges | undefined;
   const old = state.effects;
   old?.observer.disconnect();
   delete state.effects;
   if (phase === "start") {
+    startAction(passive);
     const tracker: EffectTracker = {
       added: new Set(),
       removed: 0,
       observer: new MutationObserver((records) => record(tracker, records)),
     };
-    tracker.observer.observe(document, { childList: true, subtree: true });
+    extras.set(tracker, {
+      lines: visibleLines(text),
+      background: backgroundTexts(new Map(), []),
+      owners: new Map(),
+      focus: deepActiveElement(),
+    });
+    tracker.observer.observe(document, {
+      childList: true,
+      subtree: true,
+      characterData: true,
+      characterDataOldValue: true,
+    });
     state.effects = tracker;
   } else {
-    changes = { tracked: old !== undefined, added: 0, removed: 0, samples: [] };
+    endAction();
+    changes = {
+      tracked: old !== undefined,
+      added: 0,
+      removed: 0,
+      headings: [],
+      samples: [],
+      texts: [],
+      gone: [],
+      focusMoved: false,
+    };
     if (old) {
       record(old, old.observer.takeRecords());
-      count(old, changes);
+      count(old, changes, text);
     }
   }
-  const out: EffectSnapshot & { changes?: DomChanges } = snapshot();
+  const out: EffectSnapshot & { changes?: DomChanges } = snapshot(text);
   if (target) out.target = stateOf(target);
   if (changes) out.changes = changes;
   return out;
 }
 
 function record(tracker: EffectTracker, records: MutationRecord[]): void {
+  const extra = extras.get(tracker);
   for (const r of records) {
+    const before = extra ? textBefore(r) : undefined;
+    if (before && !extra!.owners.has(before.owner) && extra!.owners.size < 50) {
+      extra!.owners.set(before.owner, before.text);
+    }
+    if (r.type !== "childList" || isBackground(r.target)) continue;
     for (const n of Array.from(r.addedNodes)) {
       if (n instanceof Element && !UNSEEN.has(n.localName)) tracker.added.add(n);
     }
     for (const n of Array.from(r.removedNodes)) {
       if (!(n instanceof Element) || UNSEEN.has(n.localName)) continue;
       if (tracker.added.delete(n)) continue; // added and removed again: no net change
-      tracker.removed += 1 + n.getElementsByTagName("*").length;
+      tracker.removed += (seen(n) ? 1 : 0) +
+        Array.from(n.getElementsByTagName("*")).filter(seen).length;
     }
   }
 }
 
-function count(tracker: EffectTracker, out: DomChanges): void {
+/** Whether the model would see `el` (when visible): a control, or text of its own. */
+function seen(el: Element): boolean {
+  if (UNSEEN.has(el.localName)) return false;
+  if (el.matches(CONTROL)) return true;
+  for (const n of Array.from(el.childNodes)) {
+    if (n.nodeType === Node.TEXT_NODE && /\S/.test(n.textContent ?? "")) return true;
+  }
+  return false;
+}
+
+function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   out.removed = tracker.removed;
+  const extra = extras.get(tracker);
   const visible = (el: Element) => el.checkVisibility({ visibilityProperty: true });
+  const roots: Element[] = [];
   for (const root of tracker.added) {
     if (!root.isConnected || out.added >= 500) continue;
     let p = root.parentElement, nested = false;
@@ -112,18 +195,52 @@ function count(tracker: EffectTracker, out: DomChanges): void {
       p = p.parentElement;
     }
     if (nested || !visible(root)) continue;
-    out.added++;
+    roots.push(root);
+    if (seen(root)) out.added++;
     for (const d of Array.from(root.getElementsByTagName("*"))) {
       if (out.added >= 500) break;
-      if (visible(d)) out.added++;
+      if (seen(d) && visible(d)) out.added++;
     }
-    const text = root instanceof HTMLElement ? clean(root.innerText) : "";
-    if (text && out.samples.length < 2) out.samples.push(cut(text, 50));
+    for (const h of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]'))) {
+      const heading = h instanceof HTMLElement ? lineKey(h.innerText) : "";
+      if (heading && out.headings.length < 3 && visible(h)) out.headings.push(cut(heading, 60));
+    }
+    if (/^h[1-6]$/.test(root.localName) && root instanceof HTMLElement) {
+      const heading = lineKey(root.innerText);
+      if (heading && out.headings.length < 3) out.headings.unshift(cut(heading, 60));
+    }
   }
+  if (!extra) return;
+  // A line is new when, background activity's text taken out, no line read so before.
+  const skip = backgroundTexts(extra.owners, extra.background);
+  const now = visibleLines(text);
+  const after = new Set(withoutBackground(now, skip));
+  const before = new Set(withoutBackground(extra.lines, skip));
+  const heads = new Set(out.headings);
+  // A line that was part of a longer one (a block inserted in a line splits it) is not new.
+  const partOf = (key: string, lines: Set<string>) => [...lines].some((l) => l.includes(key));
+  let tried = 0;
+  for (const line of now) {
+    if (out.samples.length >= 3 || tried >= 30) break;
+    const key = withoutBackground([line], skip)[0];
+    if (!key || before.has(key) || heads.has(cut(line, 60))) continue;
+    tried++;
+    if (!partOf(key, before)) out.samples.push(cut(line, 60));
+  }
+  out.texts = textChanges(extra.owners, new Set(roots), 3);
+  if (out.added === 0 && out.texts.length === 0) {
+    for (const line of extra.lines) {
+      if (out.gone.length >= 2 || tried >= 60) break;
+      const key = withoutBackground([line], skip)[0];
+      if (!key || after.has(key)) continue;
+      tried++;
+      if (!partOf(key, after)) out.gone.push(cut(line, 60));
+    }
+  }
+  out.focusMoved = deepActiveElement() !== extra.focus;
 }
 
-function snapshot(): EffectSnapshot {
-  const text = document.body?.innerText ?? "";
+function snapshot(text: string): EffectSnapshot {
   let hash = 0;
   for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
   const active = deepActiveElement();
@@ -131,13 +248,13 @@ function snapshot(): EffectSnapshot {
     focus: active ? describeFocus(active) : "",
     textHash: hash,
     textLength: text.length,
-    busy: busyText(text) || busyIndicator(),
+    busy: busySignals(text),
     scrollY: Math.round(scrollY),
   };
 }
 
 /** The focused element as the effect report names it: `<input type=email> "Email"`. */
-function describeFocus(el: Element): string {
+export function describeFocus(el: Element): string {
   const type = el instanceof HTMLInputElement ? ` type=${el.type}` : "";
   const name = cut(accessibleName(el), 60);
   return `<${el.localName}${type}>${name ? ` "${name}"` : ""}`;

@@ -17,7 +17,7 @@ import { frameId } from "./dom.ts";
 import { measureEffects } from "./effects.ts";
 import { hideFieldText, showFieldText } from "./field_text.ts";
 import { controlKind, fileInputFor, prepareField, setFieldValue } from "./fields.ts";
-import { focusedElementInfo } from "./focus.ts";
+import { focusedElementInfo, focusedState } from "./focus.ts";
 import { domIdle, waitForDomQuiet } from "./idle.ts";
 import { chooseNativeOption, findCustomOption, lastSeenOptions, optionText } from "./options.ts";
 import { clearOverlay, drawOverlay } from "./overlay.ts";
@@ -25,6 +25,7 @@ import { elementByLocalId, linkHref } from "./refs.ts";
 import { centreElement, revealElement, scrollBy, scrollWindow } from "./scroll.ts";
 import { install } from "./state.ts";
 import { walkFrame } from "./walk/walk_frame.ts";
+import { textShows, waitForText } from "./wait_text.ts";
 
 /** The functions callable from Deno, by name. A function that acts on an element takes it first. */
 export const api = {
@@ -53,6 +54,9 @@ export const api = {
   optionText,
   measureEffects,
   focusedElementInfo,
+  focusedState,
+  textShows,
+  waitForText,
   hideFieldText,
   showFieldText,
 };

@@ -5,6 +5,7 @@
  * @module
  */
 import { deepActiveElement } from "./dom.ts";
+import { describeFocus } from "./effects.ts";
 import { accessibleName } from "./names.ts";
 import { implicitRole } from "./roles.ts";
 import { cut } from "./text.ts";
@@ -32,4 +33,34 @@ export function focusedElementInfo(): FocusedInfo | undefined {
     label: cut(accessibleName(el), 100),
     inFrame: tag === "iframe" || tag === "frame",
   };
+}
+
+/** The focused element as a key press finds it: described, and the state a person sees. */
+export interface FocusedState {
+  /** `<input type=checkbox> "I agree"`; "" when no element has focus (the document has it). */
+  what: string;
+  /** `checked`, `expanded`, `pressed`, `selected`, their opposites, or "". */
+  state: string;
+}
+
+/** The focused element of this document and its state, for reporting what a key did. */
+export function focusedState(): FocusedState {
+  const el = deepActiveElement();
+  if (!el) return { what: "", state: "" };
+  const aria = (name: string) => el.getAttribute(name);
+  const checked = el instanceof HTMLInputElement && /^(checkbox|radio)$/.test(el.type)
+    ? String(el.checked)
+    : aria("aria-checked");
+  const words: string[] = [];
+  if (checked !== null) words.push(checked === "true" ? "checked" : "unchecked");
+  const expanded = aria("aria-expanded") ??
+    (el.localName === "summary" && el.parentElement instanceof HTMLDetailsElement
+      ? String(el.parentElement.open)
+      : null);
+  if (expanded !== null) words.push(expanded === "true" ? "expanded" : "collapsed");
+  const pressed = aria("aria-pressed");
+  if (pressed !== null) words.push(pressed === "true" ? "pressed" : "not pressed");
+  const selected = aria("aria-selected");
+  if (selected !== null) words.push(selected === "true" ? "selected" : "not selected");
+  return { what: describeFocus(el), state: words.join(", ") };
 }

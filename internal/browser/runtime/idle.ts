@@ -4,8 +4,9 @@
  *
  * @module
  */
-import { isBusy } from "./dom.ts";
-import { docState, type IdleTracker } from "./state.ts";
+import { activityTracker } from "./activity.ts";
+import { busySignals } from "./busy.ts";
+import { isBusy } from "./busy.ts";
 
 const ALL_CHANGES = { subtree: true, childList: true, attributes: true, characterData: true };
 
@@ -42,31 +43,29 @@ export function waitForDomQuiet(
 
 /** How long this document's DOM has been unchanged, and whether it is still loading or busy. */
 export interface DomIdle {
-  /** Milliseconds since the last DOM change seen (since the first call, in a new document). */
+  /**
+   * Milliseconds since the last DOM change seen (since the first call, in a new document),
+   * leaving out background activity: changes that recur on a timer.
+   */
   idleMs: number;
   loading: boolean;
-  /** A loading indicator shows; only checked when asked and the DOM has been idle `quietMs`. */
-  busy: boolean;
+  /**
+   * What shows the page is working (`"Searching…"`, `a progress bar`), "" when nothing does;
+   * only checked when asked and the DOM has been idle `quietMs`.
+   */
+  busy: string;
 }
 
 /**
- * Reports how long the DOM has been unchanged, watching it from the first call on in this
- * document (a MutationObserver that only records the time of the last change).
+ * Reports how long the DOM has been unchanged apart from background activity, watching it from
+ * the first call on in this document (see `activity.ts`). With `checkBusy`, also what shows the
+ * page is working, leaving out the signals in `ignore` (those that showed before the action).
  */
-export function domIdle(quietMs: number, checkBusy: boolean): DomIdle {
-  const state = docState();
-  let tracker = state.idle;
-  if (!tracker) {
-    const t: IdleTracker = {
-      last: performance.now(),
-      observer: new MutationObserver(() => {
-        t.last = performance.now();
-      }),
-    };
-    t.observer.observe(document, ALL_CHANGES);
-    state.idle = tracker = t;
-  }
+export function domIdle(quietMs: number, checkBusy: boolean, ignore: string[] = []): DomIdle {
+  const tracker = activityTracker();
   const idleMs = performance.now() - tracker.last;
-  const busy = checkBusy && idleMs >= quietMs && isBusy();
+  const busy = checkBusy && idleMs >= quietMs
+    ? busySignals().find((b) => !ignore.includes(b)) ?? ""
+    : "";
   return { idleMs, loading: document.readyState === "loading", busy };
 }

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { labelsOf } from "./label_index.ts";
 import { NOT_TEXT } from "./roles.ts";
 import { clean } from "./text.ts";
 
@@ -25,6 +26,12 @@ export function textOfIds(el: Element, ids: string): string {
     if (t) out += " " + ((t as HTMLElement).innerText || t.textContent || "");
   }
   return clean(out);
+}
+
+/** The label the element's ARIA attributes give it: `aria-labelledby`'s text, else `aria-label`. */
+export function ariaLabel(el: Element): string {
+  const by = el.getAttribute("aria-labelledby");
+  return (by ? textOfIds(el, by) : "") || clean(el.getAttribute("aria-label"));
 }
 
 /**
@@ -85,7 +92,7 @@ export function accessibleName(el: Element, content?: Content): string {
 /** A field's name from its labels; a button input's from its value, an image input's from `alt`. */
 function fieldLabel(el: Element): string {
   let label = "";
-  const labels = (el as HTMLInputElement).labels;
+  const labels = labelsOf(el);
   if (labels) {
     // The label's own text: not the text of the control it wraps (a select's options).
     let t = "";

@@ -61,12 +61,19 @@ export function implicitRole(el: Element): string {
 }
 
 /**
- * How an element is interactive: 2 natively or by role, 1 by heuristics (click handlers,
- * tabindex, a pointer cursor its parent does not have), 0 not.
+ * How an element is interactive: 2 natively or by role, 1 by heuristics (a click listener a page
+ * script added, `onclick` and framework click attributes, tabindex, `aria-current`, a pointer
+ * cursor its parent does not have, or a list item's or table row's own pointer cursor), 0 not.
+ * `listened`: a page script gave it a click-like listener.
  */
-export function interactive(el: Element, s: CSSStyleDeclaration, parentPointer: boolean): number {
+export function interactive(
+  el: Element,
+  s: CSSStyleDeclaration,
+  parentPointer: boolean,
+  listened = false,
+): number {
   const tag = el.localName;
-  if (tag === "a") return el.hasAttribute("href") ? 2 : el.hasAttribute("onclick") ? 1 : 0;
+  if (tag === "a" && el.hasAttribute("href")) return 2;
   if (tag === "button" || tag === "select" || tag === "textarea") return 2;
   if (tag === "summary") return el.parentElement?.localName === "details" ? 2 : 0;
   if (tag === "input") return (el as HTMLInputElement).type === "hidden" ? 0 : 2;
@@ -81,14 +88,16 @@ export function interactive(el: Element, s: CSSStyleDeclaration, parentPointer: 
   }
   if (tag === "body" || tag === "html") return 0;
   if (
-    el.hasAttribute("onclick") || el.hasAttribute("jsaction") || el.hasAttribute("ng-click") ||
-    el.hasAttribute("@click") || el.hasAttribute("v-on:click")
+    listened || el.hasAttribute("onclick") || el.hasAttribute("jsaction") ||
+    el.hasAttribute("ng-click") || el.hasAttribute("@click") || el.hasAttribute("v-on:click")
   ) {
     return 1;
   }
   const ti = el.getAttribute("tabindex");
   if (ti !== null && Number(ti) >= 0) return 1;
-  if (s.cursor === "pointer" && !parentPointer) return 1;
+  const current = el.getAttribute("aria-current");
+  if (current && current !== "false") return 1;
+  if (s.cursor === "pointer" && (!parentPointer || tag === "li" || tag === "tr")) return 1;
   return 0;
 }
 

@@ -12,13 +12,23 @@ export interface ScrollResult {
   left: number;
   /** "the page", or a short description of the scrolled container. */
   what: string;
+  /** Items that loaded after a scroll down reached the bottom (an endless list). */
+  loaded: number;
 }
+
+/** How long a scroll that reached the bottom waits for a sign that more is coming. */
+const GROW_SIGN_MS = 700;
+/** How long it waits for more to load once a sign came (a change, a loading indicator). */
+const GROW_MAX_MS = 3000;
+/** Quiet after the last addition that ends the wait. */
+const GROW_QUIET_MS = 200;
 
 /**
  * Scrolls by a share of a screen (`screens`, negative is up): the scroll container around `el`
- * (itself included) when given, else the page, else the largest scrollable area on screen.
+ * (itself included) when given, else the page, else the largest scrollable area on screen. A
+ * scroll down that reaches the bottom waits briefly for the list to grow, as endless feeds do.
  */
-export function scrollBy(el: Element | null, screens: number): ScrollResult {
+export async function scrollBy(el: Element | null, screens: number): Promise<ScrollResult> {
   const root = document.scrollingElement ?? document.documentElement;
   const scrollable = (e: Element): boolean => {
     if (e === root) return true;
@@ -47,13 +57,60 @@ export function scrollBy(el: Element | null, screens: number): ScrollResult {
   const before = box.scrollTop;
   box.scrollBy({ top: height * screens, behavior: "instant" });
   const moved = box.scrollTop - before;
-  const left = screens > 0 ? box.scrollHeight - box.clientHeight - box.scrollTop : box.scrollTop;
+  const below = () => box.scrollHeight - box.clientHeight - box.scrollTop;
+  const loaded = screens > 0 && below() <= 2 ? await growth(box) : 0;
+  const left = screens > 0 ? below() : box.scrollTop;
   let what = "the page";
   if (!isPage) {
     const label = box.getAttribute("aria-label") ?? box.id ?? "";
     what = `the scrollable <${box.localName}>${label ? ` "${label}"` : ""}`;
   }
-  return { moved: Math.round(moved), left: Math.max(0, Math.round(left)), what };
+  return { moved: Math.round(moved), left: Math.max(0, Math.round(left)), what, loaded };
+}
+
+/**
+ * Waits for `box` (a scroll container, or the page's) to grow after reaching its bottom: up to
+ * {@link GROW_SIGN_MS} for a sign (any change), then until additions stop or
+ * {@link GROW_MAX_MS}. Returns how many items were added (0 when it did not grow).
+ */
+function growth(box: Element): Promise<number> {
+  const height = box.scrollHeight;
+  const added = new Set<Element>();
+  return new Promise((resolve) => {
+    let sign = false;
+    let quiet: ReturnType<typeof setTimeout> | undefined;
+    const finish = () => {
+      observer.disconnect();
+      clearTimeout(quiet);
+      clearTimeout(noSign);
+      clearTimeout(cap);
+      resolve(box.scrollHeight > height ? items(added) : 0);
+    };
+    const observer = new MutationObserver((records) => {
+      sign = true;
+      for (const r of records) {
+        for (const n of Array.from(r.addedNodes)) if (n instanceof Element) added.add(n);
+      }
+      clearTimeout(quiet);
+      if (box.scrollHeight > height) quiet = setTimeout(finish, GROW_QUIET_MS);
+    });
+    observer.observe(document, { subtree: true, childList: true, characterData: true });
+    const noSign = setTimeout(() => {
+      if (!sign) finish();
+    }, GROW_SIGN_MS);
+    const cap = setTimeout(finish, GROW_MAX_MS);
+  });
+}
+
+/** Visible items among added elements: the outermost ones, or the children of a single one. */
+function items(added: Set<Element>): number {
+  const roots = [...added].filter((el) => {
+    if (!el.isConnected || !el.checkVisibility()) return false;
+    for (let p = el.parentElement; p; p = p.parentElement) if (added.has(p)) return false;
+    return true;
+  });
+  if (roots.length === 1 && roots[0]!.childElementCount > 1) return roots[0]!.childElementCount;
+  return roots.length;
 }
 
 /** The parent element in the flat tree (the host of a shadow root), or null at the top. */

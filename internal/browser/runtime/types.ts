@@ -33,6 +33,8 @@ export interface WalkOptions {
   query?: string;
   /** find: only elements of this role. */
   role?: string;
+  /** The token of the click-listener recorder (`listeners.ts`), when pages are recorded. */
+  listeners?: string;
 }
 
 /** Where an item is; bit flags. */
@@ -59,6 +61,8 @@ export interface ElementItem {
   dest?: string;
   /** New since the previous observation of this document (added or revealed). */
   fresh?: boolean;
+  /** Nesting level in a tree or nested list of listed items (1: inside a top item). */
+  level?: number;
   where: number;
   /** Top edge relative to the visible area's top, in viewport heights. */
   y: number;
@@ -82,7 +86,9 @@ export interface FrameWalk {
   screensAbove: number;
   screensBelow: number;
   /** Scroll containers in view whose hidden part holds interactive elements. */
-  scrollers: { name: string; more: number }[];
+  scrollers: Scroller[];
+  /** find: matches inside collapsed or hidden parts, with the control that shows them. */
+  hidden: HiddenMatch[];
   /** A modal dialog is open: items outside it are behind it (inert). */
   modal: boolean;
   /** The document was observed before (so `fresh` marks mean something). */
@@ -92,6 +98,20 @@ export interface FrameWalk {
   height: number;
   /** Milliseconds spent in the page. */
   ms: number;
+}
+
+/** A scroll container: its name, the interactive elements it holds, and those out of its view. */
+export interface Scroller {
+  name: string;
+  total: number;
+  more: number;
+}
+
+/** find: matches in a collapsed part; `lid` and name of the control that expands it. */
+export interface HiddenMatch {
+  lid: number;
+  label: string;
+  count: number;
 }
 
 /** A colour as red, green, blue (0–255) and alpha (0–1). */

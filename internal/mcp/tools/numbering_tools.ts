@@ -261,7 +261,7 @@ export const browserOverlayHide: Tool = {
 export const browserFind: Tool = {
   name: "browser_find",
   description:
-    "Find elements or text anywhere in the page (off screen, frames, shadow DOM) by words (any language, partial) and/or role.",
+    "Find elements or text anywhere in the page (off screen, frames, shadow DOM) by words (any language, partial) and/or role. Matches inside collapsed sections are reported with the ID of the control to expand first.",
   readOnly: true,
   parameters: {
     type: "object",

@@ -6,13 +6,14 @@
  * @module
  */
 import { composedParent } from "../dom.ts";
-import { accessibleName, placeholderOf } from "../names.ts";
+import { accessibleName, ariaLabel, placeholderOf } from "../names.ts";
+import { optionList } from "../options.ts";
 import { clean, cut, MASK, norm, toggleGlyph } from "../text.ts";
 import type { ElementItem } from "../types.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
 
 /** The element's local ID in this document, given on first sight and kept while it exists. */
-function idFor(w: WalkScope, el: Element): number {
+export function idFor(w: WalkScope, el: Element): number {
   const state = w.state;
   let lid = state.ids.get(el);
   if (lid === undefined) {
@@ -99,7 +100,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     if (dest) item.dest = dest;
   }
   if (w.observing && w.seenBefore && isFresh(w, el)) item.fresh = true;
-  return { item, el, buf: "", sr: "" };
+  return { item, el, buf: "", sr: "", kind: 2, index: -1, inner: 0 };
 }
 
 /** The ARIA and form states of an element, as the summary writes them. */
@@ -122,7 +123,19 @@ function statesOf(el: Element, tag: string): string[] {
   else if (tag === "summary") {
     states.push((el.parentElement as HTMLDetailsElement).open ? "EXPANDED" : "COLLAPSED");
   }
-  if (el.getAttribute("aria-pressed") === "true") states.push("PRESSED");
+  const pressed = el.getAttribute("aria-pressed");
+  if (pressed === "true") states.push("PRESSED");
+  else if (pressed === "false") states.push("UNPRESSED");
+  else if (pressed === "mixed") states.push("MIXED");
+  if (exp === null && tag === "li") {
+    // A nested list's item shows or hides its sub-list: a tree node.
+    const sub = el.querySelector(":scope > ul, :scope > ol");
+    if (sub) {
+      states.push(
+        sub.checkVisibility({ visibilityProperty: true }) ? "EXPANDED" : "COLLAPSED",
+      );
+    }
+  }
   const current = el.getAttribute("aria-current");
   if (current && current !== "false") states.push("CURRENT");
   if (
@@ -168,6 +181,31 @@ export function finish(w: WalkScope, c: Ctl): void {
     }
   }
   item.label = cut(label, o.maxLabel);
+  if (c.kind === 1 && c.inner === 0) asDropdown(w, c);
+}
+
+/**
+ * A script-made control whose children are a list of options (a custom dropdown) shows as one
+ * combobox, its options listed like a native `<select>`'s, the chosen one as its value.
+ */
+function asDropdown(w: WalkScope, c: Ctl): void {
+  const list = optionList(c.el);
+  if (!list) return;
+  const { item } = c;
+  item.tag = "combobox";
+  item.role = "combobox";
+  const names = list.options;
+  item.attrs.unshift(
+    `options=${
+      JSON.stringify(
+        cut(names.slice(0, 6).join("|"), 100) +
+          (names.length > 6 ? `|…${names.length} in all` : ""),
+      )
+    }`,
+  );
+  if (list.value) item.value = cut(list.value, w.o.maxLabel);
+  const el = c.el;
+  item.label = cut(ariaLabel(el) || clean(el.getAttribute("title")), w.o.maxLabel);
 }
 
 /** find: whether an element matches the normalised query and the role. */

@@ -7,6 +7,7 @@
  * @module
  */
 import { deepActiveElement } from "../dom.ts";
+import { listenedElements } from "../listeners.ts";
 import { type DocState, docState } from "../state.ts";
 import { norm } from "../text.ts";
 import { type Box, type ElementItem, type Rgba, type WalkOptions, WHERE } from "../types.ts";
@@ -39,6 +40,8 @@ export interface WalkScope {
   bandBottom: number;
   /** find: the normalised query. */
   query: string;
+  /** Elements page scripts gave click listeners (empty when the recorder is not installed). */
+  listened: WeakSet<Element>;
 }
 
 /** A listed control while its subtree is walked: text below it becomes its label. */
@@ -49,6 +52,11 @@ export interface Ctl {
   buf: string;
   /** Text inside it that only screen readers get (visually hidden, icon titles). */
   sr: string;
+  /** 2: a control natively or by role; 1: by heuristics (listeners, pointer cursor). */
+  kind: number;
+  /** Its place in the walk's items, and how many controls were listed inside it. */
+  index: number;
+  inner: number;
 }
 
 /** What an element passes to its children. */
@@ -60,6 +68,8 @@ export interface Ctx {
   heading: number;
   /** Innermost listed control: text below it becomes its label. */
   control: Ctl | null;
+  /** Innermost listed control, also inside a `<label>` whose text goes to the control it names. */
+  owner: Ctl | null;
   /** Visible region (overflow clipping), and the one in force at the nearest positioned ancestor. */
   clip: Box | null;
   posClip: Box | null;
@@ -124,6 +134,7 @@ export function startWalk(o: WalkOptions): WalkScope {
     bandTop: pageScope ? -Infinity : o.band ? o.band.top : view.top - band,
     bandBottom: pageScope ? Infinity : o.band ? o.band.bottom : view.bottom + band,
     query: o.query ? norm(o.query) : "",
+    listened: o.listeners && o.mode !== "read" ? listenedElements(o.listeners) : new WeakSet(),
   };
 }
 

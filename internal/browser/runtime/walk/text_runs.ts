@@ -40,6 +40,11 @@ export class TextRuns {
     this.#run += data;
   }
 
+  /** Keeps the next text apart from the run's last word (an inline block ends or starts). */
+  space(): void {
+    if (this.#run && !/\s$/.test(this.#run)) this.#run += " ";
+  }
+
   /** Ends the run if `el` is its block. */
   endBlock(el: Element): void {
     if (this.#block === el) this.flush();

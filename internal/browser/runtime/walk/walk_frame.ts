@@ -7,10 +7,11 @@
  *
  * @module
  */
-import type { FrameWalk, WalkOptions } from "../types.ts";
+import type { FrameWalk, PageItem, WalkOptions } from "../types.ts";
 import { matches } from "./describe.ts";
 import { startWalk } from "./scope.ts";
 import { FrameWalker } from "./walker.ts";
+import { withLabelIndex } from "../label_index.ts";
 
 /**
  * Walks the document and lists visible interactive elements and text in reading order, giving
@@ -20,10 +21,14 @@ export function walkFrame(o: WalkOptions): FrameWalk {
   const t0 = performance.now();
   const w = startWalk(o);
   const walker = new FrameWalker(w);
-  walker.run();
+  withLabelIndex(() => walker.run());
+  // find with a role lists elements only: all it lists can be acted on by their IDs.
   const items = o.mode === "find"
-    ? walker.items.filter((it) => it.kind !== "el" || matches(it, w.query, o.role))
+    ? walker.items.filter((it) =>
+      it.kind === "el" ? matches(it, w.query, o.role) : it.kind === "frame" || !o.role
+    )
     : walker.items;
+  if (o.mode === "observe") markCurrentPage(items);
   const doc = document.scrollingElement ?? document.documentElement;
   return {
     token: w.state.token,
@@ -33,10 +38,25 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     screensAbove: Math.max(0, w.sy / w.vh),
     screensBelow: Math.max(0, (doc.scrollHeight - w.sy - w.vh) / w.vh),
     scrollers: walker.scrollers.filter((sc) => sc.more > 0),
+    hidden: walker.hidden,
     modal: w.modalEl !== null,
     seenBefore: w.seenBefore,
     width: w.vw,
     height: w.vh,
     ms: performance.now() - t0,
   };
+}
+
+/** A pager's page number shown as plain text between links to other page numbers: the current one. */
+function markCurrentPage(items: PageItem[]): void {
+  const number = (it: PageItem | undefined) =>
+    it?.kind === "el" && it.role === "link" && /^\d{1,4}$/.test(it.label);
+  for (let i = 1; i + 1 < items.length; i++) {
+    const it = items[i]!;
+    if (it.kind !== "text" || it.heading || !/^\d{1,4}$/.test(it.text)) continue;
+    const prev = number(items[i - 1]), next = number(items[i + 1]);
+    if ((prev && next) || (next && number(items[i + 2])) || (prev && number(items[i - 2]))) {
+      items[i] = { ...it, text: `${it.text} {CURRENT}` };
+    }
+  }
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { frameId } from "../dom.ts";
+import { labelsOf } from "../label_index.ts";
 import { clipTo, contentBox, intersects, rgba, rootBg, textHidden } from "../paint.ts";
 import {
   implicitRole,
@@ -16,9 +17,11 @@ import {
   LEAF,
   NOT_TEXT,
 } from "../roles.ts";
-import { clean, cut } from "../text.ts";
-import { type Box, type PageItem, WHERE } from "../types.ts";
+import { clean } from "../text.ts";
+import { type Box, type HiddenMatch, type PageItem, type Scroller, WHERE } from "../types.ts";
 import { describe, finish } from "./describe.ts";
+import { hiddenMatch } from "./hidden.ts";
+import { isItem, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
 import { TextRuns } from "./text_runs.ts";
 
@@ -30,7 +33,9 @@ export class FrameWalker {
   above = 0;
   below = 0;
   /** Scroll containers met, with how many controls their hidden part holds. */
-  readonly scrollers: { name: string; more: number }[] = [];
+  readonly scrollers: Scroller[] = [];
+  /** find: matches in collapsed or hidden parts. */
+  readonly hidden: HiddenMatch[] = [];
   readonly #w: WalkScope;
   readonly #runs: TextRuns;
   readonly #range = document.createRange();
@@ -55,6 +60,9 @@ export class FrameWalker {
       el: document.documentElement,
       buf: "",
       sr: "",
+      kind: 2,
+      index: -1,
+      inner: 0,
     };
   }
 
@@ -69,6 +77,7 @@ export class FrameWalker {
         cell: null,
         heading: 0,
         control: null,
+        owner: null,
         clip,
         posClip: clip,
         scroller: -1,
@@ -121,6 +130,7 @@ export class FrameWalker {
     const display = s.display;
     if (display === "none") {
       if (w.observing) w.nowHidden.add(el);
+      else if (w.query && w.o.mode === "find") this.#hiddenMatch(el);
       return;
     }
     if (s.contentVisibility === "hidden" || Number(s.opacity) === 0) {
@@ -152,11 +162,34 @@ export class FrameWalker {
     }
     if (LEAF.has(tag)) {
       this.#leaf(el, ctx);
-      if (control && control !== ctx.control) finish(w, control);
+      if (control && control !== ctx.control) this.#finish(control);
       return;
     }
+    if (tag === "details" && w.query && w.o.mode === "find" && !(el as HTMLDetailsElement).open) {
+      for (const part of el.children) if (part.localName !== "summary") this.#hiddenMatch(part);
+    }
     this.#descend(el, s, r, { ...ctx, clip, control, where }, control !== ctx.control);
-    if (control && control !== ctx.control) finish(w, control);
+    if (control && control !== ctx.control) this.#finish(control);
+  }
+
+  /**
+   * Completes a control's item once its subtree was walked. A script-made control that only
+   * wraps others (no text of its own) is dropped: one real control is listed once.
+   */
+  #finish(c: Ctl): void {
+    finish(this.#w, c);
+    if (c.kind === 1 && c.inner > 0 && !/[\p{L}\p{N}]/u.test(c.buf + c.sr)) {
+      if (this.items[c.index] === c.item) this.items.splice(c.index, 1);
+    }
+  }
+
+  /** find: counts the query's matches inside a hidden element, with the control that shows it. */
+  #hiddenMatch(el: Element): void {
+    const m = hiddenMatch(this.#w, el);
+    if (!m) return;
+    const same = this.hidden.find((h) => h.lid === m.lid);
+    if (same) same.count += m.count;
+    else this.hidden.push(m);
   }
 
   /** A slot: the nodes assigned to it, else its fallback content. */
@@ -228,13 +261,19 @@ export class FrameWalker {
     where: number,
   ): Ctl | null {
     const w = this.#w;
+    const parent = ctx.owner;
+    // A link inside a tab or option that says it is only presentation is that control's part.
+    if (parent && /^(presentation|none)$/.test(el.getAttribute("role") ?? "")) {
+      return ctx.control;
+    }
     const kind = s.visibility === "visible" && w.o.mode !== "read"
-      ? interactive(el, s, ctx.cursor)
+      ? interactive(el, s, ctx.cursor, w.listened.has(el))
       : 0;
     if (!kind) return ctx.control;
     // Script-clickable containers as big as the screen are layout, not controls.
     const big = kind === 1 && (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
     if (big || r.width <= 0 || r.height <= 0) return ctx.control;
+    if (ctx.scroller >= 0) this.scrollers[ctx.scroller]!.total++;
     if (!intersects(r, clip)) {
       if (ctx.scroller >= 0 && w.o.mode === "observe") this.scrollers[ctx.scroller]!.more++;
     } else if (r.bottom <= w.bandTop) this.above++;
@@ -250,6 +289,12 @@ export class FrameWalker {
         whereOf(w, r, where),
         (r.top - w.view.top) / w.vh,
       );
+      c.kind = kind;
+      c.index = this.items.length;
+      if (parent) {
+        parent.inner++;
+        if (isItem(el) && isItem(parent.el)) c.item.level = (parent.item.level ?? 0) + 1;
+      }
       this.items.push(c.item);
       return c;
     }
@@ -294,7 +339,7 @@ export class FrameWalker {
         clip = clipTo(clip, r, overflowX, overflowY);
         if (scrollable) {
           scroller = this.scrollers.length;
-          this.scrollers.push({ name: scrollerName(el), more: 0 });
+          this.scrollers.push({ name: scrollerName(el), total: 0, more: 0 });
         } else scroller = -1;
       }
     }
@@ -313,6 +358,7 @@ export class FrameWalker {
       control: tag === "label" && (el as HTMLLabelElement).control && !listed
         ? this.#labelSink
         : own.control,
+      owner: listed ? own.control : own.owner,
       clip,
       posClip: s.position === "static" ? own.posClip : clip,
       scroller,
@@ -326,14 +372,23 @@ export class FrameWalker {
       const bg = rgba(s.backgroundColor);
       if (bg && bg[3] > 0.5) child.bg = bg;
     }
-    this.#children((el as HTMLElement).shadowRoot ?? el, child);
+    // Words of neighbouring blocks (and inline blocks) never run together.
+    const apart = !inline || display.startsWith("inline-");
+    if (apart && child.control) child.control.buf += " ";
+    else if (apart) this.#runs.space();
+    if (tag === "details" && !(el as HTMLDetailsElement).open) {
+      // A closed <details> shows only its summary.
+      for (const part of el.children) if (part.localName === "summary") this.#element(part, child);
+    } else this.#children((el as HTMLElement).shadowRoot ?? el, child);
+    if (apart && child.control) child.control.buf += " ";
+    else if (apart) this.#runs.space();
     if (!inline) this.#runs.endBlock(el);
   }
 
   /** A checkbox or radio drawn by its label: listed at the label's place, clicked by script. */
   #hiddenInput(el: Element, ctx: Ctx): void {
     const w = this.#w;
-    const label = (el as HTMLInputElement).labels?.[0];
+    const label = labelsOf(el)?.[0];
     if (!label || !label.checkVisibility({ visibilityProperty: true })) return;
     const r = label.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || !intersects(r, ctx.clip)) return;
@@ -349,17 +404,8 @@ export class FrameWalker {
         (r.top - w.view.top) / w.vh,
       );
       finish(w, c);
+      if (ctx.owner) ctx.owner.inner++;
       if (w.o.mode !== "read") this.items.push(c.item);
     }
   }
-}
-
-/** A short name of a scroll container, for "more in <name>" lines. */
-function scrollerName(el: Element): string {
-  return cut(
-    clean(
-      el.getAttribute("aria-label") ?? (el.id ? el.id : el.getAttribute("role") ?? el.localName),
-    ),
-    40,
-  );
 }

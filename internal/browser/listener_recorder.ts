@@ -1,0 +1,30 @@
+/**
+ * Records which elements page scripts make clickable: installs the runtime's click-listener
+ * recorder (`runtime/listeners.ts`) in the page's world of every new document of a page, before
+ * its scripts run. The walker asks it with {@link LISTENER_TOKEN} (see `walkFrame`).
+ *
+ * @module
+ */
+import type { Page } from "puppeteer-core";
+import { recordClickListeners } from "./runtime/listeners.ts";
+
+/** The random name part of the events the recorder and the walker talk with; one per process. */
+export const LISTENER_TOKEN = `ba${crypto.randomUUID().replaceAll("-", "")}`;
+
+const recorded = new WeakSet<Page>();
+
+/**
+ * Installs the click-listener recorder on every document `page` loads from now on (frames
+ * included); documents already loaded are not recorded. Once per page.
+ *
+ * @example
+ * ```ts
+ * await recordListeners(page);
+ * await page.goto(url); // its click listeners are known to the next observation
+ * ```
+ */
+export async function recordListeners(page: Page): Promise<void> {
+  if (recorded.has(page)) return;
+  recorded.add(page);
+  await page.evaluateOnNewDocument(recordClickListeners, LISTENER_TOKEN);
+}

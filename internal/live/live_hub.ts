@@ -1,0 +1,381 @@
+import type { StepRecord, TabInfo } from "../entity/mod.ts";
+import type { BrowserPort } from "../tools/mod.ts";
+
+/** One step as the live view shows it. */
+export interface LiveStep {
+  n: number;
+  tool: string;
+  args: Record<string, unknown>;
+  reasoning: string;
+  /** What the step did, or its error. */
+  effect: string;
+  ok: boolean;
+  ms: number;
+}
+
+/** `running`, `waiting` (for an answer or a confirmation), or the run's terminal reason. */
+export type LiveStatus = "running" | "waiting" | string;
+
+/** One run as `GET /api/state` shows it. */
+export interface LiveRunState {
+  id: string;
+  task: string;
+  status: LiveStatus;
+  steps: LiveStep[];
+  question: string | null;
+  held: string | null;
+  /** The final answer or message, once ended. */
+  message: string | null;
+}
+
+/** A browser the live view shows and may close tabs of. */
+export type LiveBrowser = BrowserPort & { close(): Promise<void> };
+
+/** One event of `GET /api/events`. */
+export interface LiveEvent {
+  id: number;
+  type: "run" | "step" | "question" | "held" | "answered" | "end" | "tabs" | "thinking";
+  data: Record<string, unknown>;
+}
+
+/** A module's panel: HTML (with its script) and the handler of its own API routes. */
+export interface LivePanel {
+  title?: string;
+  html: string;
+  /** `/api/modules/NAME/PATH` → `handle(request, "PATH")`. */
+  handle?(request: Request, path: string): Response | Promise<Response>;
+}
+
+/** A module as the live view lists it. */
+export interface LiveModule {
+  name: string;
+  tools: string[];
+  panel: boolean;
+}
+
+const KEPT_EVENTS = 2000;
+
+interface Pending<T> {
+  resolve(value: { value: T; by: "page" }): void;
+}
+
+/**
+ * What the live view knows and can do: runs (their steps, questions, holds), browsers, modules;
+ * the event log a reconnecting page resumes from; answers, confirmations and stops from the page.
+ * Front-ends feed it; the server reads it.
+ */
+export class LiveHub {
+  readonly #runs: { state: LiveRunState; stop: AbortController }[] = [];
+  readonly #browsers = new Map<string, LiveBrowser>();
+  readonly #events: LiveEvent[] = [];
+  readonly #listeners = new Set<(event: LiveEvent) => void>();
+  readonly #questions = new Map<string, Pending<string>>();
+  readonly #holds = new Map<string, Pending<boolean>>();
+  readonly modules: LiveModule[];
+  /** Module panels by module name. */
+  readonly panels: Map<string, LivePanel>;
+  /** How long a question or hold waits for the page, in ms. */
+  readonly timeoutMs: number;
+  /** Tasks sent from the page, and who waits for the next one (an interactive session). */
+  readonly #tasks: string[] = [];
+  readonly #taskWaiters = new Set<(task: string) => void>();
+  #acceptsTasks = false;
+  #nextEvent = 1;
+  #nextRun = 1;
+  #nextBrowser = 1;
+
+  constructor(
+    options: { modules?: LiveModule[]; panels?: Map<string, LivePanel>; timeoutMs: number },
+  ) {
+    this.modules = options.modules ?? [];
+    this.panels = options.panels ?? new Map();
+    this.timeoutMs = options.timeoutMs;
+  }
+
+  /** Starts showing a run; the handle feeds it. */
+  startRun(task: string): LiveRun {
+    const id = `run-${this.#nextRun++}`;
+    const entry = {
+      state: {
+        id,
+        task,
+        status: "running",
+        steps: [],
+        question: null,
+        held: null,
+        message: null,
+      } as LiveRunState,
+      stop: new AbortController(),
+    };
+    this.#runs.push(entry);
+    this.#emit("run", { id, task });
+    return new LiveRun(this, entry.state, entry.stop.signal);
+  }
+
+  /** Shows a browser (the agent's, a batch context, the MCP server's); its id. */
+  addBrowser(browser: LiveBrowser): string {
+    for (const [id, known] of this.#browsers) if (known === browser) return id;
+    const id = `browser-${this.#nextBrowser++}`;
+    this.#browsers.set(id, browser);
+    this.tabsChanged();
+    return id;
+  }
+
+  /** Stops showing a browser. */
+  removeBrowser(browser: LiveBrowser): void {
+    for (const [id, known] of this.#browsers) if (known === browser) this.#browsers.delete(id);
+    this.tabsChanged();
+  }
+
+  /** Tells the page to refresh its browser list. */
+  tabsChanged(): void {
+    this.#emit("tabs", {});
+  }
+
+  /** Everything the page shows, now. */
+  async state(): Promise<{
+    acceptsTasks: boolean;
+    runs: LiveRunState[];
+    browsers: {
+      id: string;
+      tabs: { id: string; title: string; url: string; current: boolean }[];
+    }[];
+    modules: LiveModule[];
+  }> {
+    const browsers = [];
+    for (const [id, browser] of this.#browsers) {
+      if (!browser.connected) continue;
+      const tabs: TabInfo[] = await browser.tabs().catch(() => []);
+      browsers.push({
+        id,
+        tabs: tabs.map((t) => ({
+          id: `${id}.${t.index}`,
+          title: t.title,
+          url: t.url,
+          current: t.active,
+        })),
+      });
+    }
+    return {
+      acceptsTasks: this.#acceptsTasks,
+      runs: this.#runs.map((r) => r.state),
+      browsers,
+      modules: this.modules,
+    };
+  }
+
+  /** The browser and tab index a tab id (`browser-1.0`) names, or the first browser's current tab. */
+  tab(tabId?: string): { browser: LiveBrowser; index?: number } | undefined {
+    if (!tabId) {
+      const first = [...this.#browsers.values()].find((b) => b.connected);
+      return first ? { browser: first } : undefined;
+    }
+    const [browserId, index] = tabId.split(".");
+    const browser = this.#browsers.get(browserId ?? "");
+    if (!browser || !/^\d+$/.test(index ?? "")) return undefined;
+    return { browser, index: Number(index) };
+  }
+
+  /** The browser `id`. */
+  browser(id: string): LiveBrowser | undefined {
+    return this.#browsers.get(id);
+  }
+
+  /** Answers the open question (of `runId`, or the only one); false when there is none. */
+  answer(text: string, runId?: string): boolean {
+    return this.#settle(this.#questions, text, runId);
+  }
+
+  /** Answers the open hold; false when there is none. */
+  confirm(allow: boolean, runId?: string): boolean {
+    return this.#settle(this.#holds, allow, runId);
+  }
+
+  /** Stops a run (or every running one); false when none runs. */
+  stop(runId?: string): boolean {
+    const running = this.#runs.filter((r) =>
+      (runId === undefined || r.state.id === runId) &&
+      (r.state.status === "running" || r.state.status === "waiting")
+    );
+    for (const r of running) {
+      r.stop.abort(new DOMException("Stopped from the live view", "AbortError"));
+    }
+    return running.length > 0;
+  }
+
+  /** An interactive session takes tasks from the page from now on. */
+  acceptTasks(): void {
+    this.#acceptsTasks = true;
+    this.#emit("tabs", {});
+  }
+
+  /** A task sent from the page; false when no interactive session takes tasks. */
+  submitTask(task: string): boolean {
+    if (!this.#acceptsTasks) return false;
+    const [waiter] = this.#taskWaiters;
+    if (waiter) waiter(task);
+    else this.#tasks.push(task);
+    return true;
+  }
+
+  /** The next task sent from the page (rejects when `signal` aborts; then it takes none). */
+  nextTask(signal: AbortSignal): Promise<string> {
+    const queued = this.#tasks.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    return new Promise((resolve, reject) => {
+      const waiter = (task: string) => {
+        this.#taskWaiters.delete(waiter);
+        signal.removeEventListener("abort", onAbort);
+        resolve(task);
+      };
+      const onAbort = () => {
+        this.#taskWaiters.delete(waiter);
+        reject(signal.reason);
+      };
+      if (signal.aborted) return reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#taskWaiters.add(waiter);
+    });
+  }
+
+  /** Events after `since` (a reconnect resumes there), then each new one until unsubscribed. */
+  subscribe(since: number, listener: (event: LiveEvent) => void): () => void {
+    for (const event of this.#events) if (event.id > since) listener(event);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** @internal Used by {@link LiveRun}. */
+  emit(type: LiveEvent["type"], data: Record<string, unknown>): void {
+    this.#emit(type, data);
+  }
+
+  /** @internal Waits for the page's answer to a question or hold of `runId`. */
+  waitFor<T>(
+    kind: "question" | "hold",
+    runId: string,
+    signal: AbortSignal,
+  ): Promise<{ value: T; by: "page" }> {
+    const table = (kind === "question" ? this.#questions : this.#holds) as Map<string, Pending<T>>;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        done();
+        reject(new LiveTimeoutError(this.timeoutMs));
+      }, this.timeoutMs);
+      const onAbort = () => {
+        done();
+        reject(signal.reason);
+      };
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        table.delete(runId);
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      table.set(runId, {
+        resolve: (v) => {
+          done();
+          resolve(v);
+        },
+      });
+    });
+  }
+
+  #settle<T>(table: Map<string, Pending<T>>, value: T, runId?: string): boolean {
+    const id = runId ?? (table.size === 1 ? [...table.keys()][0] : undefined);
+    const pending = id === undefined ? undefined : table.get(id);
+    if (!pending) return false;
+    pending.resolve({ value, by: "page" });
+    return true;
+  }
+
+  #emit(type: LiveEvent["type"], data: Record<string, unknown>): void {
+    const event = { id: this.#nextEvent++, type, data };
+    this.#events.push(event);
+    if (this.#events.length > KEPT_EVENTS) this.#events.shift();
+    for (const listener of this.#listeners) listener(event);
+  }
+}
+
+/** Nobody answered in the live view within `--ui-timeout`. */
+export class LiveTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`Nobody answered in the live view within ${ms / 1000} s`);
+    this.name = "LiveTimeoutError";
+  }
+}
+
+/** One run's feed into the hub, and its questions to the page. */
+export class LiveRun {
+  readonly #hub: LiveHub;
+  readonly #state: LiveRunState;
+  /** Aborted when the page stops the run. */
+  readonly stopped: AbortSignal;
+
+  constructor(hub: LiveHub, state: LiveRunState, stopped: AbortSignal) {
+    this.#hub = hub;
+    this.#state = state;
+    this.stopped = stopped;
+  }
+
+  get id(): string {
+    return this.#state.id;
+  }
+
+  thinking(step: number): void {
+    this.#hub.emit("thinking", { run: this.id, step });
+  }
+
+  step(record: StepRecord): void {
+    const step: LiveStep = {
+      n: record.step,
+      tool: record.call.name,
+      args: record.call.args,
+      reasoning: record.call.reasoning,
+      effect: record.result.text,
+      ok: record.result.ok,
+      ms: record.ms,
+    };
+    this.#state.steps.push(step);
+    this.#hub.emit("step", { run: this.id, step });
+    if (["navigate", "switch_tab", "close_tab", "click", "go_back"].includes(step.tool)) {
+      this.#hub.tabsChanged();
+    }
+  }
+
+  /** Shows `question` and waits for the page's answer (rejects on timeout or abort). */
+  async ask(question: string, signal: AbortSignal): Promise<string> {
+    this.#state.question = question;
+    this.#state.status = "waiting";
+    this.#hub.emit("question", { run: this.id, question });
+    try {
+      const { value } = await this.#hub.waitFor<string>("question", this.id, signal);
+      this.#hub.emit("answered", { run: this.id, by: "page" });
+      return value;
+    } finally {
+      this.#state.question = null;
+      this.#state.status = "running";
+    }
+  }
+
+  /** Shows the held action and waits for the page's yes or no. */
+  async confirm(held: string, signal: AbortSignal): Promise<boolean> {
+    this.#state.held = held;
+    this.#state.status = "waiting";
+    this.#hub.emit("held", { run: this.id, held });
+    try {
+      const { value } = await this.#hub.waitFor<boolean>("hold", this.id, signal);
+      this.#hub.emit("answered", { run: this.id, by: "page", allow: value });
+      return value;
+    } finally {
+      this.#state.held = null;
+      this.#state.status = "running";
+    }
+  }
+
+  end(reason: string, message: string): void {
+    this.#state.status = reason;
+    this.#state.message = message;
+    this.#hub.emit("end", { run: this.id, reason, message });
+  }
+}

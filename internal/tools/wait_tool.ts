@@ -1,0 +1,42 @@
+import { actionResult, actOptions, type Tool } from "./tool.ts";
+
+/** The longest wait one call may ask for, in seconds. */
+const MAX_SECONDS = 30;
+/** How long `wait(text)` waits at most when no seconds are given. */
+const TEXT_SECONDS = 10;
+
+/** wait(seconds?, text?): gives a page that is still working time, or waits for a text. */
+export const wait: Tool = {
+  name: "wait",
+  description:
+    "Wait while the page is still working: some seconds, or until a text appears (or, if shown, disappears). Says what changed meanwhile.",
+  readOnly: true,
+  parameters: {
+    type: "object",
+    properties: {
+      seconds: {
+        type: "number",
+        minimum: 0,
+        maximum: MAX_SECONDS,
+        description: `Seconds to wait, or at most for text (default ${TEXT_SECONDS})`,
+      },
+      text: { type: "string", description: "Text to wait for" },
+    },
+  },
+  async handler(args, ctx) {
+    const text = typeof args.text === "string" && args.text.trim() !== ""
+      ? args.text.trim()
+      : undefined;
+    const given = args.seconds as number | undefined;
+    if (text === undefined && given === undefined) {
+      return {
+        ok: false,
+        kind: "invalid_args",
+        text: "Cannot wait: give seconds (e.g. 2), a text to wait for, or both",
+      };
+    }
+    const seconds = Math.min(given ?? TEXT_SECONDS, MAX_SECONDS);
+    const request = text === undefined ? { seconds } : { seconds, text };
+    return actionResult(await ctx.browser.wait(request, actOptions(ctx)));
+  },
+};
