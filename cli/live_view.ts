@@ -29,6 +29,7 @@ export async function withLiveView<T>(
     modules: modules?.modules ?? [],
     panels: modules?.panels() ?? new Map(),
     timeoutMs: ui.timeoutMs,
+    hideFields: Object.keys(config.run.secrets).length > 0,
   });
   let server;
   try {

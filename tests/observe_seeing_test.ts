@@ -188,3 +188,21 @@ Deno.test("the default view of a dense screen lists every control within three q
   );
   assert.match(summary, /^… left out to fit the token budget: \d+ text lines; use find or read$/m);
 });
+
+Deno.test("a pager's page number shown as plain text between page links reads {CURRENT}", async () => {
+  await using site = startFixtureServer({
+    routes: [(_req, url) =>
+      url.pathname === "/pager"
+        ? new Response(
+          `<p>Results 11–20 of 40</p><nav><a href="?p=1">1</a> <span>2</span> <a href="?p=3">3</a> <a href="?p=4">4</a></nav><p>Page 7 of the manual</p>`,
+          { headers: { "content-type": "text/html; charset=utf-8" } },
+        )
+        : undefined],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(site.url("/pager")));
+  const { summary } = await browser.observe();
+  assert.match(summary, /^2 \{CURRENT\}$/m, summary);
+  idIn(summary, /^\[\d+\] 3$/);
+  assert.doesNotMatch(summary, /7 \{CURRENT\}|manual \{CURRENT\}/);
+});

@@ -76,6 +76,11 @@ export class LiveHub {
   readonly panels: Map<string, LivePanel>;
   /** How long a question or hold waits for the page, in ms. */
   readonly timeoutMs: number;
+  /**
+   * Screenshots hide what fields hold (when secrets are configured: a typed secret would show in
+   * pixels). Off otherwise: hiding restyles every frame, which the running action would see.
+   */
+  readonly hideFields: boolean;
   /** Tasks sent from the page, and who waits for the next one (an interactive session). */
   readonly #tasks: string[] = [];
   readonly #taskWaiters = new Set<(task: string) => void>();
@@ -85,8 +90,14 @@ export class LiveHub {
   #nextBrowser = 1;
 
   constructor(
-    options: { modules?: LiveModule[]; panels?: Map<string, LivePanel>; timeoutMs: number },
+    options: {
+      modules?: LiveModule[];
+      panels?: Map<string, LivePanel>;
+      timeoutMs: number;
+      hideFields?: boolean;
+    },
   ) {
+    this.hideFields = options.hideFields ?? false;
     this.modules = options.modules ?? [];
     this.panels = options.panels ?? new Map();
     this.timeoutMs = options.timeoutMs;

@@ -172,7 +172,14 @@ function renderModules() {
   }
 }
 
+// A picture costs the agent's browser time: at most one in 3 s.
+let shotTimer = 0, lastShot = 0;
 function refreshShot() {
+  if (shotTimer) return;
+  const wait = Math.max(0, lastShot + 3000 - Date.now());
+  shotTimer = setTimeout(() => { shotTimer = 0; lastShot = Date.now(); takeShot(); }, wait);
+}
+function takeShot() {
   const img = $("shot");
   const tab = selectedTab ? "&tab=" + encodeURIComponent(selectedTab) : "";
   fetch("/api/screenshot?token=" + encodeURIComponent(token) + tab + "&t=" + Date.now())
@@ -195,7 +202,7 @@ async function load() {
 }
 
 $("stop").onclick = () => api("/api/stop", {}).then(() => say("Stopping the run"), (e) => say(e.message));
-$("refresh").onclick = refreshShot;
+$("refresh").onclick = takeShot;
 $("next").onsubmit = (e) => {
   e.preventDefault();
   const input = $("next-task");

@@ -181,7 +181,7 @@ export function startLiveServer(
       }
     }
     try {
-      const shot = await target.browser.screenshot({ quality: 70, hideFields: true });
+      const shot = await target.browser.screenshot({ quality: 70, hideFields: hub.hideFields });
       return new Response(shot.bytes.slice().buffer, {
         headers: { "content-type": shot.mimeType, "cache-control": "no-store" },
       });
