@@ -60,7 +60,13 @@ const launched = new Set<ChildProcess>();
  */
 export function killLaunchedBrowsers(): void {
   for (const proc of launched) {
-    if (proc.exitCode === null) proc.kill("SIGKILL");
+    if (proc.exitCode !== null) continue;
+    // The whole process group (Chromium's renderers and zygote too), when it leads one.
+    try {
+      if (proc.pid) Deno.kill(-proc.pid, "SIGKILL");
+    } catch {
+      proc.kill("SIGKILL");
+    }
   }
   launched.clear();
 }

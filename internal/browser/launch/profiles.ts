@@ -276,10 +276,17 @@ export class TempRoot {
   removeSync(): void {
     if (this.#removed) return;
     this.#removed = true;
-    try {
-      Deno.removeSync(this.dir, { recursive: true });
-    } catch {
-      // A file a dying browser still writes: the next start removes the rest.
+    // A browser killed a moment ago may still write a file or two while it dies: a few tries,
+    // 25 ms apart (this runs on a forced exit, which cannot await); the next start removes the rest.
+    const pause = new Int32Array(new SharedArrayBuffer(4));
+    for (let attempt = 0; attempt < 8; attempt++) {
+      try {
+        Deno.removeSync(this.dir, { recursive: true });
+        Deno.statSync(this.dir);
+      } catch (error) {
+        if (error instanceof Deno.errors.NotFound) break;
+      }
+      Atomics.wait(pause, 0, 0, 25);
     }
     this.#lock.close();
   }
