@@ -1,23 +1,10 @@
 import assert from "node:assert/strict";
 import { baseEnv } from "./support/run_cli.ts";
 import { startScriptedModel, type Step } from "./support/scripted_model.ts";
+import { until } from "./support/until.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const ROOT = new URL("../", import.meta.url).pathname;
-
-/** Waits for a condition (a hang guard of 60 s, not a timing check). */
-async function until<T>(
-  what: string,
-  get: () => Promise<T | undefined> | T | undefined,
-): Promise<T> {
-  const end = Date.now() + 60_000;
-  while (true) {
-    const value = await get();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Runs the CLI with `--ui`, calls `drive` with the live view's origin and token once it is up. */
 async function withLiveRun(

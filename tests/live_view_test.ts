@@ -5,25 +5,12 @@ import { startFixtureServer } from "./support/fixture_server.ts";
 import { baseEnv } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
 import { idIn } from "./support/summary.ts";
+import { until } from "./support/until.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const ROOT = new URL("../", import.meta.url).pathname;
 
 const html = (body: string) => new Response(body, { headers: { "content-type": "text/html" } });
-
-/** Waits for a condition (a hang guard of 60 s, not a timing check). */
-async function until<T>(
-  what: string,
-  get: () => Promise<T | undefined> | T | undefined,
-): Promise<T> {
-  const end = Date.now() + 60_000;
-  while (true) {
-    const value = await get();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 Deno.test("the live view shows a run, answers its question, confirms a held click, closes a tab, and refuses requests without the token", async () => {
   await using site = startFixtureServer({

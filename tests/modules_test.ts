@@ -3,6 +3,7 @@ import { startFixtureServer } from "./support/fixture_server.ts";
 import { startMcp } from "./support/mcp_client.ts";
 import { runCli } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
+import { until } from "./support/until.ts";
 
 const NOTES = new URL("./fixtures/modules/notes.ts", import.meta.url).pathname;
 
@@ -41,14 +42,6 @@ async function project(
 
 async function exists(path: string): Promise<boolean> {
   return await Deno.stat(path).then(() => true, () => false);
-}
-
-async function until(what: string, ok: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + 60_000;
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 Deno.test("a module from a config file is called by the model, its result reaches the next request, broken ones are skipped with one line", async () => {
