@@ -5,6 +5,7 @@ import type { Box, FrameWalk, PageItem, Scroller, WalkOptions } from "../runtime
 import { LISTENER_TOKEN } from "../listener_recorder.ts";
 import { isolatedRealm } from "../realm.ts";
 import { PageChangedError } from "../page_changed.ts";
+import { applyDelta } from "../runtime/walk/delta.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
 export type WalkEntry =
@@ -139,7 +140,11 @@ async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | 
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       // A new document (or frame) gets the runtime installed by the first call.
-      return await withDeadline(inRealm(isolatedRealm(frame), "walkFrame", options), limit);
+      const key = JSON.stringify(options);
+      const kept = options.mode === "observe" ? held.get(frame)?.get(key) : undefined;
+      const ask = kept ? { ...options, since: { token: kept.token, id: kept.id } } : options;
+      const walk = await withDeadline(inRealm(isolatedRealm(frame), "walkFrame", ask), limit);
+      return options.mode === "observe" ? whole(frame, key, walk, kept) : walk;
     } catch (error) {
       // A frame that went away, or a child frame too slow to answer, is left out this time.
       if (frame.detached) return undefined;
@@ -153,6 +158,26 @@ async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | 
     }
   }
   return undefined;
+}
+
+/** The items of each frame's last observation per options: later ones come as changes to them. */
+const held = new WeakMap<Frame, Map<string, { token: string; id: number; items: PageItem[] }>>();
+
+/** A walk with all its items (one that came as a change is applied to what was held). */
+function whole(
+  frame: Frame,
+  key: string,
+  walk: FrameWalk,
+  kept: { items: PageItem[] } | undefined,
+): FrameWalk {
+  const items = walk.delta && kept ? applyDelta(kept.items, walk.delta, walk.items) : walk.items;
+  let byKey = held.get(frame);
+  if (!byKey) held.set(frame, byKey = new Map());
+  byKey.delete(key);
+  byKey.set(key, { token: walk.token, id: walk.id, items });
+  for (const k of byKey.keys()) if (byKey.size > 2) byKey.delete(k);
+  const { delta: _, ...rest } = walk;
+  return { ...rest, items };
 }
 
 /** The number the parent's walker gives the `<iframe>` that holds `frame`; 0 when unknown. */

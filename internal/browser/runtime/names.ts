@@ -8,6 +8,7 @@
 import { labelsOf } from "./label_index.ts";
 import { NOT_TEXT } from "./roles.ts";
 import { clean } from "./text.ts";
+import { noteRead } from "./walk/reads.ts";
 
 /** The text inside an element: what a person sees, and what only screen readers get. */
 export interface Content {
@@ -23,6 +24,7 @@ export function textOfIds(el: Element, ids: string): string {
   let out = "";
   for (const id of ids.split(/\s+/)) {
     const t = id ? root.getElementById(id) : null;
+    noteRead(t);
     if (t) out += " " + ((t as HTMLElement).innerText || t.textContent || "");
   }
   return clean(out);
@@ -97,6 +99,7 @@ function fieldLabel(el: Element): string {
     // The label's own text: not the text of the control it wraps (a select's options).
     let t = "";
     for (const l of labels) {
+      noteRead(l);
       const tw = document.createTreeWalker(l, NodeFilter.SHOW_TEXT);
       for (let n = tw.nextNode(); n; n = tw.nextNode()) {
         const p = n.parentElement;

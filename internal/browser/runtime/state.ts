@@ -7,6 +7,8 @@
  * @module
  */
 import type { RuntimeApi } from "./entry.ts";
+import type { PageItem } from "./types.ts";
+import type { WalkCache } from "./walk/walk_cache.ts";
 
 /** The name of the global the runtime is installed on (the bridge looks for it there). */
 export const RUNTIME_GLOBAL = "__browserAgent";
@@ -54,6 +56,11 @@ export interface DocState {
   listened?: WeakSet<Element>;
   /** The option texts `findCustomOption` saw last, per custom dropdown. */
   options: WeakMap<Element, string[]>;
+  /** What the last observations gave per subtree, and what changed since (incremental walks). */
+  cache?: WalkCache;
+  /** The last walks' items by their options, and the last result's number (`walk/delta.ts`). */
+  results?: Map<string, { id: number; items: PageItem[] }>;
+  resultIds: number;
 }
 
 /** What `globalThis.__browserAgent` holds once the runtime is installed. */
@@ -81,6 +88,7 @@ export function install(version: string, api: RuntimeApi): void {
   old?.effects?.observer.disconnect();
   old?.idle?.observer.disconnect();
   old?.overlay?.remove();
+  old?.cache?.stop();
   g[RUNTIME_GLOBAL] = {
     version,
     api,
@@ -93,6 +101,7 @@ export function install(version: string, api: RuntimeApi): void {
     hidden: new WeakSet(),
     frames: { ids: new WeakMap(), next: 1 },
     options: new WeakMap(),
+    resultIds: 0,
   };
 }
 

@@ -35,6 +35,16 @@ export interface WalkOptions {
   role?: string;
   /** The token of the click-listener recorder (`listeners.ts`), when pages are recorded. */
   listeners?: string;
+  /**
+   * observe: reuse what earlier observations gave for subtrees where nothing changed (default);
+   * false walks everything (the equivalence test compares both).
+   */
+  incremental?: boolean;
+  /**
+   * The result of a walk with the same options that the caller holds: the answer is then the
+   * change to it (`FrameWalk.delta`) when the document still keeps it.
+   */
+  since?: { token: string; id: number };
 }
 
 /** Where an item is; bit flags. */
@@ -78,7 +88,11 @@ export type PageItem =
 export interface FrameWalk {
   /** Random per-document token: local IDs are only meaningful with it. */
   token: string;
+  /** This result's number in the document (what a later walk's `since` names). */
+  id: number;
+  /** All items in reading order, or with `delta` the ones that replace `removed` items at `start`. */
   items: PageItem[];
+  delta?: { start: number; removed: number };
   /** Interactive elements outside the observed band, by direction. */
   above: number;
   below: number;
@@ -98,6 +112,8 @@ export interface FrameWalk {
   height: number;
   /** Milliseconds spent in the page. */
   ms: number;
+  /** Elements whose walk was taken from earlier observations (incremental observation). */
+  reused: number;
 }
 
 /** A scroll container: its name, the interactive elements it holds, and those out of its view. */

@@ -8,6 +8,7 @@
 import { ariaLabel } from "../names.ts";
 import { NOT_TEXT } from "../roles.ts";
 import { clean, cut } from "../text.ts";
+import { noteRead } from "./reads.ts";
 
 /** Items of trees and nested lists, whose nesting the view shows. */
 export function isItem(el: Element): boolean {
@@ -24,6 +25,7 @@ export function scrollerName(el: Element): string {
   if (!name) name = clean(el.querySelector(heading)?.textContent);
   for (let p: Element | null = el; !name && p && p !== document.body; p = p.parentElement) {
     const before = p.previousElementSibling;
+    noteRead(before);
     if (before?.matches(heading)) name = clean(before.textContent);
     else if (before) break;
   }

@@ -19,6 +19,12 @@ export class TextRuns {
   #heading = 0;
   #where = 0;
   #y = 0;
+  /**
+   * Runs ended so far, and whether each one became an item: the incremental walk tells what a
+   * subtree did to the run open before it (the subtree's first flush ends that run).
+   */
+  flushes = 0;
+  readonly pushed: boolean[] = [];
 
   constructor(w: WalkScope, items: PageItem[]) {
     this.#w = w;
@@ -52,10 +58,13 @@ export class TextRuns {
 
   /** Ends the current run: it becomes an item when it has letters or digits (and, in find, the query). */
   flush(): void {
+    const n = this.flushes++;
     const w = this.#w;
     const t = clean(this.#run);
+    this.pushed[n] = false;
     // Runs of bare punctuation between links (", ", "|", "·") carry nothing a person reads.
     if (t && /[\p{L}\p{N}]/u.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {
+      this.pushed[n] = true;
       const text = cut(t, w.o.maxText);
       this.#items.push(
         this.#heading

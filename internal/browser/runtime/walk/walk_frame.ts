@@ -12,6 +12,8 @@ import { matches } from "./describe.ts";
 import { startWalk } from "./scope.ts";
 import { FrameWalker } from "./walker.ts";
 import { withLabelIndex } from "../label_index.ts";
+import { SubtreeReuse } from "./reuse.ts";
+import { asDelta } from "./delta.ts";
 
 /**
  * Walks the document and lists visible interactive elements and text in reading order, giving
@@ -20,8 +22,13 @@ import { withLabelIndex } from "../label_index.ts";
 export function walkFrame(o: WalkOptions): FrameWalk {
   const t0 = performance.now();
   const w = startWalk(o);
-  const walker = new FrameWalker(w);
-  withLabelIndex(() => walker.run());
+  const reuse = SubtreeReuse.start(w);
+  const walker = new FrameWalker(w, reuse);
+  try {
+    withLabelIndex(() => walker.run());
+  } finally {
+    reuse?.end();
+  }
   // find with a role lists elements only: all it lists can be acted on by their IDs.
   const items = o.mode === "find"
     ? walker.items.filter((it) =>
@@ -32,7 +39,7 @@ export function walkFrame(o: WalkOptions): FrameWalk {
   const doc = document.scrollingElement ?? document.documentElement;
   return {
     token: w.state.token,
-    items,
+    ...asDelta(w.state, o, items),
     above: walker.above,
     below: walker.below,
     screensAbove: Math.max(0, w.sy / w.vh),
@@ -44,6 +51,7 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     width: w.vw,
     height: w.vh,
     ms: performance.now() - t0,
+    reused: reuse?.reused ?? 0,
   };
 }
 

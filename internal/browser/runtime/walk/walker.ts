@@ -23,6 +23,8 @@ import { describe, finish } from "./describe.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isItem, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
+import { noteRead } from "./reads.ts";
+import type { SubtreeReuse } from "./reuse.ts";
 import { TextRuns } from "./text_runs.ts";
 
 /** Walks one document and collects its items and what lies outside the band. */
@@ -41,9 +43,12 @@ export class FrameWalker {
   readonly #range = document.createRange();
   /** Text inside a `<label>` that names a control belongs to that control, not to the page text. */
   readonly #labelSink: Ctl;
+  /** Incremental observation: earlier walks' results of unchanged subtrees (observe only). */
+  readonly #reuse: SubtreeReuse | null;
 
-  constructor(w: WalkScope) {
+  constructor(w: WalkScope, reuse: SubtreeReuse | null = null) {
     this.#w = w;
+    this.#reuse = reuse;
     this.#runs = new TextRuns(w, this.items);
     this.#labelSink = {
       item: {
@@ -126,15 +131,16 @@ export class FrameWalker {
     const tag = el.localName;
     if (NOT_TEXT.has(tag) || el === w.state.overlay) return;
     if (tag === "slot") return this.#slot(el as HTMLSlotElement, ctx);
+    this.#reuse?.met(el);
     const s = getComputedStyle(el);
     const display = s.display;
     if (display === "none") {
-      if (w.observing) w.nowHidden.add(el);
+      if (w.observing) this.#hide(el);
       else if (w.query && w.o.mode === "find") this.#hiddenMatch(el);
       return;
     }
     if (s.contentVisibility === "hidden" || Number(s.opacity) === 0) {
-      if (w.observing) w.nowHidden.add(el);
+      if (w.observing) this.#hide(el);
       if (!isToggle(el)) return;
     }
     const position = s.position;
@@ -168,7 +174,12 @@ export class FrameWalker {
     if (tag === "details" && w.query && w.o.mode === "find" && !(el as HTMLDetailsElement).open) {
       for (const part of el.children) if (part.localName !== "summary") this.#hiddenMatch(part);
     }
-    this.#descend(el, s, r, { ...ctx, clip, control, where }, control !== ctx.control);
+    const own = { ...ctx, clip, control, where }, listed = control !== ctx.control;
+    if (!this.#reuse) this.#descend(el, s, r, own, listed);
+    else {
+      const descend = () => this.#descend(el, s, r, own, listed);
+      this.#reuse.inside(this, this.#runs, el, s, r, own, descend);
+    }
     if (control && control !== ctx.control) this.#finish(control);
   }
 
@@ -190,6 +201,12 @@ export class FrameWalker {
     const same = this.hidden.find((h) => h.lid === m.lid);
     if (same) same.count += m.count;
     else this.hidden.push(m);
+  }
+
+  /** Notes an element found hidden: shown by the next observation, it is marked new. */
+  #hide(el: Element): void {
+    if (this.#reuse) this.#reuse.hid(el);
+    else this.#w.nowHidden.add(el);
   }
 
   /** A slot: the nodes assigned to it, else its fallback content. */
@@ -332,6 +349,7 @@ export class FrameWalker {
     let scroller = own.scroller;
     const overflowX = s.overflowX, overflowY = s.overflowY;
     if ((overflowX !== "visible" || overflowY !== "visible") && r && r.width > 0 && r.height > 0) {
+      noteRead(el); // scripts scroll it without a mutation
       const scrollable = /auto|scroll/.test(overflowX + overflowY) &&
         (el.scrollHeight > el.clientHeight + 4 || el.scrollWidth > el.clientWidth + 4) &&
         tag !== "body" && tag !== "html";
@@ -379,7 +397,11 @@ export class FrameWalker {
     if (tag === "details" && !(el as HTMLDetailsElement).open) {
       // A closed <details> shows only its summary.
       for (const part of el.children) if (part.localName === "summary") this.#element(part, child);
-    } else this.#children((el as HTMLElement).shadowRoot ?? el, child);
+    } else {
+      const shadow = (el as HTMLElement).shadowRoot;
+      if (shadow) this.#reuse?.enter(shadow);
+      this.#children(shadow ?? el, child);
+    }
     if (apart && child.control) child.control.buf += " ";
     else if (apart) this.#runs.space();
     if (!inline) this.#runs.endBlock(el);
@@ -389,6 +411,7 @@ export class FrameWalker {
   #hiddenInput(el: Element, ctx: Ctx): void {
     const w = this.#w;
     const label = labelsOf(el)?.[0];
+    noteRead(label);
     if (!label || !label.checkVisibility({ visibilityProperty: true })) return;
     const r = label.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || !intersects(r, ctx.clip)) return;
