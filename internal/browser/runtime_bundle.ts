@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "ac2ca94e88c9";
+export const RUNTIME_VERSION = "4f1255128176";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2303,11 +2303,16 @@ export const RUNTIME_SOURCE = [
   "        characterData: true",
   "      });",
   "    }",
-  "    /** Marks `n` and its ancestors as changed after the last walk. */",
+  "    /**",
+  "     * Marks `n` and its ancestors as changed after the last walk; a node slotted into a shadow",
+  "     * tree also marks the slot's ancestors (the walk meets it there).",
+  "     */",
   "    touch(n) {",
   "      for (; n; n = composedParent(n)) {",
   "        if (this.#touched.get(n) === this.gen) break;",
   "        this.#touched.set(n, this.gen);",
+  "        const slot2 = n.assignedSlot;",
+  "        if (slot2) this.touch(slot2);",
   "      }",
   "    }",
   "    /** Marks `el`'s whole subtree as changed after the last walk. */",
@@ -2690,7 +2695,7 @@ export const RUNTIME_SOURCE = [
   "    hideFieldText,",
   "    showFieldText",
   "  };",
-  '  if (typeof document !== "undefined") install("ac2ca94e88c9", api);',
+  '  if (typeof document !== "undefined") install("4f1255128176", api);',
   "})();",
   "//# sourceURL=browser-agent-runtime.js",
 ].join("\n");

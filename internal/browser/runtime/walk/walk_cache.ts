@@ -134,11 +134,16 @@ export class WalkCache {
     });
   }
 
-  /** Marks `n` and its ancestors as changed after the last walk. */
+  /**
+   * Marks `n` and its ancestors as changed after the last walk; a node slotted into a shadow
+   * tree also marks the slot's ancestors (the walk meets it there).
+   */
   touch(n: Node | null): void {
     for (; n; n = composedParent(n)) {
       if (this.#touched.get(n) === this.gen) break;
       this.#touched.set(n, this.gen);
+      const slot = (n as Element | Text).assignedSlot;
+      if (slot) this.touch(slot);
     }
   }
 
