@@ -1,7 +1,9 @@
 /**
  * Incremental observation gives what a full walk gives: two tabs hold the same page and get the
  * same seeded random mutations (insertions, removals, moves, text edits, classes, styles, ARIA
- * attributes, field values, scroll positions, open shadow roots, a same-origin iframe); after
+ * attributes, field values, scroll positions, open shadow roots and slotted content, a
+ * same-origin iframe, and what restyles without a mutation: click listeners, focus, pointer
+ * moves, held animations, shadow roots attached, labels and ids appearing, pushState); after
  * each round one is observed incrementally, the other with a full walk, and every item, count
  * and note must match.
  */
@@ -36,6 +38,9 @@ Deno.test("incremental observation equals a full walk after hundreds of random m
     for (let round = 0; round < ROUNDS; round++) {
       const scope = round % 4 === 3 ? "viewport" : "page";
       const ops = await Promise.all([pa, pb].map((p) => mutate(p, seed * 1000 + round)));
+      // The pointer moves too (`:hover` restyles without a mutation).
+      const x = (seed * 7 + round * 131) % 1200, y = (seed * 3 + round * 97) % 780;
+      await Promise.all([pa, pb].map((p) => p.mouse.move(x, y)));
       assert.deepEqual(ops[0], ops[1], "both tabs got the same mutations");
       mutations += ops[0]!.length;
       const [inc, full] = await Promise.all([observe(pa, scope, true), observe(pb, scope, false)]);
@@ -137,7 +142,9 @@ function mutate(page: Page, seed: number): Promise<string[]> {
         if (all.length === 0) continue;
         const el = pick(all);
         const name = `${doc === document ? "" : "frame:"}${el.localName}#${all.indexOf(el)}`;
-        const op = Math.floor(rnd() * 11);
+        const op = Math.floor(rnd() * 18);
+        // Moving or removing an <iframe> reloads it, at its own pace in each tab: not moved here.
+        const holdsFrame = el.contains(document.getElementById("frame"));
         if (op === 0) {
           const tag = pick(["div", "p", "span", "a", "button", "input", "li", "label", "h3"]);
           const added = doc.createElement(tag);
@@ -150,7 +157,7 @@ function mutate(page: Page, seed: number): Promise<string[]> {
           parent.insertBefore(added, pick([null, ...Array.from(parent.childNodes)]));
           done.push(`insert ${tag} into ${name}`);
         } else if (op === 1) {
-          el.remove();
+          if (!holdsFrame) el.remove();
           done.push(`remove ${name}`);
         } else if (op === 2) {
           const text = Array.from(el.childNodes).find((n) => n.nodeType === 3) as Text | undefined;
@@ -216,10 +223,16 @@ function mutate(page: Page, seed: number): Promise<string[]> {
           if (rnd() < 0.3) scrollTo(0, Math.floor(rnd() * 400));
           done.push("scroll");
         } else if (op === 8) {
+          const inside = (t: Node) => {
+            for (let n: Node | null = t; n; n = n.parentNode ?? (n as ShadowRoot).host ?? null) {
+              if (n === el) return true;
+            }
+            return false;
+          };
           const to = pick(
-            all.filter((t) => !el.contains(t) && !["input", "select"].includes(t.localName)),
+            all.filter((t) => !inside(t) && !["input", "select"].includes(t.localName)),
           );
-          if (to && el !== doc.body) to.append(el);
+          if (to && el !== doc.body && !holdsFrame) to.append(el);
           done.push(`move ${name}`);
         } else if (op === 9) {
           const host = document.getElementById("widget");
@@ -237,10 +250,60 @@ function mutate(page: Page, seed: number): Promise<string[]> {
             inside.style.display = inside.style.display === "none" ? "" : "none";
           }
           done.push("shadow root");
-        } else {
+        } else if (op === 10) {
           const details = doc.querySelector("details");
           if (details) details.open = !details.open;
           done.push("details");
+        } else if (op === 11) {
+          // A script makes it clickable: no mutation.
+          el.addEventListener("click", () => {});
+          done.push(`click listener on ${name}`);
+        } else if (op === 12) {
+          // Targets of lookups appear or go elsewhere: an id aria-labelledby names, a <label for>.
+          const late = doc.getElementById("late-target");
+          if (late && rnd() < 0.5) late.remove();
+          else if (rnd() < 0.5) {
+            pick(all).append(
+              Object.assign(doc.createElement("span"), {
+                id: "late-target",
+                textContent: words(),
+              }),
+            );
+          } else {
+            const label = Object.assign(doc.createElement("label"), { textContent: words() });
+            label.htmlFor = pick(["q", "far", "ta", "sel"]);
+            pick(all).append(label);
+          }
+          done.push("lookup target");
+        } else if (op === 13) {
+          history.pushState(null, "", `/observe/p${Math.floor(rnd() * 4)}/`);
+          done.push("pushState");
+        } else if (op === 14) {
+          const field = pick(Array.from(doc.querySelectorAll("input, select, textarea, a")));
+          if (field instanceof HTMLElement && rnd() < 0.7) field.focus();
+          else (doc.activeElement as HTMLElement | null)?.blur();
+          done.push("focus");
+        } else if (op === 15) {
+          // An animation that ends at once and holds its last frame: no mutation.
+          el.animate([{ opacity: 1 }, { opacity: rnd() < 0.5 ? 0.05 : 1 }], {
+            duration: 0,
+            fill: "forwards",
+          });
+          done.push(`animation on ${name}`);
+        } else if (op === 16) {
+          try {
+            el.attachShadow({ mode: "open" }).innerHTML = `<p>${words()}</p><slot></slot>`;
+            done.push(`shadow root attached to ${name}`);
+          } catch {
+            done.push(`no shadow root for ${name}`);
+          }
+        } else {
+          // A link added and removed at once (its detached node's records must not break).
+          const a = doc.createElement("a");
+          doc.body.append(a);
+          a.remove();
+          el.setAttribute("data-n", words());
+          done.push(`detached link, data on ${name}`);
         }
       }
       return done;

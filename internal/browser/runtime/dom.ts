@@ -9,7 +9,8 @@ import { docState } from "./state.ts";
 
 /** The parent of a node in the flat tree: its parent, or the host of the shadow root it is in. */
 export function composedParent(n: Node): Node | null {
-  return n.parentNode ?? (n as ShadowRoot).host ?? null;
+  // Only a shadow root has a host element (a detached link's `host` is a URL's host name).
+  return n.parentNode ?? (n.nodeType === 11 ? (n as ShadowRoot).host ?? null : null);
 }
 
 /**

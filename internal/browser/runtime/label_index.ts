@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { LABELS, noteRead } from "./walk/reads.ts";
 
 /** Per tree (document or shadow root): each labelled control's labels, in tree order. */
 let index: WeakMap<Node, Map<Element, HTMLLabelElement[]>> | undefined;
@@ -38,6 +39,7 @@ export function labelsOf(
 ): ArrayLike<HTMLLabelElement> & Iterable<HTMLLabelElement> | null {
   if (!index) return (el as HTMLInputElement).labels ?? null;
   if (!labelable(el)) return null;
+  noteRead(LABELS);
   const root = el.getRootNode();
   let byControl = index.get(root);
   if (!byControl) {

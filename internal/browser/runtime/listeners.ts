@@ -8,6 +8,8 @@
  *   browser package installs it on every new document). It notes each element that gets a
  *   click-like listener in a `WeakSet` and a list of weak references held in its closure: nothing
  *   on a global, so the page can neither see nor change the marks.
+ * - The recorder also tells of a shadow root attached to an element (`${token}:shadow` on it),
+ *   which the incremental walk hears (`walk_cache.ts`).
  * - {@link listenedElements} runs in the runtime's isolated world: it asks with one event, and
  *   the recorder answers with one event on each marked element in the document that it has not
  *   told of before; the runtime keeps what it was told in the document's state.
@@ -61,6 +63,16 @@ export function recordClickListeners(token: string): void {
           t === "pointerup")
       ) mark(self);
       return apply(fn, self, args);
+    },
+  });
+  // A shadow root attached to an element already shown changes what it shows without a DOM
+  // mutation: the host tells the runtime (its incremental walk walks it again).
+  const elementProto = ElementCtor.prototype;
+  elementProto.attachShadow = new g.Proxy(elementProto.attachShadow, {
+    apply(fn, self, args: unknown[]) {
+      const root = apply(fn, self, args);
+      apply(dispatch, self, [new EventCtor(`${token}:shadow`, { composed: true })]);
+      return root;
     },
   });
   for (const name of ["onclick", "onmousedown", "onpointerdown"]) {
@@ -117,7 +129,9 @@ export function listenedElements(token: string): WeakSet<Element> {
   const known = state.listened ?? new WeakSet<Element>();
   const take = (e: Event) => {
     const t = e.composedPath()[0];
-    if (t instanceof Element) known.add(t);
+    if (!(t instanceof Element)) return;
+    known.add(t);
+    state.cache?.touch(t); // a new control where the last observation saw none
   };
   document.addEventListener(`${token}:mark`, take, true);
   try {

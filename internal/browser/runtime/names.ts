@@ -8,7 +8,7 @@
 import { labelsOf } from "./label_index.ts";
 import { NOT_TEXT } from "./roles.ts";
 import { clean } from "./text.ts";
-import { noteRead } from "./walk/reads.ts";
+import { IDS, noteRead } from "./walk/reads.ts";
 
 /** The text inside an element: what a person sees, and what only screen readers get. */
 export interface Content {
@@ -21,6 +21,7 @@ export interface Content {
 /** The text of the elements an `aria-labelledby` or `aria-describedby` list names. */
 export function textOfIds(el: Element, ids: string): string {
   const root = el.getRootNode() as Document | ShadowRoot;
+  noteRead(IDS);
   let out = "";
   for (const id of ids.split(/\s+/)) {
     const t = id ? root.getElementById(id) : null;

@@ -6,6 +6,7 @@
  * @module
  */
 import type { Box, Rgba } from "./types.ts";
+import { noteRead, VOLATILE } from "./walk/reads.ts";
 
 /** A CSS `rgb()`/`rgba()` colour as numbers; null for anything else. */
 export function rgba(c: string): Rgba | null {
@@ -85,6 +86,7 @@ export function textHidden(parent: Element, r: DOMRect, bg: Rgba | null): boolea
   if (!color || color[3] < 0.1 || parseFloat(s.fontSize) < 5 || r.height < 4) return true;
   if (Number(s.opacity) < 0.1) return true;
   if (!bg || contrast(color, bg) >= 1.25) return false;
+  noteRead(VOLATILE);
   // Same colour as the background the DOM gives it: where it is on screen, check what is
   // really painted behind it (a positioned picture or panel); elsewhere trust the DOM.
   const x = r.left + Math.min(r.width, 8) / 2, y = r.top + r.height / 2;

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { noteRead } from "./walk/reads.ts";
+import { LABELS, noteRead } from "./walk/reads.ts";
 
 /** Explicit roles that make an element a control. */
 const CONTROL_ROLES = new Set([
@@ -85,6 +85,7 @@ export function interactive(
   if (tag === "label") {
     // A label drawn in place of a control that is not rendered (custom toggles) is what gets clicked.
     const c = (el as HTMLLabelElement).control;
+    noteRead(LABELS);
     noteRead(c);
     return c && !c.checkVisibility() ? 2 : 0;
   }

@@ -10,7 +10,7 @@ import { accessibleName, ariaLabel, placeholderOf } from "../names.ts";
 import { optionList } from "../options.ts";
 import { clean, cut, MASK, norm, toggleGlyph } from "../text.ts";
 import type { ElementItem } from "../types.ts";
-import { noteRead } from "./reads.ts";
+import { LABELS, noteRead } from "./reads.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
 
 /** The element's local ID in this document, given on first sight and kept while it exists. */
@@ -38,7 +38,7 @@ function isFresh(w: WalkScope, el: Element): boolean {
 export function describe(w: WalkScope, el: Element, role: string, where: number, y: number): Ctl {
   const o = w.o;
   const tag = el.localName;
-  noteRead(el);
+  if (tag === "input" || tag === "select" || tag === "textarea") noteRead(el);
   const attrs: string[] = [];
   const states: string[] = [];
   const explicitRole = el.getAttribute("role");
@@ -177,7 +177,10 @@ export function finish(w: WalkScope, c: Ctl): void {
     }
   }
   const box = tag === "label" ? (el as HTMLLabelElement).control : el;
-  noteRead(box);
+  if (tag === "label") {
+    noteRead(LABELS);
+    noteRead(box);
+  }
   if (box?.localName === "input") {
     const type = (box as HTMLInputElement).type;
     if (type === "checkbox" || type === "radio") {

@@ -1,22 +1,46 @@
 /// <reference lib="dom" />
 /**
- * Elements a walk reads besides the one it is at: the targets of `aria-labelledby`, a field's
- * `<label>`s, a label's control, the heading before a scroll area. The incremental walk
- * (`walk_cache.ts`) keeps a subtree's result only as long as the elements it read outside that
- * subtree did not change, so every such read is noted here.
+ * What a walk reads besides the element it is at: the targets of `aria-labelledby`, a field's
+ * `<label>`s, a label's control, the heading before a scroll area, fields and scroll areas (their
+ * state changes without a mutation), positioned elements (they move with boxes outside them).
+ * The incremental walk (`walk_cache.ts`) keeps a subtree's result only as long as what it read
+ * is as it was, so every such read is noted here.
  *
  * @module
  */
 
-let log: Node[] | null = null;
+/** Labels were looked up (a new `<label for>` or field id elsewhere may change the answer). */
+export const LABELS: unique symbol = Symbol("labels");
+/** Elements were looked up by id (`aria-labelledby`). */
+export const IDS: unique symbol = Symbol("ids");
+/** What is painted around the text was read: the result is not kept. */
+export const VOLATILE: unique symbol = Symbol("volatile");
 
-/** Notes that the walk read `node` (no-op outside a recording walk). */
-export function noteRead(node: Node | null | undefined): void {
-  if (log && node) log.push(node);
+/** One read: a node, or a kind of lookup. */
+export type Read = Node | typeof LABELS | typeof IDS | typeof VOLATILE;
+
+let log: Read[] | null = null;
+const placed = new WeakSet<Element>();
+
+/** Notes that the walk read `what` (no-op outside a recording walk). */
+export function noteRead(what: Read | null | undefined): void {
+  if (log && what) log.push(what);
+}
+
+/** Notes a positioned element: its box is compared, not only its content. */
+export function notePlaced(el: Element): void {
+  if (!log) return;
+  placed.add(el);
+  log.push(el);
+}
+
+/** Whether `el` was noted as positioned. */
+export function isPlaced(el: Element): boolean {
+  return placed.has(el);
 }
 
 /** Starts noting reads; returns the log, which {@link stopReads} ends. */
-export function startReads(): Node[] {
+export function startReads(): Read[] {
   return log = [];
 }
 

@@ -12,7 +12,7 @@
  * @module
  */
 import type { PageItem, Scroller } from "../types.ts";
-import { noteRead, startReads, stopReads } from "./reads.ts";
+import { IDS, LABELS, noteRead, type Read, startReads, stopReads } from "./reads.ts";
 import type { Ctx, WalkScope } from "./scope.ts";
 import type { TextRuns } from "./text_runs.ts";
 import { type Entry, keyOf, WalkCache } from "./walk_cache.ts";
@@ -30,7 +30,7 @@ export class SubtreeReuse {
   readonly #cache: WalkCache;
   readonly #w: WalkScope;
   readonly #view: ReturnType<WalkCache["begin"]>;
-  readonly #reads: Node[];
+  readonly #reads: Read[];
   readonly #hidden: Element[] = [];
   /** The latest "whole subtree changed" mark of the element walked and its ancestors. */
   #floor: number;
@@ -40,6 +40,7 @@ export class SubtreeReuse {
   static start(w: WalkScope): SubtreeReuse | null {
     if (!w.observing || w.o.incremental === false) return null;
     const cache = w.state.cache ??= new WalkCache();
+    cache.listen(w.o.listeners);
     return new SubtreeReuse(cache, w);
   }
 
@@ -74,6 +75,17 @@ export class SubtreeReuse {
   hid(el: Element): void {
     this.#w.nowHidden.add(el);
     this.#hidden.push(el);
+  }
+
+  /** Runs `walk` (a slot's assigned nodes) below `el`'s "whole subtree changed" mark. */
+  within(el: Element, walk: () => void): void {
+    const outerFloor = this.#floor;
+    this.#floor = Math.max(outerFloor, this.#cache.dirtyAt(el));
+    try {
+      walk();
+    } finally {
+      this.#floor = outerFloor;
+    }
   }
 
   /** Watches an open shadow root the walk enters. */
@@ -128,6 +140,8 @@ export class SubtreeReuse {
     // What the subtree depended on, for the entries of the subtrees around it.
     for (const n of e.refs) this.#reads.push(n);
     for (const [p] of e.probes) this.#reads.push(p);
+    if (e.lookups & 1) this.#reads.push(LABELS);
+    if (e.lookups & 2) this.#reads.push(IDS);
     runs.space();
     this.#count += e.count;
     this.#cache.reused += e.count;

@@ -10,18 +10,26 @@
  *   attributes changed (a class can restyle everything below it);
  * - its root has the same box, the same computed style where the walk reads it, and the same
  *   context from above (clip, background, heading, where it is);
- * - the same walk options, viewport, scroll position, focus form and modal dialog;
- * - the values, checked states and scroll positions of the fields and scroll areas it holds (they
- *   change without mutations), and the elements it read outside itself (labels, `aria-labelledby`
- *   targets), are as they were;
- * - no style sheet or font changed, and nothing in it is animated, hovered, focused, scrolled or
- *   loaded since (the events that restyle without a mutation).
- * Closed shadow roots are never walked; open ones are watched as the walk meets them.
+ * - the same walk options, viewport, scroll position and document URL (relative links);
+ * - the values, choices and scroll positions of the fields and scroll areas it holds and the
+ *   boxes of its positioned elements (they change without mutations), and the elements it read
+ *   outside itself (labels, `aria-labelledby` targets), are as they were; no `<label>` or id it
+ *   may have looked up was added or removed since;
+ * - no style sheet or font changed, and nothing in it was animated, scrolled, loaded, toggled,
+ *   or entered or left by the pointer or the focus since (the events that restyle without a
+ *   mutation: the elements whose `:hover` or `:focus-within` changed are walked again), and the
+ *   focused form and the modal dialog are the same;
+ * - its walk did not read what is painted around its text (same-colour text is checked against
+ *   the page behind it: that result is never kept).
+ * Closed shadow roots are never walked; open ones are watched as the walk meets them. Known
+ * limit: a rule that restyles inside an element from outside it without touching it (`.a + .b
+ * .c`, `:has()`) is seen when the inside or its layout changes.
  *
  * @module
  */
 import { composedParent, deepActiveElement } from "../dom.ts";
 import type { Box, PageItem, Rgba, Scroller, WalkOptions } from "../types.ts";
+import { IDS, isPlaced, LABELS, type Read, VOLATILE } from "./reads.ts";
 import type { Ctx } from "./scope.ts";
 
 /** What one subtree's walk gave, and what it depended on. */
@@ -39,28 +47,30 @@ export interface Entry {
   outer: [number, number];
   /** Elements found hidden (the next observation's "shown since" marks). */
   hidden: Element[];
-  /** Fields and scroll areas, with their state when walked. */
+  /** Fields, scroll areas and positioned elements, with their state when walked. */
   probes: [Element, string][];
   /** Nodes read outside the subtree. */
   refs: Node[];
+  /** Lookups made: 1 labels, 2 ids. */
+  lookups: number;
   /** Elements walked. */
   count: number;
 }
 
-/** The entries of one kind of walk (same options), with the view they were made in. */
+/** The entries of one kind of walk (same options, view and document URL). */
 interface View {
   key: string;
-  focusForm: Element | null;
-  modal: Element | null;
-  /** Entries older than this walk are stale (the view changed then). */
+  /** Entries older than this walk are stale. */
   since: number;
   entries: WeakMap<Element, Entry>;
 }
 
-/** Events that restyle an element (and so its subtree) without a DOM mutation. */
+/** Events that restyle their target (and so its subtree) without a DOM mutation. */
 const RESTYLING = [
   "input",
   "change",
+  "invalid",
+  "reset",
   "scroll",
   "load",
   "error",
@@ -70,8 +80,8 @@ const RESTYLING = [
   "transitionend",
   "transitioncancel",
 ] as const;
-/** Ancestors of a hovered or focused element restyled with it (`li:hover > ul`, `:focus-within`). */
-const STATE_DEPTH = 3;
+/** Fields a `<label for>` can name. */
+const LABELABLE = "input[id], select[id], textarea[id], button[id], meter[id], output[id]";
 
 /**
  * What changed in one document since each walk, as walk numbers: `touched` (something in the
@@ -87,33 +97,51 @@ export class WalkCache {
   readonly #dirty = new WeakMap<Node, number>();
   /** Everything recorded up to this walk is stale (a style sheet or font changed). */
   #flushed = 0;
+  /** Labels or ids changed after this walk. */
+  #labelsAt = -1;
+  #idsAt = -1;
   readonly #observer = new MutationObserver((records) => this.#changed(records));
   readonly #watched = new WeakSet<Node>();
-  #active: Element | null = null;
-  readonly #views: View[] = [];
   readonly #stop = new AbortController();
+  readonly #on = { capture: true, passive: true, signal: this.#stop.signal };
+  /** The innermost hovered and focused elements, the focus's form and the modal dialog. */
+  #hovered: Node | null = null;
+  #focused: Node | null = null;
+  #form: Element | null = null;
+  #modal: Element | null = null;
+  readonly #finished = new WeakSet<Animation>();
+  readonly #tokens = new Set<string>();
+  readonly #views: View[] = [];
+  /** Probes taken during the current walk (nothing changes while it runs). */
+  #probed = new Map<Element, string>();
 
   constructor() {
     this.watch(document);
-    const on = { capture: true, passive: true, signal: this.#stop.signal };
-    const restyled = (e: Event) => {
-      const t = e.composedPath()[0];
-      if (!(t instanceof Element)) return;
-      this.dirty(e.type === "input" || e.type === "change" ? t.parentElement ?? t : t);
+    // `:hover` and `:focus-within` restyle the elements whose state changed: those on one
+    // element's ancestor chain and not on the other's.
+    document.addEventListener("mouseover", (e) => {
+      this.#hovered = this.#moved(this.#hovered, e.composedPath()[0] as Node);
+    }, this.#on);
+    const focus = (e: FocusEvent) => {
+      const to = e.type === "focusin" ? e.composedPath()[0] as Node : deepActiveElement();
+      this.#focused = this.#moved(this.#focused, to);
     };
-    for (const type of RESTYLING) document.addEventListener(type, restyled, on);
-    const moved = (e: Event) => {
-      for (const t of [e.composedPath()[0], (e as MouseEvent | FocusEvent).relatedTarget]) {
-        let n: Node | null = t instanceof Element ? t : null;
-        for (let i = 0; n && i <= STATE_DEPTH; i++, n = composedParent(n)) {
-          if (n instanceof Element) this.dirty(n);
-        }
-      }
-    };
-    for (const type of ["mouseover", "focusin", "focusout"]) {
-      document.addEventListener(type, moved, on);
-    }
-    document.fonts?.addEventListener("loadingdone", () => this.#flushed = this.gen, on);
+    document.addEventListener("focusin", focus, this.#on);
+    document.addEventListener("focusout", focus, this.#on);
+    document.fonts?.addEventListener("loadingdone", () => this.#flushed = this.gen, this.#on);
+  }
+
+  /**
+   * Hears the click-listener recorder's `token` (`listeners.ts`): it tells of shadow roots
+   * attached to elements, which restyle them without a mutation.
+   */
+  listen(token: string | undefined): void {
+    if (!token || this.#tokens.has(token)) return;
+    this.#tokens.add(token);
+    document.addEventListener(`${token}:shadow`, (e) => {
+      const host = e.composedPath()[0];
+      if (host instanceof Element) this.dirty(host);
+    }, this.#on);
   }
 
   /** Stops watching the document (the runtime is replaced). */
@@ -122,7 +150,10 @@ export class WalkCache {
     this.#stop.abort();
   }
 
-  /** Watches an open shadow root (mutations inside do not reach the document's observer). */
+  /**
+   * Watches the document or an open shadow root: its mutations, and the events that restyle
+   * without one (those that do not leave a shadow root are heard on the root).
+   */
   watch(root: Document | ShadowRoot): void {
     if (this.#watched.has(root)) return;
     this.#watched.add(root);
@@ -132,6 +163,12 @@ export class WalkCache {
       attributes: true,
       characterData: true,
     });
+    const restyled = (e: Event) => {
+      const t = e.composedPath()[0];
+      if (!(t instanceof Element)) return;
+      this.dirty(e.type === "input" || e.type === "change" ? t.parentElement ?? t : t);
+    };
+    for (const type of RESTYLING) root.addEventListener(type, restyled, this.#on);
   }
 
   /**
@@ -159,32 +196,45 @@ export class WalkCache {
   }
 
   /**
-   * Starts a walk: takes the changes not yet seen, marks what is animated and where the focus
-   * moved, and returns the kind of walk's view, emptied when the view changed.
+   * Starts a walk: takes the changes not yet seen, marks what is animated, the focus's form and
+   * the modal dialog when they changed, and returns the kind of walk's view.
    */
-  begin(o: WalkOptions, sx: number, sy: number, focusForm: Element | null, modal: Element | null) {
+  begin(o: WalkOptions, sx: number, sy: number, form: Element | null, modal: Element | null) {
     this.#changed(this.#observer.takeRecords());
     for (const a of document.getAnimations()) {
       const t = (a.effect as KeyframeEffect | null)?.target;
-      if (t) this.dirty(t);
+      if (!t) continue;
+      if (a.playState === "running" || a.pending) this.dirty(t);
+      else if (a.playState === "finished" && !this.#finished.has(a)) {
+        // Its last frame may hold (fill: forwards): seen once more.
+        this.#finished.add(a);
+        this.dirty(t);
+      }
     }
-    const active = deepActiveElement();
-    if (active !== this.#active) {
-      if (this.#active) this.dirty(this.#active);
-      if (active) this.dirty(active);
-      this.#active = active;
+    for (const [was, now] of [[this.#form, form], [this.#modal, modal]]) {
+      if (was === now) continue;
+      if (was) this.dirty(was);
+      if (now) this.dirty(now);
     }
+    this.#form = form;
+    this.#modal = modal;
     if (document.fonts?.status === "loading") this.#flushed = this.gen;
     this.gen++;
     this.reused = 0;
-    const key = JSON.stringify([{ ...o, since: undefined }, sx, sy, innerWidth, innerHeight]);
+    this.#probed = new Map();
+    const key = JSON.stringify([
+      { ...o, since: undefined },
+      sx,
+      sy,
+      innerWidth,
+      innerHeight,
+      document.baseURI,
+    ]);
     let view = this.#views.find((v) => v.key === key);
     if (!view) {
-      view = { key, focusForm, modal, since: this.gen, entries: new WeakMap() };
+      view = { key, since: this.gen, entries: new WeakMap() };
       this.#views.unshift(view);
       this.#views.length = Math.min(this.#views.length, 2);
-    } else if (view.focusForm !== focusForm || view.modal !== modal) {
-      Object.assign(view, { focusForm, modal, since: this.gen, entries: new WeakMap() });
     }
     view.since = Math.max(view.since, this.#flushed + 1);
     return view;
@@ -198,43 +248,102 @@ export class WalkCache {
     const e = view.entries.get(el);
     if (!e || e.gen < view.since || floor >= e.gen) return null;
     if ((this.#touched.get(el) ?? -1) >= e.gen || !sameKey(e.key, key)) return null;
+    if ((e.lookups & 1 && this.#labelsAt >= e.gen) || (e.lookups & 2 && this.#idsAt >= e.gen)) {
+      return null;
+    }
     for (const n of e.refs) {
       if (!n.isConnected || (this.#touched.get(n) ?? -1) >= e.gen) return null;
     }
-    for (const [p, was] of e.probes) if (probe(p) !== was) return null;
+    for (const [p, was] of e.probes) if (this.#probe(p) !== was) return null;
     return e;
   }
 
-  /** Keeps what a walk of `el`'s subtree gave for the next walks. */
-  keep(view: View, el: Element, e: Omit<Entry, "gen" | "refs" | "probes">, reads: Node[]): void {
+  /** Keeps what a walk of `el`'s subtree gave, unless it read what is painted around it. */
+  keep(
+    view: View,
+    el: Element,
+    e: Omit<Entry, "gen" | "refs" | "probes" | "lookups">,
+    reads: Read[],
+  ): void {
     const refs = new Set<Node>();
-    const probes: [Element, string][] = [];
+    const probes = new Map<Element, string>();
+    let lookups = 0;
     for (const n of reads) {
-      if (n instanceof Element) probes.push([n, probe(n)]);
-      if (!el.contains(n)) refs.add(n);
+      if (n === VOLATILE) return;
+      if (n === LABELS) lookups |= 1;
+      else if (n === IDS) lookups |= 2;
+      else {
+        if (n instanceof Element && !probes.has(n)) probes.set(n, this.#probe(n));
+        if (!el.contains(n)) refs.add(n);
+      }
     }
-    view.entries.set(el, { ...e, gen: this.gen, refs: [...refs], probes });
+    view.entries.set(el, { ...e, gen: this.gen, refs: [...refs], probes: [...probes], lookups });
+  }
+
+  #probe(el: Element): string {
+    let state = this.#probed.get(el);
+    if (state === undefined) this.#probed.set(el, state = probe(el));
+    return state;
+  }
+
+  /** Marks the elements whose hover or focus state changed from `from` to `to`; returns `to`. */
+  #moved(from: Node | null, to: Node | null): Node | null {
+    const chain = (n: Node | null) => {
+      const out = new Set<Node>();
+      for (; n; n = composedParent(n)) out.add(n);
+      return out;
+    };
+    const a = chain(from), b = chain(to);
+    for (const n of a) if (!b.has(n) && n instanceof Element) this.dirty(n);
+    for (const n of b) if (!a.has(n) && n instanceof Element) this.dirty(n);
+    return to;
   }
 
   #changed(records: MutationRecord[]): void {
-    for (const r of records) {
-      const t = r.target;
-      if (sheetNode(t) || (t.parentNode && sheetNode(t.parentNode))) this.#flushed = this.gen;
-      if (r.type === "attributes") this.dirty(t as Element);
-      else this.touch(t);
-      for (const n of r.addedNodes) {
-        if (sheetNode(n)) this.#flushed = this.gen;
-        // A node moved here may have an entry from where it was.
-        else if (n instanceof Element) this.dirty(n);
-      }
-      for (const n of r.removedNodes) if (sheetNode(n)) this.#flushed = this.gen;
+    try {
+      for (const r of records) this.#one(r);
+    } catch {
+      this.#flushed = this.gen; // a record not understood: nothing recorded is trusted
     }
+  }
+
+  #one(r: MutationRecord): void {
+    const t = r.target;
+    if (sheetNode(t) || (t.parentNode && sheetNode(t.parentNode))) this.#flushed = this.gen;
+    if (r.type === "attributes") {
+      this.dirty(t as Element);
+      if (r.attributeName === "id") this.#idsAt = this.#labelsAt = this.gen;
+      if (r.attributeName === "for") this.#labelsAt = this.gen;
+      return;
+    }
+    this.touch(t);
+    if (r.type !== "childList") return;
+    for (const list of [r.addedNodes, r.removedNodes]) {
+      for (const n of list) {
+        if (sheetNode(n)) this.#flushed = this.gen;
+        else if (n instanceof Element) this.#lookups(n);
+      }
+    }
+    // A node moved here may have an entry from where it was.
+    for (const n of r.addedNodes) if (n instanceof Element) this.dirty(n);
+    // A shadow host's children show where its slots are.
+    const root = (t as Element).shadowRoot;
+    if (root) { for (const slot of root.querySelectorAll("slot")) this.touch(slot); }
+  }
+
+  /** Notes that labels or ids may answer differently (`el` was added or removed). */
+  #lookups(el: Element): void {
+    if (el.id || el.querySelector("[id]")) this.#idsAt = this.gen;
+    if (
+      el.localName === "label" || el.querySelector("label") ||
+      (el.id && el.matches(LABELABLE)) || el.querySelector(LABELABLE)
+    ) this.#labelsAt = this.gen;
   }
 }
 
 /**
- * The state of an element that changes without a mutation: a field's value, a scroll area's
- * position, whether a custom element has its shadow root yet.
+ * The state of an element that changes without a mutation: a scroll position, a field's value
+ * or choice, whether a custom element has its shadow root yet, a positioned element's box.
  */
 export function probe(el: Element): string {
   const tag = el.localName;
@@ -243,8 +352,13 @@ export function probe(el: Element): string {
     const i = el as HTMLInputElement;
     state += `|${i.value}\u0000${i.checked}${i.indeterminate}`;
   } else if (tag === "textarea") state += `|${(el as HTMLTextAreaElement).value}`;
-  else if (tag === "select") state += `|${(el as HTMLSelectElement).selectedIndex}`;
-  else if (tag.includes("-")) state += el.shadowRoot ? "|shadow" : "|light";
+  else if (tag === "select") {
+    for (const o of (el as HTMLSelectElement).selectedOptions) state += `|${o.index}`;
+  } else if (tag.includes("-")) state += el.shadowRoot ? "|shadow" : "|light";
+  if (isPlaced(el)) {
+    const r = el.getBoundingClientRect();
+    state += `|${r.top},${r.left},${r.width},${r.height}`;
+  }
   return state;
 }
 

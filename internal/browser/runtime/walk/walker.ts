@@ -23,7 +23,7 @@ import { describe, finish } from "./describe.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isItem, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
-import { noteRead } from "./reads.ts";
+import { notePlaced, noteRead } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { TextRuns } from "./text_runs.ts";
 
@@ -144,6 +144,7 @@ export class FrameWalker {
       if (!isToggle(el)) return;
     }
     const position = s.position;
+    if (position !== "static" && position !== "relative") notePlaced(el);
     const r = display === "contents" ? null : el.getBoundingClientRect();
     const clips = s.overflowX !== "visible" || s.overflowY !== "visible";
     const clip = position === "fixed" ? null : position === "absolute" ? ctx.posClip : ctx.clip;
@@ -211,12 +212,16 @@ export class FrameWalker {
 
   /** A slot: the nodes assigned to it, else its fallback content. */
   #slot(el: HTMLSlotElement, ctx: Ctx): void {
-    const assigned = el.assignedNodes();
-    if (assigned.length === 0) return this.#children(el, ctx);
-    for (const n of assigned) {
-      if (n.nodeType === 3) this.#text(n as Text, ctx);
-      else if (n.nodeType === 1) this.#element(n as Element, ctx);
-    }
+    const walk = () => {
+      const assigned = el.assignedNodes();
+      if (assigned.length === 0) return this.#children(el, ctx);
+      for (const n of assigned) {
+        if (n.nodeType === 3) this.#text(n as Text, ctx);
+        else if (n.nodeType === 1) this.#element(n as Element, ctx);
+      }
+    };
+    if (this.#reuse) this.#reuse.within(el, walk);
+    else walk();
   }
 
   /**
@@ -411,7 +416,7 @@ export class FrameWalker {
   #hiddenInput(el: Element, ctx: Ctx): void {
     const w = this.#w;
     const label = labelsOf(el)?.[0];
-    noteRead(label);
+    if (label) notePlaced(label);
     if (!label || !label.checkVisibility({ visibilityProperty: true })) return;
     const r = label.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || !intersects(r, ctx.clip)) return;
