@@ -20,11 +20,19 @@ export const VOLATILE: unique symbol = Symbol("volatile");
 export type Read = Node | typeof LABELS | typeof IDS | typeof VOLATILE;
 
 let log: Read[] | null = null;
+let volatile = 0;
 const placed = new WeakSet<Element>();
 
 /** Notes that the walk read `what` (no-op outside a recording walk). */
 export function noteRead(what: Read | null | undefined): void {
-  if (log && what) log.push(what);
+  if (!log || !what) return;
+  log.push(what);
+  if (what === VOLATILE) volatile++;
+}
+
+/** How many {@link VOLATILE} reads were noted so far (a subtree with one is not kept). */
+export function volatileReads(): number {
+  return volatile;
 }
 
 /** Notes a positioned element: its box is compared, not only its content. */

@@ -12,10 +12,10 @@
  * @module
  */
 import type { PageItem, Scroller } from "../types.ts";
-import { IDS, LABELS, noteRead, type Read, startReads, stopReads } from "./reads.ts";
+import { noteRead, type Read, startReads, stopReads, volatileReads } from "./reads.ts";
 import type { Ctx, WalkScope } from "./scope.ts";
 import type { TextRuns } from "./text_runs.ts";
-import { type Entry, keyOf, WalkCache } from "./walk_cache.ts";
+import { type Entry, keyOf, type Recording, WalkCache } from "./walk_cache.ts";
 
 /** What the walker shows of itself to record and replay a subtree. */
 export interface Recorded {
@@ -32,6 +32,8 @@ export class SubtreeReuse {
   readonly #view: ReturnType<WalkCache["begin"]>;
   readonly #reads: Read[];
   readonly #hidden: Element[] = [];
+  /** This walk's recording (entries point into it), once it keeps one. */
+  #rec: Recording | null = null;
   /** The latest "whole subtree changed" mark of the element walked and its ancestors. */
   #floor: number;
   #count = 0;
@@ -60,9 +62,10 @@ export class SubtreeReuse {
     return this.#cache.reused;
   }
 
-  /** Ends the walk's noting of reads. */
+  /** Ends the walk's noting of reads and takes the state of what it read. */
   end(): void {
     stopReads();
+    if (this.#rec) this.#rec.probes = this.#cache.probes(this.#reads);
   }
 
   /** Counts an element the walk met; one that a script may give a shadow root later is noted. */
@@ -127,7 +130,8 @@ export class SubtreeReuse {
   #replay(walker: Recorded, runs: TextRuns, e: Entry, own: Ctx): void {
     runs.space();
     if (e.flushes) runs.flush();
-    for (const it of e.items) walker.items.push(it);
+    const { items, reads, hidden } = e.rec;
+    for (let i = e.items[0]; i < e.items[1]; i++) walker.items.push(settled(items[i]!));
     walker.above += e.above;
     walker.below += e.below;
     for (const sc of e.scrollers) walker.scrollers.push({ ...sc });
@@ -136,12 +140,9 @@ export class SubtreeReuse {
       sc.total += e.outer[0];
       sc.more += e.outer[1];
     }
-    for (const h of e.hidden) this.hid(h);
+    for (let i = e.hidden[0]; i < e.hidden[1]; i++) this.hid(hidden[i]!);
     // What the subtree depended on, for the entries of the subtrees around it.
-    for (const n of e.refs) this.#reads.push(n);
-    for (const [p] of e.probes) this.#reads.push(p);
-    if (e.lookups & 1) this.#reads.push(LABELS);
-    if (e.lookups & 2) this.#reads.push(IDS);
+    for (let i = e.reads[0]; i < e.reads[1]; i++) this.#reads.push(reads[i]!);
     runs.space();
     this.#count += e.count;
     this.#cache.reused += e.count;
@@ -158,23 +159,33 @@ export class SubtreeReuse {
     const items = walker.items.length, scrollers = walker.scrollers.length;
     const { above, below } = walker;
     const flushes = runs.flushes, hidden = this.#hidden.length, count = this.#count;
-    const reads = this.#reads.length;
+    const reads = this.#reads.length, volatile = volatileReads();
     const outer = own.scroller >= 0 ? walker.scrollers[own.scroller]! : null;
     const total = outer?.total ?? 0, more = outer?.more ?? 0;
     descend();
+    // Text checked against what is painted around it depends on more than the subtree.
+    if (volatileReads() > volatile) return;
     // The subtree's first flush ended the run open before it: that run's item is not the subtree's.
     const ended = runs.flushes > flushes;
+    this.#rec ??= {
+      items: walker.items,
+      reads: this.#reads,
+      hidden: this.#hidden,
+      probes: new Map(),
+    };
     this.#cache.keep(this.#view, el, {
+      rec: this.#rec,
+      items: [items + (ended && runs.pushed[flushes] ? 1 : 0), walker.items.length],
+      reads: [reads, this.#reads.length],
+      hidden: [hidden, this.#hidden.length],
       key,
-      items: walker.items.slice(items + (ended && runs.pushed[flushes] ? 1 : 0)).map(settled),
       flushes: ended,
       above: walker.above - above,
       below: walker.below - below,
       scrollers: walker.scrollers.slice(scrollers).map((sc) => ({ ...sc })),
       outer: outer ? [outer.total - total, outer.more - more] : [0, 0],
-      hidden: this.#hidden.slice(hidden),
       count: this.#count - count,
-    }, this.#reads.slice(reads));
+    });
   }
 }
 

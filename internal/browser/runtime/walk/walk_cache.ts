@@ -32,12 +32,27 @@ import type { Box, PageItem, Rgba, Scroller, WalkOptions } from "../types.ts";
 import { IDS, isPlaced, LABELS, type Read, VOLATILE } from "./reads.ts";
 import type { Ctx } from "./scope.ts";
 
+/**
+ * What one walk gave, in the order it met it: its items, what it read and the elements it found
+ * hidden; entries are ranges of these (a walk never changes them once it ends).
+ */
+export interface Recording {
+  items: PageItem[];
+  reads: Read[];
+  hidden: Element[];
+  /** The state of each element read, when walked. */
+  probes: Map<Element, string>;
+}
+
 /** What one subtree's walk gave, and what it depended on. */
 export interface Entry {
-  /** The walk that recorded it. */
+  /** The walk that recorded it, and where in its recording the subtree's part is. */
   gen: number;
+  rec: Recording;
+  items: [number, number];
+  reads: [number, number];
+  hidden: [number, number];
   key: unknown[];
-  items: PageItem[];
   /** The walk ended the text run that was open before the subtree. */
   flushes: boolean;
   above: number;
@@ -45,14 +60,6 @@ export interface Entry {
   scrollers: Scroller[];
   /** Controls it added to the enclosing scroll area: total, and out of its view. */
   outer: [number, number];
-  /** Elements found hidden (the next observation's "shown since" marks). */
-  hidden: Element[];
-  /** Fields, scroll areas and positioned elements, with their state when walked. */
-  probes: [Element, string][];
-  /** Nodes read outside the subtree. */
-  refs: Node[];
-  /** Lookups made: 1 labels, 2 ids. */
-  lookups: number;
   /** Elements walked. */
   count: number;
 }
@@ -80,6 +87,8 @@ const RESTYLING = [
   "transitionend",
   "transitioncancel",
 ] as const;
+/** Walks after which a kind of walk records everything again (old recordings are let go). */
+const MAX_AGE = 50;
 /** Fields a `<label for>` can name. */
 const LABELABLE = "input[id], select[id], textarea[id], button[id], meter[id], output[id]";
 
@@ -235,6 +244,8 @@ export class WalkCache {
       view = { key, since: this.gen, entries: new WeakMap() };
       this.#views.unshift(view);
       this.#views.length = Math.min(this.#views.length, 2);
+    } else if (this.gen - view.since >= MAX_AGE) {
+      Object.assign(view, { since: this.gen, entries: new WeakMap() });
     }
     view.since = Math.max(view.since, this.#flushed + 1);
     return view;
@@ -248,36 +259,27 @@ export class WalkCache {
     const e = view.entries.get(el);
     if (!e || e.gen < view.since || floor >= e.gen) return null;
     if ((this.#touched.get(el) ?? -1) >= e.gen || !sameKey(e.key, key)) return null;
-    if ((e.lookups & 1 && this.#labelsAt >= e.gen) || (e.lookups & 2 && this.#idsAt >= e.gen)) {
-      return null;
+    const { reads, probes } = e.rec;
+    for (let i = e.reads[0]; i < e.reads[1]; i++) {
+      const n = reads[i]!;
+      if (n === LABELS || n === IDS) {
+        if ((n === LABELS ? this.#labelsAt : this.#idsAt) >= e.gen) return null;
+      } else if (n === VOLATILE) return null;
+      else if (!n.isConnected || (this.#touched.get(n) ?? -1) >= e.gen) return null;
+      else if (n instanceof Element && this.#probe(n) !== probes.get(n)) return null;
     }
-    for (const n of e.refs) {
-      if (!n.isConnected || (this.#touched.get(n) ?? -1) >= e.gen) return null;
-    }
-    for (const [p, was] of e.probes) if (this.#probe(p) !== was) return null;
     return e;
   }
 
-  /** Keeps what a walk of `el`'s subtree gave, unless it read what is painted around it. */
-  keep(
-    view: View,
-    el: Element,
-    e: Omit<Entry, "gen" | "refs" | "probes" | "lookups">,
-    reads: Read[],
-  ): void {
-    const refs = new Set<Node>();
-    const probes = new Map<Element, string>();
-    let lookups = 0;
-    for (const n of reads) {
-      if (n === VOLATILE) return;
-      if (n === LABELS) lookups |= 1;
-      else if (n === IDS) lookups |= 2;
-      else {
-        if (n instanceof Element && !probes.has(n)) probes.set(n, this.#probe(n));
-        if (!el.contains(n)) refs.add(n);
-      }
-    }
-    view.entries.set(el, { ...e, gen: this.gen, refs: [...refs], probes: [...probes], lookups });
+  /** Keeps what a walk of `el`'s subtree gave. */
+  keep(view: View, el: Element, e: Omit<Entry, "gen">): void {
+    view.entries.set(el, { ...e, gen: this.gen });
+  }
+
+  /** The state of every element `reads` holds, as the walk that ends now saw it. */
+  probes(reads: Read[]): Map<Element, string> {
+    for (const n of reads) if (n instanceof Element) this.#probe(n);
+    return this.#probed;
   }
 
   #probe(el: Element): string {

@@ -34,8 +34,9 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     ? walker.items.filter((it) =>
       it.kind === "el" ? matches(it, w.query, o.role) : it.kind === "frame" || !o.role
     )
+    : o.mode === "observe"
+    ? markCurrentPage(walker.items)
     : walker.items;
-  if (o.mode === "observe") markCurrentPage(items);
   const doc = document.scrollingElement ?? document.documentElement;
   return {
     token: w.state.token,
@@ -55,8 +56,12 @@ export function walkFrame(o: WalkOptions): FrameWalk {
   };
 }
 
-/** A pager's page number shown as plain text between links to other page numbers: the current one. */
-function markCurrentPage(items: PageItem[]): void {
+/**
+ * A pager's page number shown as plain text between links to other page numbers: the current one.
+ * Returns a copy (the walk's own list is what later walks replay from).
+ */
+function markCurrentPage(walked: PageItem[]): PageItem[] {
+  const items = walked.slice();
   const number = (it: PageItem | undefined) =>
     it?.kind === "el" && it.role === "link" && /^\d{1,4}$/.test(it.label);
   for (let i = 1; i + 1 < items.length; i++) {
@@ -67,4 +72,5 @@ function markCurrentPage(items: PageItem[]): void {
       items[i] = { ...it, text: `${it.text} {CURRENT}` };
     }
   }
+  return items;
 }
