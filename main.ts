@@ -6,42 +6,32 @@
  *
  * @module
  */
-// Only what `--help`, `--version` and usage errors need is imported here; each command's code
-// (browser, model client, MCP SDK, batch, replay, report writer) is imported once it is chosen.
-import { type Config, dataDir, EXIT, helpText, loadConfig } from "./internal/config/mod.ts";
+// Only what `--help` and `--version` need is imported here; the commands (cli/commands.ts) and
+// the error printer (cli/process_io.ts) load once the command line is read. Deno reads the
+// dynamic imports too before the first line runs, unless deno.json asks for them to be loaded
+// lazily (`"unstable": ["lazy-dynamic-imports"]`): their graph (browser, model client, MCP SDK,
+// ~250 modules) would delay `--help` by tens of milliseconds.
+import { type Config, EXIT, helpText, loadConfig, loadDotEnv } from "./internal/config/mod.ts";
 import { ConfigError } from "./internal/entity/mod.ts";
-import {
-  askUser,
-  fail,
-  loadDotEnv,
-  stderr,
-  stdout,
-  withSignals,
-  withTempRoot,
-} from "./cli/process_io.ts";
 import denoJson from "./deno.json" with { type: "json" };
 
 const VERSION = denoJson.version;
 
+const commands = () => import("./cli/commands.ts");
+/** Prints `error: …` on stderr (control characters escaped) and returns `code`. */
+const fail = async (error: unknown, code: number) =>
+  (await import("./cli/process_io.ts")).fail(error, code);
+
 async function main(argv: string[]): Promise<number> {
-  loadDotEnv();
-  if (argv[0] === "mcp") {
-    const { mcpCommand } = await import("./cli/mcp_command.ts");
-    return await mcpCommand(argv.slice(1), VERSION);
-  }
+  await loadDotEnv(async (line) => (await import("./cli/process_io.ts")).log(line));
+  if (argv[0] === "mcp") return await (await commands()).mcp(argv.slice(1), VERSION);
   let config: Config;
   try {
-    if (argv[0] === "sessions") {
-      const { sessionsCommand } = await import("./cli/sessions_command.ts");
-      return await sessionsCommand(argv.slice(1), dataDir(Deno.env.toObject()), stdout);
-    }
-    if (argv[0] === "merge-reports") {
-      const { mergeReportsCommand } = await import("./cli/merge_reports_command.ts");
-      return await mergeReportsCommand(argv.slice(1), { stdout, stderr });
-    }
+    if (argv[0] === "sessions") return await (await commands()).sessions(argv.slice(1));
+    if (argv[0] === "merge-reports") return await (await commands()).mergeReports(argv.slice(1));
     config = loadConfig(argv, Deno.env.toObject());
   } catch (error) {
-    return fail(error, EXIT.usage);
+    return await fail(error, EXIT.usage);
   }
   if (config.help) {
     console.log(helpText(VERSION));
@@ -52,91 +42,9 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   try {
-    if (config.cli.forget) {
-      const { forgetCommand } = await import("./cli/sessions_command.ts");
-      return await forgetCommand(config.dataDir, config.cli.session!, stderr);
-    }
-    const { checkTask, readStdinTask } = await import("./cli/task_input.ts");
-    const stdinIsTerminal = Deno.stdin.isTerminal();
-    const interactive = !config.task && !config.cli.replay && !config.cli.tasks && stdinIsTerminal;
-    const task = config.task ??
-      (config.cli.replay || config.cli.tasks || stdinIsTerminal
-        ? ""
-        : await readStdinTask(Deno.stdin.readable));
-    if (!task && !config.cli.replay && !config.cli.tasks && !interactive) {
-      throw new ConfigError('No task given: pass it as an argument, with --task "…", or on stdin');
-    }
-    if (task) checkTask(task, config.run.maxRequestTokens);
-    const [{ preflight }, { context, runPlan }, { withModules }, { withLiveView }] = await Promise
-      .all([
-        import("./cli/preflight.ts"),
-        import("./cli/context.ts"),
-        import("./cli/with_modules.ts"),
-        import("./cli/live_view.ts"),
-      ]);
-    // Every bad input fails here, before a browser starts.
-    await preflight(config, runPlan(config));
-    return await withTempRoot(
-      config,
-      () =>
-        withModules(config, (modules) =>
-          withLiveView(config, modules, async (live) => {
-            const ctx = context(config, VERSION, modules, live);
-            if (config.cli.tasks) {
-              const { batchCommand } = await import("./cli/batch_command.ts");
-              return withSignals((signal) => batchCommand(ctx, signal));
-            }
-            if (interactive) {
-              const { interactiveCommand } = await import("./cli/interactive_command.ts");
-              return interactiveCommand(ctx, Deno.stdin.readable);
-            }
-            return withSignals(async (signal, interrupt) => {
-              const ask = (question: string, withdrawn?: AbortSignal) =>
-                askUser(
-                  question,
-                  withdrawn ? AbortSignal.any([signal, withdrawn]) : signal,
-                  interrupt,
-                );
-              const { SessionProfiles } = await import("./internal/browser/mod.ts");
-              const lock = config.cli.session
-                ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
-                : undefined;
-              try {
-                if (config.cli.replay) {
-                  const { replayCommand } = await import("./cli/replay_command.ts");
-                  return await replayCommand(ctx, signal, lock?.dir);
-                }
-                // Chromium starts first; the agent's and the report writer's code load while it
-                // boots (the model client's SDK already loads in the background).
-                const starting = ctx.startBrowser(lock?.dir);
-                const runCode = import("./cli/run_one.ts");
-                runCode.catch(() => {/* awaited below, once the browser is there */});
-                const browser = await starting;
-                try {
-                  const { confirmWith, defaultRunDir, progressFor, report, runOne } = await runCode;
-                  const progress = progressFor(ctx);
-                  const outcome = await runOne(ctx, {
-                    task,
-                    browser,
-                    signal,
-                    dir: config.cli.out ?? defaultRunDir(config, task),
-                    progress,
-                    ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
-                  });
-                  const code = report(ctx, outcome, progress);
-                  await ctx.speaker?.idle();
-                  return code;
-                } finally {
-                  await browser.close();
-                }
-              } finally {
-                await lock?.release();
-              }
-            });
-          })),
-    );
+    return await (await commands()).run(config, VERSION);
   } catch (error) {
-    return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
+    return await fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
   }
 }
 

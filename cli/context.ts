@@ -54,11 +54,13 @@ export async function startBrowser(
   config: Config,
   profileDir?: string,
   modules?: ModuleHost,
+  onLaunched?: () => void,
 ): Promise<BrowserSession> {
   const browser = await BrowserSession.start({
     ...config.browser,
     ...(profileDir ? { profileDir } : {}),
     log: (line) => log(line),
+    ...(onLaunched ? { onLaunched } : {}),
   });
   try {
     await prepareBrowser(config, browser, modules);
@@ -81,18 +83,21 @@ async function prepareBrowser(
 
 /**
  * The context of every command: config, flags for runs, model, tools (the core's and the
- * loaded modules'), browsers, output.
+ * loaded modules'), browsers, output. The model client's SDK starts loading at once, unless
+ * `preloadModel` is false (then on `ctx.preloadModel()` or the first request).
  */
 export function context(
   config: Config,
   version: string,
   modules?: ModuleHost,
   live?: LiveHub,
+  options: { preloadModel?: boolean } = {},
 ): CliContext {
   const model = new ModelClient({
     apiKey: config.model.apiKey,
     model: config.model.name,
     ...(config.model.baseUrl ? { baseUrl: config.model.baseUrl } : {}),
+    preload: options.preloadModel ?? true,
     timeoutMs: config.run.modelTimeoutMs,
     onRetry: (r) =>
       log(
@@ -115,9 +120,10 @@ export function context(
     config,
     version,
     runFlags: runFlags(config),
-    startBrowser: (profileDir) => startBrowser(config, profileDir, modules),
+    startBrowser: (profileDir, onLaunched) => startBrowser(config, profileDir, modules, onLaunched),
     prepareBrowser: (browser) => prepareBrowser(config, browser, modules),
     model,
+    preloadModel: () => model.preload(),
     registry: new ToolRegistry([...coreTools, ...modules?.tools({ mcp: false }) ?? []]),
     ...(live ? { live } : {}),
     ...(speaker ? { speaker } : {}),

@@ -12,7 +12,8 @@ import { startBrowser } from "./context.ts";
 import { withLiveView } from "./live_view.ts";
 import { withModules } from "./with_modules.ts";
 import { preflight } from "./preflight.ts";
-import { fail, log, withSignals, withTempRoot } from "./process_io.ts";
+import { fail, log } from "./process_io.ts";
+import { withSignals, withTempRoot } from "./process_scope.ts";
 
 /** `browser-agent mcp [flags]`: serves the browser tools to one MCP client over stdio. */
 export async function mcpCommand(argv: string[], version: string): Promise<number> {

@@ -1,75 +1,13 @@
 /**
- * The process around a command: output with control characters escaped, one-line errors,
- * Ctrl+C and SIGTERM as an abort signal, questions at the terminal, `.env`, and the private
- * temporary folder every run works in.
+ * The process's input and output: output with control characters escaped, one-line errors,
+ * questions at the terminal (Ctrl+C and the temporary folder of a run are in
+ * `process_scope.ts`).
  *
  * @module
  */
-import process from "node:process";
-import { type Config, EXIT } from "../internal/config/mod.ts";
 import { printable } from "../internal/llm/mod.ts";
 
 const encoder = new TextEncoder();
-
-/** Undoes what a run leaves when it must exit at once (a second Ctrl+C); set while one runs. */
-let forcedExitCleanup: (() => void) | undefined;
-
-/**
- * Runs with every temporary file of this process (the browser's temporary profile, downloads
- * staging, Chromium's own files) in one private, short {@link TempRoot} (TMPDIR points there),
- * removed afterwards, and on a forced exit once the browsers are killed. Roots left by runs
- * that were killed are removed when the next one starts.
- */
-export async function withTempRoot<T>(config: Config, run: () => Promise<T>): Promise<T> {
-  // Loaded here, not at the top: `--help` and usage errors need no browser code.
-  const { killLaunchedBrowsers, TempRoot } = await import("../internal/browser/mod.ts");
-  const temp = await TempRoot.claim({ tempDir: config.tempDir });
-  const names = Deno.build.os === "windows" ? ["TMP", "TEMP"] : ["TMPDIR"];
-  const before = names.map((name) => Deno.env.get(name));
-  for (const name of names) Deno.env.set(name, temp.dir);
-  forcedExitCleanup = () => {
-    killLaunchedBrowsers();
-    temp.removeSync();
-  };
-  try {
-    return await run();
-  } finally {
-    forcedExitCleanup = undefined;
-    names.forEach((name, i) => {
-      const value = before[i];
-      if (value === undefined) Deno.env.delete(name);
-      else Deno.env.set(name, value);
-    });
-    await temp.remove();
-  }
-}
-
-/**
- * Runs with Ctrl+C (and SIGTERM) wired to an abort signal: the first stops the run and closes
- * the browser; a second exits at once.
- */
-export async function withSignals(
-  run: (signal: AbortSignal, interrupt: () => void) => Promise<number>,
-): Promise<number> {
-  const controller = new AbortController();
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts++;
-    if (interrupts > 1) {
-      forcedExitCleanup?.();
-      Deno.exit(EXIT.interrupted);
-    }
-    log("stopping: closing the browser (Ctrl+C again to force)");
-    controller.abort(new DOMException("Stopped by the user", "AbortError"));
-  };
-  const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, onSignal);
-  try {
-    return await run(controller.signal, onSignal);
-  } finally {
-    for (const s of signals) Deno.removeSignalListener(s, onSignal);
-  }
-}
 
 /**
  * Asks at the terminal. The terminal is in raw mode while reading, so Ctrl+C arrives as a key,
@@ -80,25 +18,16 @@ export async function askUser(
   signal: AbortSignal,
   interrupt: () => void,
 ): Promise<string> {
-  const { createInterface } = await import("node:readline/promises");
+  const [{ createInterface }, { default: process }] = await Promise.all([
+    import("node:readline/promises"),
+    import("node:process"),
+  ]);
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   rl.on("SIGINT", interrupt);
   try {
     return (await rl.question(`? ${printable(question)}\n> `, { signal })).trim();
   } finally {
     rl.close();
-  }
-}
-
-/** Reads `.env` in the working directory into the environment, when there is one. */
-export function loadDotEnv(): void {
-  try {
-    process.loadEnvFile(".env");
-  } catch (error) {
-    // No .env in the working directory is the common case; anything else is worth a word.
-    if ((error as { code?: string }).code !== "ENOENT") {
-      log(`warning: cannot read .env: ${String(error)}`);
-    }
   }
 }
 

@@ -20,11 +20,16 @@ export interface CliContext {
   version: string;
   /** RunOptions that come from flags (step limits, secrets, …), set in main.ts. */
   runFlags: Partial<RunOptions> & { maxSteps: number };
-  /** Launches (or attaches to) a browser; with a profile directory that is kept. */
-  startBrowser(profileDir?: string): Promise<BrowserSession>;
+  /**
+   * Launches (or attaches to) a browser; with a profile directory that is kept. `onLaunched` is
+   * called once it runs, before its first page is ready.
+   */
+  startBrowser(profileDir?: string, onLaunched?: () => void): Promise<BrowserSession>;
   /** Per-page setup from flags, for sessions made by other means (batch contexts). */
   prepareBrowser(browser: BrowserSession): Promise<void>;
   model: RunOptions["model"];
+  /** Starts loading the model client's code in the background (once; see `context`). */
+  preloadModel(): void;
   registry: ToolRegistry;
   /** The live view (`--ui`), when it is on. */
   live?: LiveHub;

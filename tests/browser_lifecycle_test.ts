@@ -108,6 +108,20 @@ Deno.test("cli stops waiting for the model when the browser dies during the requ
   assert.match(result.message, /The browser closed or crashed/);
 });
 
+Deno.test("BrowserSession.start() calls onLaunched once, before the session is ready", async () => {
+  const calls: string[] = [];
+  const browser = await BrowserSession.start({
+    headless: true,
+    onLaunched: () => calls.push("launched"),
+  });
+  calls.push("ready");
+  try {
+    assert.deepEqual(calls, ["launched", "ready"]);
+  } finally {
+    await browser.close();
+  }
+});
+
 Deno.test("BrowserSession throws BrowserClosedError from observe and actions after its tab crashed", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });

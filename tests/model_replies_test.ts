@@ -307,3 +307,21 @@ Deno.test("cli: usage of 1e308 tokens never prints Infinity", async () => {
   const text = await runCli({ args: ["x"], env: { OPENAI_BASE_URL: model.baseUrl } });
   assert.match(text.stderr, /goal_satisfied · 1 step · /);
 });
+
+Deno.test("ModelClient made with preload false loads its SDK at the first request, or on preload()", async () => {
+  await using model = startScriptedModel([
+    { tool: "click", args: { id: 3 } },
+    { tool: "click", args: { id: 4 } },
+  ]);
+  const options = { apiKey: "", baseUrl: model.baseUrl, model: "m", preload: false };
+  const lazy = new ModelClient(options);
+  assert.deepEqual((await lazy.next({ system: "s", user: "u", tools: TOOLS })).call?.args, {
+    id: 3,
+  });
+  const preloaded = new ModelClient(options);
+  preloaded.preload();
+  preloaded.preload();
+  assert.deepEqual((await preloaded.next({ system: "s", user: "u", tools: TOOLS })).call?.args, {
+    id: 4,
+  });
+});

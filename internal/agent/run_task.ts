@@ -78,7 +78,11 @@ export interface RunOptions {
   onStep?: (record: StepRecord) => void;
   /** One-line notices for the progress output (confirmations, blocked navigations). */
   onNotice?: (line: string) => void;
-  /** Called with each observation before the model is asked, and awaited (traces, screenshots). */
+  /**
+   * Called with each observation as the model is asked (traces, screenshots), and awaited before
+   * the step acts and before its reply is reported: a screenshot taken here shows the page the
+   * model saw, and takes no time of its own while the model thinks.
+   */
   onObserved?: (step: number, state: BrowserState) => void | Promise<void>;
   /** Called with each model reply's token usage and latency (traces). */
   onModelReply?: (
@@ -208,7 +212,6 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       const seen = guard.observe(fingerprint(state));
       publish(seen.mark);
       if (seen.stuck) return end("loop_stuck", seen.stuck);
-      await options.onObserved?.(step, state);
 
       const user = boundedUserMessage(task, history, state, {
         maxTokens: Math.max(1000, requestCeiling - fixedTokens),
@@ -219,16 +222,30 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         tokens: spent,
         nextRequest: user.tokens + fixedTokens,
       });
-      if (tooBig) return end("budget_exhausted", tooBig);
+      // The trace's screenshot is taken while the model thinks; the page is not touched until
+      // both are done.
+      const observed = (async () => await options.onObserved?.(step, state))();
+      observed.catch(() => {/* awaited below, where its error ends the run as before */});
+      if (tooBig) {
+        await observed;
+        return end("budget_exhausted", tooBig);
+      }
       options.onThinking?.(step);
-      const reply = await model.next({
-        system,
-        user: user.text,
-        tools: specs,
-        signal,
-        // A screenshot could show a typed secret in a text field: none once one was typed.
-        ...(state.image && !actor.secretTyped ? { image: state.image } : {}),
-      });
+      let reply: ModelReply;
+      try {
+        reply = await model.next({
+          system,
+          user: user.text,
+          tools: specs,
+          signal,
+          // A screenshot could show a typed secret in a text field: none once one was typed.
+          ...(state.image && !actor.secretTyped ? { image: state.image } : {}),
+        });
+      } catch (error) {
+        await observed.catch(() => {/* the model's error is the one that ends the run */});
+        throw error;
+      }
+      await observed;
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
       options.onModelReply?.(step, reply);

@@ -42,7 +42,8 @@ import {
   waitForDownloads,
   type WaitOptions,
 } from "./act/page_controls.ts";
-import { type FocusedInfo, preloadRuntime } from "./page_runtime.ts";
+import { type FocusedInfo, inRealm, preloadRuntime } from "./page_runtime.ts";
+import { isolatedRealm } from "./realm.ts";
 import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
@@ -148,12 +149,21 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
     });
     await this.#domains?.attach(page);
-    this.#downloads = await Downloads.start(this.#browser, options.downloadsDir ?? "downloads", {
-      contextId: this.#context?.id,
-      pages: () => this.#tabs.pages,
+    // The first document gets the runtime now, while the browser sets up downloads, rather than
+    // at the first observation (later documents get it from preloadRuntime); a pure read.
+    const install = inRealm(isolatedRealm(page.mainFrame()), "focusedState").catch(() => {
+      /* the page went away: the runtime installs on first use */
     });
+    const [downloads] = await Promise.all([
+      Downloads.start(this.#browser, options.downloadsDir ?? "downloads", {
+        contextId: this.#context?.id,
+        pages: () => this.#tabs.pages,
+      }),
+      page.bringToFront().catch(() => {/* headless pages need no focus */}),
+      install,
+    ]);
+    this.#downloads = downloads;
     this.#downloads.onBegin = (url) => this.#activityOf(this.#page).forget(url);
-    await page.bringToFront().catch(() => {/* headless pages need no focus */});
   }
 
   /** URL and title of the current tab. */

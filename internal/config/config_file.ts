@@ -1,4 +1,4 @@
-import { dirname, resolve } from "node:path";
+import type * as NodePath from "node:path";
 import { ConfigError } from "../entity/mod.ts";
 import { checkValue, flagValue, type RawFlags } from "./flags.ts";
 import { FLAG_TABLE } from "./flag_table.ts";
@@ -17,6 +17,17 @@ export interface ModulesConfig {
 export const DEFAULT_CONFIG_FILE = "browser-agent.json";
 
 const KEYS = ["modules", "moduleSettings"];
+
+/**
+ * `node:path`, loaded on first use (a config file or `--module`): a static import would load
+ * Node's compatibility layer at start-up, which `--help` and usage errors should not wait for.
+ */
+function nodePath(): typeof NodePath {
+  const { process } = globalThis as unknown as {
+    process: { getBuiltinModule(id: "node:path"): typeof NodePath };
+  };
+  return process.getBuiltinModule("node:path");
+}
 const MODULE_FLAG = FLAG_TABLE.find((f) => f.name === "module")!;
 
 /**
@@ -35,7 +46,7 @@ export function modulesConfig(
   cwd: string,
 ): ModulesConfig {
   const named = flagValue("config", v, env) as string | undefined;
-  const path = resolve(cwd, named ?? DEFAULT_CONFIG_FILE);
+  const path = nodePath().resolve(cwd, named ?? DEFAULT_CONFIG_FILE);
   const where = named !== undefined ? `--config "${named}"` : `"${DEFAULT_CONFIG_FILE}"`;
   let text: string | undefined;
   try {
@@ -51,7 +62,7 @@ export function modulesConfig(
   const config: ModulesConfig = { specs: [], settings: {} };
   if (text !== undefined) {
     config.file = path;
-    read(parseJson(text, where), where, dirname(path), config);
+    read(parseJson(text, where), where, nodePath().dirname(path), config);
   }
   const flags = v.module === undefined ? [] : [v.module].flat();
   for (const spec of flags) {
@@ -61,7 +72,7 @@ export function modulesConfig(
   }
   const seen = new Set<string>();
   config.specs = config.specs.filter(({ spec, base }) => {
-    const key = /^(\.{1,2}\/|\/)/.test(spec) ? resolve(base, spec) : spec;
+    const key = /^(\.{1,2}\/|\/)/.test(spec) ? nodePath().resolve(base, spec) : spec;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -1,6 +1,6 @@
 /**
- * Every flag in one table: `parseArgs` options, `--help` lines and value checks are all made
- * from it, so a flag is declared once.
+ * Every flag in one table: the command-line parser's options, `--help` lines and value checks
+ * are all made from it, so a flag is declared once.
  *
  * @module
  */

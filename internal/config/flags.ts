@@ -1,6 +1,6 @@
-import { parseArgs } from "node:util";
 import { ConfigError } from "../entity/mod.ts";
 import { FLAG_TABLE, type FlagSpec } from "./flag_table.ts";
+import { type ArgOption, parseArgsStrict } from "./parse_args.ts";
 
 /** Flags as given: strings, switches, or lists of a repeatable flag. */
 export type RawFlags = Record<string, string | boolean | (string | boolean)[] | undefined>;
@@ -36,10 +36,7 @@ export function splitArgs(argv: readonly string[]): { values: RawFlags; position
       args.push(arg);
     }
   }
-  const options: Record<
-    string,
-    { type: "string" | "boolean"; short?: string; multiple?: boolean }
-  > = {};
+  const options: Record<string, ArgOption> = {};
   for (const f of FLAG_TABLE) {
     options[f.name] = {
       type: f.value ? "string" : "boolean",
@@ -48,8 +45,8 @@ export function splitArgs(argv: readonly string[]): { values: RawFlags; position
     };
   }
   try {
-    const parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
-    return { values: parsed.values as RawFlags, positionals: parsed.positionals };
+    const parsed = parseArgsStrict(args, options);
+    return { values: parsed.values, positionals: parsed.positionals };
   } catch (error) {
     throw new ConfigError(parseError(error));
   }

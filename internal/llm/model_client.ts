@@ -17,6 +17,12 @@ export interface ModelOptions {
   maxRetries?: number;
   /** Told when a request failed and is about to be retried (for a progress line). */
   onRetry?: (retry: RetryNotice) => void;
+  /**
+   * Start loading the SDK at once (default); with false, on {@link ModelClient.preload} or the
+   * first request. Loading it takes the main thread for tens of milliseconds: a run that starts
+   * a browser first preloads once the browser runs, so the SDK does not delay its launch.
+   */
+  preload?: boolean;
 }
 
 /** A failed model request that the client retries. */
@@ -67,31 +73,45 @@ const REASONING = {
  */
 export class ModelClient {
   readonly model: string;
+  readonly #options: ModelOptions;
   /**
-   * The SDK is loaded in the background from the constructor on (a run starts its browser
-   * meanwhile) and awaited by the first request; `openai` is never loaded by `--help` or `mcp`.
+   * The SDK and the client made with it: loaded in the background from the constructor on (or
+   * from {@link preload}) and awaited by the first request; `openai` is never loaded by `--help`
+   * or `mcp`.
    */
-  readonly #sdk: Promise<typeof OpenAI>;
-  readonly #client: Promise<OpenAI>;
+  #loaded: Promise<[typeof OpenAI, OpenAI]> | undefined;
   /** The server as messages name it. */
   readonly #server: string;
 
   constructor(options: ModelOptions) {
     this.model = options.model;
+    this.#options = options;
     this.#server = options.baseUrl ? `at ${options.baseUrl}` : "(the OpenAI API)";
+    if (options.preload !== false) this.preload();
+  }
+
+  /** Starts loading the SDK in the background, once; the first request waits for it. */
+  preload(): void {
+    this.#load();
+  }
+
+  #load(): Promise<[typeof OpenAI, OpenAI]> {
+    if (this.#loaded) return this.#loaded;
+    const options = this.#options;
     const maxRetries = options.maxRetries ?? 3;
-    this.#sdk = import("openai").then((sdk) => sdk.default);
-    this.#client = this.#sdk.then((Sdk) =>
+    this.#loaded = import("openai").then(({ default: Sdk }) => [
+      Sdk,
       new Sdk({
         apiKey: options.apiKey || "not-needed",
         baseURL: options.baseUrl,
         timeout: options.timeoutMs ?? 120_000,
         maxRetries,
         fetch: checkedFetch(options.onRetry ?? (() => {}), maxRetries),
-      })
-    );
+      }),
+    ]);
     // A client never asked has no one to report a failed load to; next() reports it.
-    this.#client.catch(() => {});
+    this.#loaded.catch(() => {});
+    return this.#loaded;
   }
 
   /** Sends one two-message request and returns the single tool call it chose. */
@@ -103,7 +123,7 @@ export class ModelClient {
     /** A picture sent with the user message (`--vision`: the labelled screenshot). */
     image?: { mimeType: string; base64: string };
   }): Promise<ModelReply> {
-    const [Sdk, client] = await Promise.all([this.#sdk, this.#client]);
+    const [Sdk, client] = await this.#load();
     const started = performance.now();
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {

@@ -50,15 +50,17 @@ export class EffectProbe {
     target?: { el: ElementHandle<Element>; id: number },
     passive = false,
   ) {
-    const [url, title] = [page.url(), await page.title().catch(() => "")];
-    const before: Before = { page, url, title };
+    const url = page.url();
     const el = target?.el;
     const main = page.mainFrame();
     const own = el && el.frame !== main ? el.frame : undefined;
-    const [m, f] = await Promise.all([
+    // Read-only questions to the page: asked at once, not one round trip after another.
+    const [title, m, f] = await Promise.all([
+      page.title().catch(() => ""),
       measure(main, own ? null : el ?? null, "start", passive),
       own ? measure(own, el!, "start", passive) : undefined,
     ]);
+    const before: Before = { page, url, title };
     if (m) before.main = m;
     if (f) before.frame = f;
     return new EffectProbe(before, el, target?.id);
@@ -82,17 +84,17 @@ export class EffectProbe {
     const before = this.#before;
     const out: Effect[] = [];
     const url = page.url();
-    const title = await page.title().catch(() => "");
     const samePage = page === before.page;
-    if (samePage && url !== before.url) out.push({ kind: "navigated", url, title });
-    else if (samePage && title !== before.title) out.push({ kind: "title", title });
     const el = this.#el;
     const main = page.mainFrame();
     const own = samePage && el && el.frame !== main && !el.frame.detached ? el.frame : undefined;
-    const [m, f] = await Promise.all([
+    const [title, m, f] = await Promise.all([
+      page.title().catch(() => ""),
       measure(main, samePage && !own ? el ?? null : null, "end"),
       own ? measure(own, el!, "end") : undefined,
     ]);
+    if (samePage && url !== before.url) out.push({ kind: "navigated", url, title });
+    else if (samePage && title !== before.title) out.push({ kind: "title", title });
     if (!samePage) return out;
     const target = (f ?? m)?.target;
     const beforeTarget = (before.frame ?? before.main)?.target;

@@ -190,7 +190,10 @@ export class PageActivity {
         settled = true;
         break;
       }
-      await pause(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now(), 50)));
+      // Ask again when the quiet window could first be complete: asking sooner cannot end the
+      // wait sooner, and every question is a round trip the busy page must answer.
+      await pause(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now())), signal)
+        .catch(() => {/* stopped: the loop ends on the signal */});
     }
     const ms = Math.round(performance.now() - start);
     const capped = !settled && performance.now() >= deadline;

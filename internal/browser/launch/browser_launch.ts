@@ -28,6 +28,12 @@ export interface BrowserOptions {
   closeBanners?: boolean;
   /** Receives one line per thing done without the model (a banner closed). */
   log?: (line: string) => void;
+  /**
+   * Called once the browser runs and answers, before its first page is ready: work that would
+   * hold the main thread (loading a big module) is best started here, as it would delay the
+   * launch if started before.
+   */
+  onLaunched?: () => void;
 }
 
 /** Flags every Chromium we launch gets: no GPU, no background traffic, no first-run UI. */
@@ -76,6 +82,7 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
   const viewport = options.viewport ?? { width: 1280, height: 800 };
   if (options.cdpUrl) {
     const browser = await attach(options.cdpUrl, viewport);
+    options.onLaunched?.();
     const attached = { browser, owned: false, tempProfile: undefined };
     return { ...attached, page: await firstPage(attached, () => browser.newPage()) };
   }
@@ -111,6 +118,7 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
     launched.add(proc);
     proc.once("exit", () => launched.delete(proc));
   }
+  options.onLaunched?.();
   const opened = { browser, owned: true, tempProfile: kept ? undefined : profileDir };
   const page = await firstPage(
     opened,
