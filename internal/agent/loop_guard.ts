@@ -148,7 +148,8 @@ export class LoopGuard {
     let same = 0;
     for (
       let i = frozen.length - 1;
-      last && i >= 0 && frozen[i]!.key === last.key && frozen[i]!.before === last.before;
+      // In a run of still steps every page state is the same: the key alone tells a repeat.
+      last && i >= 0 && frozen[i]!.key === last.key;
       i--
     ) same++;
     if (last && same >= this.#limits.repeat) {

@@ -5,7 +5,7 @@ import type { Box, FrameWalk, PageItem, Scroller, WalkOptions } from "../runtime
 import { LISTENER_TOKEN } from "../listener_recorder.ts";
 import { isolatedRealm } from "../realm.ts";
 import { PageChangedError } from "../page_changed.ts";
-import { applyDelta } from "../runtime/walk/delta.ts";
+import { applyDelta, remember } from "../runtime/walk/delta.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
 export type WalkEntry =
@@ -173,9 +173,7 @@ function whole(
   const items = walk.delta && kept ? applyDelta(kept.items, walk.delta, walk.items) : walk.items;
   let byKey = held.get(frame);
   if (!byKey) held.set(frame, byKey = new Map());
-  byKey.delete(key);
-  byKey.set(key, { token: walk.token, id: walk.id, items });
-  for (const k of byKey.keys()) if (byKey.size > 2) byKey.delete(k);
+  remember(byKey, key, { token: walk.token, id: walk.id, items }, 2);
   const { delta: _, ...rest } = walk;
   return { ...rest, items };
 }

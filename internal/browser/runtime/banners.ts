@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { deepElements } from "./dom.ts";
+import { deepElements, visible } from "./dom.ts";
 import { clean } from "./text.ts";
 
 /** What {@link closeBanner} clicked. */
@@ -98,13 +98,6 @@ export function closeBanner(at: { x: number; y: number } | null): BannerClosing 
     }
   }
   return null;
-}
-
-/** Drawn, not transparent, and with a size. */
-function visible(el: Element): boolean {
-  if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
-  const r = el.getBoundingClientRect();
-  return r.width > 0 && r.height > 0;
 }
 
 /** A button's text or label. */

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { visible } from "./dom.ts";
 import { emptiedRegion } from "./activity.ts";
 import { cut } from "./text.ts";
 
@@ -103,9 +104,7 @@ export function isBusy(): boolean {
 }
 
 function indicator(el: Element): string {
-  if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return "";
-  const r = el.getBoundingClientRect();
-  if (r.width === 0 || r.height === 0) return "";
+  if (!visible(el)) return "";
   if (el.getAttribute("aria-busy") === "true") return "aria-busy";
   if (el instanceof HTMLProgressElement || el.getAttribute("role") === "progressbar") {
     const now = el instanceof HTMLProgressElement

@@ -19,22 +19,18 @@ export type ClickPoint =
  * label); when every tried point is covered, describes what covers the centre.
  */
 export function clickPointOf(el: Element): ClickPoint {
-  const inView = (r: DOMRect) => {
-    const v = visiblePart(el, r);
-    return v.left <= r.left && v.top <= r.top && v.right >= r.right && v.bottom >= r.bottom;
-  };
-  let rects = Array.from(el.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
-  if (rects.length === 0) {
-    return { ok: false, reason: "invisible", detail: "it has no size on screen" };
-  }
-  if (!inView(rects[0]!)) {
+  const boxes = () => Array.from(el.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
+  let r = boxes()[0];
+  if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
+  let v = visiblePart(el, r);
+  if (!(v.left <= r.left && v.top <= r.top && v.right >= r.right && v.bottom >= r.bottom)) {
     // Scrolls the page and every scroll area around it, as a person would.
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    rects = Array.from(el.getClientRects()).filter((r) => r.width > 0 && r.height > 0);
+    r = boxes()[0];
+    if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
+    v = visiblePart(el, r);
   }
-  const r = rects[0];
-  if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
-  const { left, right, top, bottom, clip } = visiblePart(el, r);
+  const { left, right, top, bottom, clip } = v;
   if (right - left < 1 || bottom - top < 1) {
     const detail = clip
       ? `it is outside the visible part of its scroll area ${describe(clip)}, even scrolled`
@@ -114,12 +110,8 @@ function describeCover(hit: Element): string {
       cover = p;
     }
   }
-  const id = cover.id ? ` id="${cover.id}"` : "";
-  const cls = !id && typeof cover.className === "string" && cover.className.trim()
-    ? ` class="${clean(cover.className).split(" ").slice(0, 2).join(" ")}"`
-    : "";
   const text = clean((cover as HTMLElement).innerText ?? cover.textContent).slice(0, 60);
-  return `<${cover.localName}${id}${cls}>${text ? ` "${text}"` : ""}`;
+  return `${describe(cover)}${text ? ` "${text}"` : ""}`;
 }
 
 /** Clicks `el` by script (`HTMLElement.click()`), for when no mouse click can land. */

@@ -23,6 +23,13 @@ export function deepActiveElement(): Element | null {
   return active === document.body || active === document.documentElement ? null : active;
 }
 
+/** Drawn, not transparent, and with a size. */
+export function visible(el: Element): boolean {
+  if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return false;
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}
+
 /** The innermost element drawn at a point, through open shadow roots. */
 export function deepElementFromPoint(x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);

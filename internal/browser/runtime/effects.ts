@@ -42,11 +42,8 @@ export interface TargetState {
 export interface EffectSnapshot {
   /** Short description of the focused element; "" when nothing in particular has focus. */
   focus: string;
-  /** Hash and length of the document's visible text. */
-  textHash: number;
-  textLength: number;
-  /** What shows work in progress (`"Loading…"`, `a progress bar`), one description each. */
-  busy: string[];
+  /** At the start: what shows work in progress (`"Loading…"`, `a progress bar`), one each. */
+  busy?: string[];
   scrollY: number;
   target?: TargetState;
 }
@@ -146,7 +143,7 @@ export function measureEffects(
       count(old, changes, text);
     }
   }
-  const out: EffectSnapshot & { changes?: DomChanges } = snapshot(text);
+  const out: EffectSnapshot & { changes?: DomChanges } = snapshot(text, phase);
   if (target) out.target = stateOf(target);
   if (changes) out.changes = changes;
   return out;
@@ -240,17 +237,14 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   out.focusMoved = deepActiveElement() !== extra.focus;
 }
 
-function snapshot(text: string): EffectSnapshot {
-  let hash = 0;
-  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+function snapshot(text: string, phase: "start" | "end"): EffectSnapshot {
   const active = deepActiveElement();
-  return {
+  const out: EffectSnapshot = {
     focus: active ? describeFocus(active) : "",
-    textHash: hash,
-    textLength: text.length,
-    busy: busySignals(text),
     scrollY: Math.round(scrollY),
   };
+  if (phase === "start") out.busy = busySignals(text);
+  return out;
 }
 
 /** The focused element as the effect report names it: `<input type=email> "Email"`. */

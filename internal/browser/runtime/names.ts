@@ -78,9 +78,7 @@ export function placeholderOf(el: Element): string {
  */
 export function accessibleName(el: Element, content?: Content): string {
   const tag = el.localName;
-  const by = el.getAttribute("aria-labelledby");
-  let name = by ? textOfIds(el, by) : "";
-  if (!name) name = clean(el.getAttribute("aria-label"));
+  let name = ariaLabel(el);
   const field = tag === "input" || tag === "select" || tag === "textarea";
   if (!name && field) name = fieldLabel(el);
   if (!name && tag === "img") name = clean(el.getAttribute("alt"));

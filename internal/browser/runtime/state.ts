@@ -42,8 +42,6 @@ export interface DocState {
   /** Nodes added, and elements hidden, since the last observation (for `fresh` marks). */
   added: Set<Node>;
   hidden: WeakSet<Element>;
-  /** Records added nodes, from the first observation on. */
-  mo?: MutationObserver;
   /** The numbers of `<iframe>` elements, as frame items and frame owners give them. */
   frames: { ids: WeakMap<Element, number>; next: number };
   /** The `--overlay` layer, while one is drawn. */
@@ -56,7 +54,10 @@ export interface DocState {
   listened?: WeakSet<Element>;
   /** The option texts `findCustomOption` saw last, per custom dropdown. */
   options: WeakMap<Element, string[]>;
-  /** What the last observations gave per subtree, and what changed since (incremental walks). */
+  /**
+   * What changed since each observation (added nodes for `added`, from the first observation
+   * on), and what the last ones gave per subtree (incremental walks).
+   */
   cache?: WalkCache;
   /** The last walks' items by their options, and the last result's number (`walk/delta.ts`). */
   results?: Map<string, { id: number; items: PageItem[] }>;
@@ -84,7 +85,6 @@ export function install(version: string, api: RuntimeApi): void {
   const g = slot();
   const old = g[RUNTIME_GLOBAL];
   if (old?.version === version) return;
-  old?.mo?.disconnect();
   old?.effects?.observer.disconnect();
   old?.idle?.observer.disconnect();
   old?.overlay?.remove();

@@ -28,9 +28,7 @@ export function asDelta(state: DocState, o: WalkOptions, items: PageItem[]): Wal
   const key = JSON.stringify({ ...o, since: undefined });
   const last = results.get(key);
   const id = ++state.resultIds;
-  results.delete(key);
-  results.set(key, { id, items });
-  for (const k of results.keys()) if (results.size > KEPT) results.delete(k);
+  remember(results, key, { id, items }, KEPT);
   if (!last || o.since?.token !== state.token || o.since.id !== last.id) return { id, items };
   const old = last.items;
   let start = 0;
@@ -45,6 +43,13 @@ export function asDelta(state: DocState, o: WalkOptions, items: PageItem[]): Wal
     items: items.slice(start, items.length - end),
     delta: { start, removed: old.length - end - start },
   };
+}
+
+/** Sets `key` in `map` as its newest entry, dropping the oldest beyond `max`. */
+export function remember<K, V>(map: Map<K, V>, key: K, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const k of map.keys()) if (map.size > max) map.delete(k);
 }
 
 /** The items of a walk that came as `delta` and `items` to the `old` ones. */

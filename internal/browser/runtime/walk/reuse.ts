@@ -15,7 +15,7 @@ import type { PageItem, Scroller } from "../types.ts";
 import { noteRead, type Read, startReads, stopReads, volatileReads } from "./reads.ts";
 import type { Ctx, WalkScope } from "./scope.ts";
 import type { TextRuns } from "./text_runs.ts";
-import { type Entry, keyOf, type Recording, WalkCache } from "./walk_cache.ts";
+import { type Entry, keyOf, type Recording, type WalkCache } from "./walk_cache.ts";
 
 /** What the walker shows of itself to record and replay a subtree. */
 export interface Recorded {
@@ -41,7 +41,7 @@ export class SubtreeReuse {
   /** Starts reusing for an observation walk; null for other walks (find, read). */
   static start(w: WalkScope): SubtreeReuse | null {
     if (!w.observing || w.o.incremental === false) return null;
-    const cache = w.state.cache ??= new WalkCache();
+    const cache = w.state.cache!; // made by the observation's startWalk
     cache.listen(w.o.listeners);
     return new SubtreeReuse(cache, w);
   }

@@ -11,6 +11,7 @@ import { listenedElements } from "../listeners.ts";
 import { type DocState, docState } from "../state.ts";
 import { norm } from "../text.ts";
 import { type Box, type ElementItem, type Rgba, type WalkOptions, WHERE } from "../types.ts";
+import { WalkCache } from "./walk_cache.ts";
 
 /** What one walk knows from its start. */
 export interface WalkScope {
@@ -89,16 +90,10 @@ export interface Ctx {
 export function startWalk(o: WalkOptions): WalkScope {
   const state = docState();
   const observing = o.mode === "observe";
-  // What was added to the document or hidden at the last observation tells which are new.
-  if (observing && !state.mo) {
-    state.mo = new MutationObserver((records) => {
-      for (const r of records) for (const n of r.addedNodes) state.added.add(n);
-    });
-    state.mo.observe(document, { childList: true, subtree: true });
-  }
-  if (state.mo) {
-    for (const r of state.mo.takeRecords()) for (const n of r.addedNodes) state.added.add(n);
-  }
+  // What was added to the document or hidden at the last observation tells which are new: the
+  // walk cache's change log records additions from the first observation on.
+  if (observing) state.cache ??= new WalkCache((n) => state.added.add(n));
+  state.cache?.takeChanges();
   const seenBefore = state.observed > 0;
   const added = state.added;
   const wasHidden = state.hidden;

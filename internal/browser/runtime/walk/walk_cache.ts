@@ -121,10 +121,13 @@ export class WalkCache {
   readonly #finished = new WeakSet<Animation>();
   readonly #tokens = new Set<string>();
   readonly #views: View[] = [];
+  readonly #added: (n: Node) => void;
   /** Probes taken during the current walk (nothing changes while it runs). */
   #probed = new Map<Element, string>();
 
-  constructor() {
+  /** `added`: told of each node added to the document (not to shadow roots). */
+  constructor(added: (n: Node) => void) {
+    this.#added = added;
     this.watch(document);
     // `:hover` and `:focus-within` restyle the elements whose state changed: those on one
     // element's ancestor chain and not on the other's.
@@ -209,7 +212,7 @@ export class WalkCache {
    * the modal dialog when they changed, and returns the kind of walk's view.
    */
   begin(o: WalkOptions, sx: number, sy: number, form: Element | null, modal: Element | null) {
-    this.#changed(this.#observer.takeRecords());
+    this.takeChanges();
     for (const a of document.getAnimations()) {
       const t = (a.effect as KeyframeEffect | null)?.target;
       if (!t) continue;
@@ -301,6 +304,11 @@ export class WalkCache {
     return to;
   }
 
+  /** Takes the mutations not delivered yet. */
+  takeChanges(): void {
+    this.#changed(this.#observer.takeRecords());
+  }
+
   #changed(records: MutationRecord[]): void {
     try {
       for (const r of records) this.#one(r);
@@ -311,6 +319,9 @@ export class WalkCache {
 
   #one(r: MutationRecord): void {
     const t = r.target;
+    if (r.type === "childList" && !(t.getRootNode() instanceof ShadowRoot)) {
+      for (const n of r.addedNodes) this.#added(n);
+    }
     if (sheetNode(t) || (t.parentNode && sheetNode(t.parentNode))) this.#flushed = this.gen;
     if (r.type === "attributes") {
       this.dirty(t as Element);
@@ -347,7 +358,7 @@ export class WalkCache {
  * The state of an element that changes without a mutation: a scroll position, a field's value
  * or choice, whether a custom element has its shadow root yet, a positioned element's box.
  */
-export function probe(el: Element): string {
+function probe(el: Element): string {
   const tag = el.localName;
   let state = `${el.scrollTop},${el.scrollLeft}`;
   if (tag === "input") {
