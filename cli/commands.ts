@@ -86,7 +86,7 @@ export async function run(config: Config, version: string): Promise<number> {
                 withdrawn ? AbortSignal.any([signal, withdrawn]) : signal,
                 interrupt,
               );
-            const { SessionProfiles } = await import("../internal/browser/mod.ts");
+            const { PendingBrowser, SessionProfiles } = await import("../internal/browser/mod.ts");
             const lock = config.cli.session
               ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
               : undefined;
@@ -95,26 +95,40 @@ export async function run(config: Config, version: string): Promise<number> {
                 const { replayCommand } = await import("./replay_command.ts");
                 return await replayCommand(ctx, signal, lock?.dir);
               }
-              // Chromium starts first; the model client's SDK and the agent's and the report
-              // writer's code load while it boots.
-              let runCode: Promise<typeof import("./run_one.ts")> | undefined;
-              const loadRunCode = () => runCode ??= import("./run_one.ts");
-              const browser = await ctx.startBrowser(lock?.dir, () => {
-                ctx.preloadModel();
-                loadRunCode().catch(() => {/* awaited below, once the browser is there */});
-              });
+              // Chromium starts first; the run does not wait for it: the agent's, the report
+              // writer's and the model client's code load while it boots, and the first model
+              // request goes out with the first look at its blank first tab (not with --vision,
+              // whose look is a picture of the real page).
+              const browser = new PendingBrowser(
+                ctx.startBrowser(lock?.dir, () => ctx.preloadModel()),
+                { blank: !config.browser.observe.vision },
+              );
               try {
-                const { confirmWith, defaultRunDir, progressFor, report, runOne } =
-                  await loadRunCode();
+                const { confirmWith, defaultRunDir, progressFor, report, runOne } = await import(
+                  "./run_one.ts"
+                );
                 const progress = progressFor(ctx);
+                const dir = config.cli.out ?? defaultRunDir(config, task);
+                const dirWasThere = await exists(dir);
                 const outcome = await runOne(ctx, {
                   task,
                   browser,
                   signal,
-                  dir: config.cli.out ?? defaultRunDir(config, task),
+                  dir,
                   progress,
                   ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
                 });
+                // A browser that could not start fails the command as before the run began: no
+                // report, and no run folder left of it (whatever else ended the run meanwhile).
+                await browser.ready().catch(() => {/* its failure is read below */});
+                const failed = browser.failure;
+                if (failed) {
+                  progress.stop();
+                  if (!dirWasThere) {
+                    await Deno.remove(dir, { recursive: true }).catch(() => {/* best effort */});
+                  }
+                  throw failed.error;
+                }
                 const code = report(ctx, outcome, progress);
                 await ctx.speaker?.idle();
                 return code;
@@ -127,4 +141,14 @@ export async function run(config: Config, version: string): Promise<number> {
           });
         })),
   );
+}
+
+/** Whether `path` exists (a folder the run would write into, say). */
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -7,7 +7,7 @@
 import { type RunOptions, type RunResult, runTask, taskStartUrl } from "../internal/agent/mod.ts";
 import { Progress } from "./progress.ts";
 import { TraceWriter } from "../internal/trace/mod.ts";
-import type { BrowserSession } from "../internal/browser/mod.ts";
+import type { BrowserPort, BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
 import type { ToolRegistry } from "../internal/tools/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
@@ -82,7 +82,8 @@ export function defaultRunDir(config: Config, label: string): string {
  */
 export async function runOne(ctx: CliContext, options: {
   task: string;
-  browser: BrowserSession;
+  /** The browser, or one still starting (`PendingBrowser`). */
+  browser: BrowserPort & { close(): Promise<void> };
   signal: AbortSignal;
   dir: string;
   progress: Progress;
@@ -178,7 +179,7 @@ export function confirmWith(
  * The page as a JPEG. With secrets configured, what fields hold is hidden for the picture (a
  * typed secret would show in a text field; masking text cannot reach pixels).
  */
-async function screenshot(browser: BrowserSession, hideFields: boolean): Promise<Uint8Array> {
+async function screenshot(browser: BrowserPort, hideFields: boolean): Promise<Uint8Array> {
   return (await browser.screenshot({ hideFields, quality: 60 })).bytes;
 }
 

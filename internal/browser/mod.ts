@@ -6,7 +6,8 @@
  * enforces it). Imports only `entity`.
  *
  * Where things are:
- * - `browser_session.ts` (the facade), `browser_port.ts` (what tools see), `testing.ts`;
+ * - `browser_session.ts` (the facade), `browser_port.ts` (what tools see), `pending_browser.ts`
+ *   (a browser still starting, usable at once), `testing.ts`;
  * - `launch/`: launching and attaching, the private temp folder and profiles, finding Chrome,
  *   browser health, tabs;
  * - `observe/`: the observer, walking frames, whole-page compaction, rendering, element IDs,
@@ -22,6 +23,7 @@
  */
 export type { ActionOutcome } from "../entity/mod.ts";
 export { type BrowserOptions, BrowserSession } from "./browser_session.ts";
+export { blankTabState, PendingBrowser } from "./pending_browser.ts";
 export type {
   ActOptions,
   BrowserPort,

@@ -59,6 +59,8 @@ export interface OpenedBrowser {
 
 /** Browsers this process launched and has not closed yet, for {@link killLaunchedBrowsers}. */
 const launched = new Set<ChildProcess>();
+/** Profile folders of browsers being launched: their process is not known until the launch ends. */
+const launching = new Set<string>();
 
 /**
  * Kills every browser this process launched, at once (SIGKILL), for a forced exit (a second
@@ -75,6 +77,26 @@ export function killLaunchedBrowsers(): void {
     }
   }
   launched.clear();
+  for (const dir of launching) killByProfile(dir);
+}
+
+/**
+ * Kills the processes started with `--user-data-dir=<dir>` (a browser still being launched, whose
+ * process puppeteer has not handed over yet). Linux only (it reads `/proc`); elsewhere such a
+ * browser exits by itself once its pipe to this process closes.
+ */
+function killByProfile(dir: string): void {
+  if (Deno.build.os !== "linux") return;
+  const flag = `--user-data-dir=${dir}`;
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      try {
+        const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
+        if (args.includes(flag)) Deno.kill(Number(entry.name), "SIGKILL");
+      } catch { /* the process ended meanwhile, or is not ours to read */ }
+    }
+  } catch { /* no /proc to read */ }
 }
 
 /** Launches a browser, or attaches to `cdpUrl` (opening a page of its own there). */
@@ -94,6 +116,7 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
   const args = [...CHROME_ARGS, `--window-size=${viewport.width},${viewport.height}`];
   if (Deno.build.os === "linux" && Deno.uid() === 0) args.push("--no-sandbox");
   let browser: Browser;
+  launching.add(profileDir);
   try {
     browser = await puppeteer.launch({
       executablePath,
@@ -112,6 +135,8 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
       await Deno.remove(profileDir, { recursive: true }).catch(() => {/* best effort */});
     }
     throw new BrowserError(`Cannot start "${executablePath}": ${describeCause(cause)}`, { cause });
+  } finally {
+    launching.delete(profileDir);
   }
   const proc = browser.process();
   if (proc) {
