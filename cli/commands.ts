@@ -59,6 +59,9 @@ export async function run(config: Config, version: string): Promise<number> {
   }
   if (task) checkTask(task, config.run.maxRequestTokens);
   const [{ preflight }, { context, runPlan }, { withModules }, { withLiveView }] = await loading;
+  // Whether --out was there before the checks create it (a run whose browser cannot start
+  // leaves no folder it made).
+  const outWasThere = config.cli.out !== undefined && await exists(config.cli.out);
   // Every bad input fails here, before a browser starts.
   await preflight(config, runPlan(config));
   return await withTempRoot(
@@ -66,9 +69,9 @@ export async function run(config: Config, version: string): Promise<number> {
     () =>
       withModules(config, (modules) =>
         withLiveView(config, modules, async (live) => {
-          // One run starts its browser first and loads the model's SDK once the browser runs
-          // (loading it takes the main thread, which would delay the launch); a replay needs
-          // none.
+          // One run loads the model's SDK on its first request or once the browser runs,
+          // whichever comes first (loading it takes the main thread, which would delay the
+          // launch); a replay needs none.
           const single = !config.cli.tasks && !interactive;
           const ctx = context(config, version, modules, live, { preloadModel: !single });
           if (config.cli.tasks) {
@@ -97,11 +100,12 @@ export async function run(config: Config, version: string): Promise<number> {
               }
               // Chromium starts first; the run does not wait for it: the agent's, the report
               // writer's and the model client's code load while it boots, and the first model
-              // request goes out with the first look at its blank first tab (not with --vision,
-              // whose look is a picture of the real page).
+              // request goes out with the first look at its blank first tab. Not with --vision,
+              // whose look is a picture of the real page, nor with a kept profile (--session),
+              // which could be set to restore its last tabs.
               const browser = new PendingBrowser(
                 ctx.startBrowser(lock?.dir, () => ctx.preloadModel()),
-                { blank: !config.browser.observe.vision },
+                { blank: !config.browser.observe.vision && !lock },
               );
               try {
                 const { confirmWith, defaultRunDir, progressFor, report, runOne } = await import(
@@ -109,7 +113,6 @@ export async function run(config: Config, version: string): Promise<number> {
                 );
                 const progress = progressFor(ctx);
                 const dir = config.cli.out ?? defaultRunDir(config, task);
-                const dirWasThere = await exists(dir);
                 const outcome = await runOne(ctx, {
                   task,
                   browser,
@@ -118,15 +121,15 @@ export async function run(config: Config, version: string): Promise<number> {
                   progress,
                   ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
                 });
-                // A browser that could not start fails the command as before the run began: no
-                // report, and no run folder left of it (whatever else ended the run meanwhile).
-                await browser.ready().catch(() => {/* its failure is read below */});
-                const failed = browser.failure;
+                // A browser that could not start fails the command as before the run began: its
+                // error, no report, and no run folder left of it (whatever else ended the run
+                // meanwhile).
+                const failed = await browser.ready().then(
+                  () => undefined,
+                  (error: unknown) => ({ error }),
+                );
                 if (failed) {
-                  progress.stop();
-                  if (!dirWasThere) {
-                    await Deno.remove(dir, { recursive: true }).catch(() => {/* best effort */});
-                  }
+                  await removeRunFiles(dir, config.cli.out !== undefined && outWasThere);
                   throw failed.error;
                 }
                 const code = report(ctx, outcome, progress);
@@ -151,4 +154,17 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * Removes what a run wrote in `dir`: the folder, or when it was there before (`--out`), the
+ * trace, the report and the screenshots folder if it holds nothing else.
+ */
+async function removeRunFiles(dir: string, keepFolder: boolean): Promise<void> {
+  const remove = (path: string, recursive: boolean) =>
+    Deno.remove(path, { recursive }).catch(() => {/* not there, or not empty: kept */});
+  if (!keepFolder) return await remove(dir, true);
+  await remove(`${dir}/trace.jsonl`, false);
+  await remove(`${dir}/report.html`, false);
+  await remove(`${dir}/screenshots`, false);
 }

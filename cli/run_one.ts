@@ -82,8 +82,8 @@ export function defaultRunDir(config: Config, label: string): string {
  */
 export async function runOne(ctx: CliContext, options: {
   task: string;
-  /** The browser, or one still starting (`PendingBrowser`). */
-  browser: BrowserPort & { close(): Promise<void> };
+  /** The browser, or one still starting (`PendingBrowser`: `ready` resolves once it runs). */
+  browser: BrowserPort & { close(): Promise<void>; ready?(): Promise<unknown> };
   signal: AbortSignal;
   dir: string;
   progress: Progress;
@@ -146,6 +146,9 @@ export async function runOne(ctx: CliContext, options: {
       },
       onObserved: async (step, state) => {
         p.onObserved(step, state);
+        // A browser still starting is waited for here, not within the screenshot's time limit
+        // (and the step's tool runs once it is set up, modules attached).
+        await browser.ready?.().catch(() => {/* the run ends on browser.lost */});
         await t.onObserved(step, state);
       },
       onModelReply: (step, reply) => {

@@ -57,6 +57,9 @@ Deno.test("PendingBrowser: the first look is the blank tab at once; everything e
   assert.deepEqual(await browser.observe(), blankTabState());
   assert.deepEqual(await browser.dismissBanners(), []);
   assert.deepEqual(await browser.location(), { url: "about:blank", title: "" });
+  assert.deepEqual(await browser.tabs(), [
+    { index: 0, title: "", url: "about:blank", active: true },
+  ]);
   assert.equal(browser.downloadMark(), 0);
   assert.equal(browser.connected, true);
   let clicked = false;
@@ -104,7 +107,7 @@ Deno.test("PendingBrowser: a failed start aborts lost with its error, fails ever
   await assert.rejects(click, (e) => e === error);
   assert.equal(browser.lost.aborted, true);
   assert.equal(browser.lost.reason, error);
-  assert.deepEqual(browser.failure, { error });
+  await assert.rejects(browser.ready(), (e) => e === error);
   assert.equal(browser.connected, false);
   assert.throws(() => browser.throwIfGone(), (e) => e === error);
   // No blank tab is made up once the start failed.
@@ -125,10 +128,13 @@ Deno.test("blankTabState() is what a launched and an attached browser's first ta
 
 Deno.test("the first model request is the same whether the browser was still starting or ready", async () => {
   const task = "Find the opening hours of the city library";
-  const requests = async (browser: BrowserPort & { close(): Promise<void> }) => {
-    await using model = startScriptedModel([{
-      tool: "done",
-      args: { result: "no", success: false },
+  const requests = async (
+    browser: BrowserPort & { close(): Promise<void> },
+    onAsked = () => {},
+  ) => {
+    await using model = startScriptedModel([() => {
+      onAsked();
+      return { tool: "done", args: { result: "no", success: false } };
     }]);
     const client = new ModelClient({ apiKey: "k", model: "scripted", baseUrl: model.baseUrl });
     try {
@@ -146,8 +152,14 @@ Deno.test("the first model request is the same whether the browser was still sta
     return model.requests;
   };
   const ready = await requests(await BrowserSession.start({ headless: true }));
+  // This browser starts only once the model was asked: the request cannot have waited for it.
+  let asked!: () => void;
+  const gate = new Promise<void>((resolve) => asked = resolve);
   const pending = await requests(
-    new PendingBrowser(BrowserSession.start({ headless: true }), { blank: true }),
+    new PendingBrowser(gate.then(() => BrowserSession.start({ headless: true })), {
+      blank: true,
+    }),
+    () => asked(),
   );
   assert.equal(ready.length, 1);
   assert.equal(pending.length, 1);
@@ -179,6 +191,19 @@ Deno.test("cli: a browser that cannot start fails the command as before: one err
     const runs = await Array.fromAsync(Deno.readDir(`${dir}/data/browser-agent/runs`))
       .catch(() => []);
     assert.deepEqual(runs, [], "no run folder is left of a run whose browser never started");
+    // --out: a folder the run made is removed; one that was there keeps only what it held.
+    await Deno.mkdir(`${dir}/kept`);
+    await Deno.writeTextFile(`${dir}/kept/notes.txt`, "mine");
+    for (const out of [`${dir}/made`, `${dir}/kept`]) {
+      const failed = await runCli({
+        args: ["--out", out, "Say ok"],
+        env: { ...modelEnv(model.baseUrl), CHROME_PATH: chrome, XDG_DATA_HOME: `${dir}/data` },
+      });
+      assert.equal(failed.code, EXIT.error, failed.stderr);
+    }
+    await assert.rejects(Deno.stat(`${dir}/made`), Deno.errors.NotFound);
+    const kept = (await Array.fromAsync(Deno.readDir(`${dir}/kept`))).map((e) => e.name);
+    assert.deepEqual(kept, ["notes.txt"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -28,11 +28,12 @@ export function blankTabState(): BrowserState {
 }
 
 /**
- * A browser that is still starting, usable at once: every call waits for it, except the first
- * look at its blank first tab, which needs no browser. A run can so send its first model
- * request while Chromium boots. When the start fails, {@link lost} aborts with the start's error
- * (a run ends on it), every call throws it, and {@link failure} keeps it for the caller to report
- * as it would have reported a failed start.
+ * A browser that is still starting, usable at once: every call waits for it, except looks at its
+ * first tab, blank until the browser runs (nothing can change it before), which need no browser.
+ * A run can so send its first model request while Chromium boots. When the start fails,
+ * {@link lost} aborts with the start's error (a run ends on it), every call throws it (not a
+ * `BrowserClosedError`: the browser never ran), and {@link ready} rejects with it, for the caller
+ * to report it as a failed start.
  *
  * @example
  * ```ts
@@ -47,9 +48,8 @@ export class PendingBrowser<B extends Startable = Startable>
   readonly #lost = new AbortController();
   readonly #blank: boolean;
   #session: B | undefined;
-  #failure: unknown;
-  #failed = false;
-  #closed = false;
+  #failure: { error: unknown } | undefined;
+  #closing: Promise<void> | undefined;
 
   /**
    * Wraps a start under way. `blank`: the first observation may be answered before the browser
@@ -67,8 +67,7 @@ export class PendingBrowser<B extends Startable = Startable>
       }
       return session;
     }, (error) => {
-      this.#failed = true;
-      this.#failure = error;
+      this.#failure = { error };
       this.#lost.abort(error);
       throw error;
     });
@@ -80,13 +79,8 @@ export class PendingBrowser<B extends Startable = Startable>
     return this.#ready;
   }
 
-  /** Whether the start failed, and with what (to report it as a failed start is reported). */
-  get failure(): { error: unknown } | undefined {
-    return this.#failed ? { error: this.#failure } : undefined;
-  }
-
   get connected(): boolean {
-    return this.#session ? this.#session.connected : !this.#failed && !this.#closed;
+    return this.#session ? this.#session.connected : !this.#failure && !this.#closing;
   }
 
   get lost(): AbortSignal {
@@ -95,7 +89,10 @@ export class PendingBrowser<B extends Startable = Startable>
 
   /** Before the browser runs: its first tab, blank; then the real one's. */
   async location(): Promise<{ url: string; title: string }> {
-    if (this.#early()) return { url: "about:blank", title: "" };
+    if (this.#early()) {
+      const { url, title } = blankTabState();
+      return { url, title };
+    }
     return await (await this.#ready).location();
   }
 
@@ -114,9 +111,9 @@ export class PendingBrowser<B extends Startable = Startable>
     return await (await this.#ready).dismissBanners();
   }
 
-  /** True while the browser is starting and the blank first tab may be answered for. */
+  /** True while the browser is starting and its blank first tab may be answered for. */
   #early(): boolean {
-    return this.#blank && !this.#session && !this.#failed;
+    return this.#blank && !this.#session && !this.#failure && !this.#closing;
   }
 
   async find(text: string, role?: string): Promise<FindResult> {
@@ -125,7 +122,12 @@ export class PendingBrowser<B extends Startable = Startable>
   async read(options?: { query?: string; page?: number }) {
     return await (await this.#ready).read(options);
   }
+  /** Before the browser runs: its one tab, blank (a live view asks while it starts). */
   async tabs(): Promise<TabInfo[]> {
+    if (this.#early()) {
+      const { url, title } = blankTabState();
+      return [{ index: 0, title, url, active: true }];
+    }
     return await (await this.#ready).tabs();
   }
   async click(id: number, options?: ActOptions): Promise<ActionOutcome> {
@@ -215,16 +217,15 @@ export class PendingBrowser<B extends Startable = Startable>
   }
   /** Throws the start's error once it failed, or what the running browser throws. */
   throwIfGone(cause?: unknown): void {
-    if (this.#failed) throw this.#failure;
+    if (this.#failure) throw this.#failure.error;
     this.#session?.throwIfGone(cause);
   }
 
   /** Waits for the start to end, then closes the browser; nothing to close when it failed. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    const session = await this.#ready.catch(() => undefined);
-    await session?.close();
+  close(): Promise<void> {
+    return this.#closing ??= this.#ready.then((session) => session.close(), () => {
+      /* it never ran: nothing to close */
+    });
   }
 
   async [Symbol.asyncDispose](): Promise<void> {

@@ -20,7 +20,8 @@ export interface ModelOptions {
   /**
    * Start loading the SDK at once (default); with false, on {@link ModelClient.preload} or the
    * first request. Loading it takes the main thread for tens of milliseconds: a run that starts
-   * a browser first preloads once the browser runs, so the SDK does not delay its launch.
+   * a browser first preloads once the browser runs (or its first request, sent while the
+   * browser starts, loads it), so the SDK does not delay the launch.
    */
   preload?: boolean;
 }

@@ -4,6 +4,7 @@ import { BrowserError, ConfigError } from "../../entity/mod.ts";
 import { withDeadline } from "../deadline.ts";
 import { findChrome } from "./find_chrome.ts";
 import type { ChildProcess } from "node:child_process";
+import { resolve } from "node:path";
 import type { ObserveOptions } from "../observe/observer.ts";
 
 /** How to get a browser: launch a local one, or attach to one that runs already. */
@@ -93,7 +94,14 @@ function killByProfile(dir: string): void {
       if (!/^\d+$/.test(entry.name)) continue;
       try {
         const args = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`).split("\0");
-        if (args.includes(flag)) Deno.kill(Number(entry.name), "SIGKILL");
+        if (!args.includes(flag)) continue;
+        const pid = Number(entry.name);
+        // Its whole process group when it leads one (puppeteer starts Chromium detached).
+        try {
+          Deno.kill(-pid, "SIGKILL");
+        } catch {
+          Deno.kill(pid, "SIGKILL");
+        }
       } catch { /* the process ended meanwhile, or is not ours to read */ }
     }
   } catch { /* no /proc to read */ }
@@ -116,7 +124,9 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
   const args = [...CHROME_ARGS, `--window-size=${viewport.width},${viewport.height}`];
   if (Deno.build.os === "linux" && Deno.uid() === 0) args.push("--no-sandbox");
   let browser: Browser;
-  launching.add(profileDir);
+  // As Chromium is given it: puppeteer makes a relative folder absolute.
+  const launchingAs = resolve(profileDir);
+  launching.add(launchingAs);
   try {
     browser = await puppeteer.launch({
       executablePath,
@@ -136,7 +146,7 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
     }
     throw new BrowserError(`Cannot start "${executablePath}": ${describeCause(cause)}`, { cause });
   } finally {
-    launching.delete(profileDir);
+    launching.delete(launchingAs);
   }
   const proc = browser.process();
   if (proc) {
