@@ -1,12 +1,14 @@
 /**
- * Records which elements page scripts make clickable: installs the runtime's click-listener
- * recorder (`runtime/listeners.ts`) in the page's world of every new document of a page, before
- * its scripts run. The walker asks it with {@link LISTENER_TOKEN} (see `walkFrame`).
+ * Records which elements page scripts make clickable, and which timers an action set off:
+ * installs the runtime's click-listener recorder (`runtime/listeners.ts`) and timer recorder
+ * (`runtime/timers.ts`) in the page's world of every new document of a page, before its scripts
+ * run. The walker, the effect probe and settling ask them with {@link LISTENER_TOKEN}.
  *
  * @module
  */
 import type { Page } from "puppeteer-core";
 import { recordClickListeners } from "./runtime/listeners.ts";
+import { ACTION_TIMERS, recordActionTimers } from "./runtime/timers.ts";
 
 /** The random name part of the events the recorder and the walker talk with; one per process. */
 export const LISTENER_TOKEN = `ba${crypto.randomUUID().replaceAll("-", "")}`;
@@ -14,8 +16,8 @@ export const LISTENER_TOKEN = `ba${crypto.randomUUID().replaceAll("-", "")}`;
 const recorded = new WeakSet<Page>();
 
 /**
- * Installs the click-listener recorder on every document `page` loads from now on (frames
- * included); documents already loaded are not recorded. Once per page.
+ * Installs the click-listener and timer recorders on every document `page` loads from now on
+ * (frames included); documents already loaded are not recorded. Once per page.
  *
  * @example
  * ```ts
@@ -26,5 +28,8 @@ const recorded = new WeakSet<Page>();
 export async function recordListeners(page: Page): Promise<void> {
   if (recorded.has(page)) return;
   recorded.add(page);
-  await page.evaluateOnNewDocument(recordClickListeners, LISTENER_TOKEN);
+  await Promise.all([
+    page.evaluateOnNewDocument(recordClickListeners, LISTENER_TOKEN),
+    page.evaluateOnNewDocument(recordActionTimers, LISTENER_TOKEN, ACTION_TIMERS),
+  ]);
 }

@@ -7,6 +7,7 @@ import {
   onElement,
   type TargetState,
 } from "../page_runtime.ts";
+import { LISTENER_TOKEN } from "../listener_recorder.ts";
 import { isolatedRealm } from "../realm.ts";
 
 /** What the page looked like before an action, to compare with after it. */
@@ -120,8 +121,16 @@ async function measure(
   passive = false,
 ): Promise<(EffectSnapshot & { changes?: DomChanges }) | undefined> {
   try {
-    if (el) return await onElement(el, "measureEffects", phase, passive);
-    return await inRealm(isolatedRealm(frame), "measureEffects", null, phase, passive);
+    // The token lets the page's timer recorder know when the action starts and ends.
+    if (el) return await onElement(el, "measureEffects", phase, passive, LISTENER_TOKEN);
+    return await inRealm(
+      isolatedRealm(frame),
+      "measureEffects",
+      null,
+      phase,
+      passive,
+      LISTENER_TOKEN,
+    );
   } catch {
     // The document was replaced or the element went away: the URL change says what happened.
     return undefined;

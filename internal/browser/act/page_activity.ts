@@ -2,10 +2,23 @@ import type { Dialog, HTTPRequest, Page } from "puppeteer-core";
 import type { DialogRecord } from "../../entity/mod.ts";
 import { type DomIdle, inRealm } from "../page_runtime.ts";
 import { DeadlineError, pause, withDeadline } from "../deadline.ts";
+import { LISTENER_TOKEN } from "../listener_recorder.ts";
 import { isolatedRealm } from "../realm.ts";
 
-/** How long the network and the DOM must stay quiet to call the page settled, in ms. */
-const QUIET_MS = 100;
+/**
+ * How long the network and the DOM must stay quiet to call the page settled, in ms. Work an
+ * action set off on a short timer is waited for on its own (`runtime/timers.ts`), so this only
+ * has to bridge the moments between one step of the page's work and the next.
+ */
+const QUIET_MS = 50;
+/**
+ * The quiet window in a document the action brought (a navigation): the page's timers and
+ * requests are known from its creation on (`runtime/timers.ts`), its load shows in
+ * `readyState`, so only the step from one piece of its work to the next is left to bridge.
+ */
+const BROUGHT_QUIET_MS = 25;
+/** How soon to ask again after a navigation replaced the document being asked, in ms. */
+const REPLACED_RETRY_MS = 5;
 /** Requests in flight longer than this (long polling, streams) do not hold settling up. */
 const LONG_REQUEST_MS = 2000;
 /**
@@ -172,27 +185,44 @@ export class PageActivity {
       let dom: DomIdle;
       try {
         dom = await withDeadline(
-          inRealm(isolatedRealm(this.#page.mainFrame()), "domIdle", QUIET_MS, busy, ignore),
+          inRealm(
+            isolatedRealm(this.#page.mainFrame()),
+            "domIdle",
+            BROUGHT_QUIET_MS,
+            busy,
+            ignore,
+            LISTENER_TOKEN,
+          ),
           left,
         );
       } catch (error) {
         // A main thread too busy to answer within the cap: not settled, and no more waiting.
         if (error instanceof DeadlineError) break;
-        // The document was replaced while we asked (navigation): ask the next one.
-        await pause(Math.min(25, left));
+        // The document was replaced while we asked (navigation): ask the next one, which is
+        // usually there at once; anything else gets a longer breath.
+        const replaced = /context was destroyed|Cannot find context|was replaced/i.test(
+          String(error),
+        );
+        await pause(Math.min(replaced ? REPLACED_RETRY_MS : 25, left));
         continue;
       }
       // Quiet windows count from the start of settling: what the action caused comes after it.
+      // Not in a document the action brought (a navigation, a page back from the cache): all
+      // its changes are the action's, and its quiet counts from its last one.
       const since = performance.now() - start;
-      const quiet = Math.min(dom.idleMs, since, this.#networkIdleMs());
+      const brought = dom.shownMs < performance.now() - this.#actionAt;
+      const needed = brought ? BROUGHT_QUIET_MS : QUIET_MS;
+      const quiet = Math.min(dom.idleMs, brought ? Infinity : since, this.#networkIdleMs());
       working = dom.busy;
-      if (quiet >= QUIET_MS && !dom.loading && !dom.busy) {
+      if (quiet >= needed && !dom.loading && !dom.busy && !dom.timers) {
         settled = true;
         break;
       }
       // Ask again when the quiet window could first be complete: asking sooner cannot end the
-      // wait sooner, and every question is a round trip the busy page must answer.
-      await pause(Math.max(10, Math.min(QUIET_MS - quiet, deadline - performance.now())), signal)
+      // wait sooner, and every question is a round trip the busy page must answer. A pending
+      // action timer may fire any moment: asked again soon.
+      const wait = dom.timers ? 10 : Math.max(10, needed - quiet);
+      await pause(Math.max(1, Math.min(wait, deadline - performance.now())), signal)
         .catch(() => {/* stopped: the loop ends on the signal */});
     }
     const ms = Math.round(performance.now() - start);

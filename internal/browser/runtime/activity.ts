@@ -4,7 +4,8 @@
  * counters, carousels, blinking cursors, animations driven by style changes) are told apart
  * from changes an action causes, so settling does not wait for them and effect reports do not
  * name them. A change recurs when the same node (and attribute) changed at least three times at
- * regular intervals, once at least while no action was being measured.
+ * regular intervals, once at least while no action was being measured or in the callback of a
+ * background timer (an interval, a ticker: the timer recorder of `timers.ts` tells).
  *
  * @module
  */
@@ -34,6 +35,8 @@ export interface ActivityTracker {
   observer: MutationObserver;
   /** `performance.now()` of the last change that is not background activity. */
   last: number;
+  /** When the document was created (its tracker started) or came back from the bfcache. */
+  shownAt: number;
   keys: WeakMap<Node, Map<string, KeyHistory>>;
   /** Nodes with a recurring key, to leave their text out of effect reports. */
   background: Set<Element>;
@@ -43,37 +46,66 @@ export interface ActivityTracker {
   actionAt: number;
   /** An action that acts on the page is being measured (its changes are not background). */
   acting: boolean;
+  /** It hears the timer recorder tell of background timers' callbacks ({@link hearBackground}). */
+  hearing: boolean;
 }
 
 const trackers = new WeakMap<Document, ActivityTracker>();
 const ALL_CHANGES = { subtree: true, childList: true, attributes: true, characterData: true };
 
 /**
- * This document's activity tracker, started on first use (it then watches every change until
- * the document goes away).
+ * This document's activity tracker, started on first use (the runtime's entry uses it as the
+ * document is created; it then watches every change until the document goes away).
  */
 export function activityTracker(): ActivityTracker {
   let tracker = trackers.get(document);
   if (tracker) return tracker;
   const t: ActivityTracker = {
     last: performance.now(),
+    shownAt: performance.now(),
     keys: new WeakMap(),
     background: new Set(),
     emptied: new Map(),
     actionAt: Infinity,
     acting: false,
+    hearing: false,
     observer: new MutationObserver((records) => note(t, records)),
   };
   t.observer.observe(document, ALL_CHANGES);
+  addEventListener("pageshow", (e) => {
+    if (e.persisted) t.shownAt = performance.now();
+  });
   trackers.set(document, t);
   // The runtime's state stops this observer when another runtime version replaces it.
   docState().idle = t;
   return (tracker = t);
 }
 
-function note(t: ActivityTracker, records: MutationRecord[]): void {
+/**
+ * Hears the timer recorder (`timers.ts`, talking with `token`) tell that a background timer's
+ * callback (an interval's, a ticker's) just ran: the changes it made are the page's own doing
+ * even while an action is measured, so a ticker shows its rhythm from its first ticks, though
+ * actions follow each other closely. Once per document.
+ */
+export function hearBackground(token: string): void {
+  const t = activityTracker();
+  if (t.hearing) return;
+  t.hearing = true;
+  document.addEventListener(`${token}:background`, () => {
+    note(t, t.observer.takeRecords(), true);
+  });
+}
+
+function note(t: ActivityTracker, records: MutationRecord[], background = false): void {
+  if (records.length === 0) return;
   const now = performance.now();
-  const outside = !t.acting;
+  // The parser adds the document: every change is news, and the bookkeeping of recurring
+  // changes would cost dearly on a large page.
+  if (document.readyState === "loading") {
+    t.last = now;
+    return;
+  }
+  const outside = background || !t.acting;
   let news = false;
   for (const r of records) {
     const node = r.type === "characterData" ? r.target.parentNode : r.target;

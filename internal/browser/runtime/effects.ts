@@ -7,6 +7,7 @@
  * @module
  */
 import { endAction, isBackground, startAction } from "./activity.ts";
+import { tellAction } from "./timers.ts";
 import { busySignals } from "./busy.ts";
 import { deepActiveElement } from "./dom.ts";
 import {
@@ -93,12 +94,13 @@ const CONTROL =
 /**
  * Takes a snapshot of what a person notices. With `"start"` it also starts counting DOM changes
  * in this document (`passive` for an action that only watches, a wait); with `"end"` it stops
- * and reports them in `changes`.
+ * and reports them in `changes`. With `token`, it tells the timer recorder too (`timers.ts`).
  */
 export function measureEffects(
   target: Element | null,
   phase: "start" | "end",
   passive = false,
+  token = "",
 ): EffectSnapshot & { changes?: DomChanges } {
   const state = docState();
   const text = document.body?.innerText ?? "";
@@ -108,6 +110,7 @@ export function measureEffects(
   delete state.effects;
   if (phase === "start") {
     startAction(passive);
+    tellAction(token, "start", passive);
     const tracker: EffectTracker = {
       added: new Set(),
       removed: 0,
@@ -128,6 +131,7 @@ export function measureEffects(
     state.effects = tracker;
   } else {
     endAction();
+    tellAction(token, "end");
     changes = {
       tracked: old !== undefined,
       added: 0,

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { activityTracker } from "./activity.ts";
 import { closeBanner } from "./banners.ts";
 import { clickByScript, clickPointOf } from "./click.ts";
 import { frameId } from "./dom.ts";
@@ -67,4 +68,9 @@ export type RuntimeApi = typeof api;
 /** The hash of the bundled source, stamped in by `scripts/bundle_runtime.ts`. */
 declare const RUNTIME_VERSION: string;
 
-if (typeof document !== "undefined") install(RUNTIME_VERSION, api);
+if (typeof document !== "undefined") {
+  install(RUNTIME_VERSION, api);
+  // Installed as the document is created (or on demand): watching its changes from now on, the
+  // quiet time settling asks for counts from its real last change.
+  activityTracker();
+}

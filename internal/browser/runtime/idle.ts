@@ -7,6 +7,7 @@
 import { activityTracker } from "./activity.ts";
 import { busySignals } from "./busy.ts";
 import { isBusy } from "./busy.ts";
+import { actionTimersPending } from "./timers.ts";
 
 const ALL_CHANGES = { subtree: true, childList: true, attributes: true, characterData: true };
 
@@ -44,10 +45,20 @@ export function waitForDomQuiet(
 /** How long this document's DOM has been unchanged, and whether it is still loading or busy. */
 export interface DomIdle {
   /**
-   * Milliseconds since the last DOM change seen (since the first call, in a new document),
-   * leaving out background activity: changes that recur on a timer.
+   * Milliseconds since the last DOM change seen (since the runtime was installed, in a new
+   * document), leaving out background activity: changes that recur on a timer.
    */
   idleMs: number;
+  /**
+   * Work the action set off on a short timer is pending, or it started a request a moment ago
+   * (see `timers.ts`).
+   */
+  timers: boolean;
+  /**
+   * Milliseconds since this document was created (since the runtime was installed, for one
+   * loaded before) or restored from the back-forward cache.
+   */
+  shownMs: number;
   loading: boolean;
   /**
    * What shows the page is working (`"Searching…"`, `a progress bar`), "" when nothing does;
@@ -57,15 +68,29 @@ export interface DomIdle {
 }
 
 /**
- * Reports how long the DOM has been unchanged apart from background activity, watching it from
- * the first call on in this document (see `activity.ts`). With `checkBusy`, also what shows the
- * page is working, leaving out the signals in `ignore` (those that showed before the action).
+ * Reports how long the DOM has been unchanged apart from background activity (see
+ * `activity.ts`), and, asking the timer recorder with `token`, whether action work is pending on
+ * a timer. With `checkBusy`, also what shows the page is working, leaving out the signals in
+ * `ignore` (those that showed before the action).
  */
-export function domIdle(quietMs: number, checkBusy: boolean, ignore: string[] = []): DomIdle {
+export function domIdle(
+  quietMs: number,
+  checkBusy: boolean,
+  ignore: string[] = [],
+  token = "",
+): DomIdle {
   const tracker = activityTracker();
-  const idleMs = performance.now() - tracker.last;
-  const busy = checkBusy && idleMs >= quietMs
+  const now = performance.now();
+  const idleMs = now - tracker.last;
+  const timers = actionTimersPending(token);
+  const busy = checkBusy && idleMs >= quietMs && !timers
     ? busySignals().find((b) => !ignore.includes(b)) ?? ""
     : "";
-  return { idleMs, loading: document.readyState === "loading", busy };
+  return {
+    idleMs,
+    timers,
+    shownMs: now - tracker.shownAt,
+    loading: document.readyState === "loading",
+    busy,
+  };
 }

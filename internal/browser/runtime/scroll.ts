@@ -16,8 +16,12 @@ export interface ScrollResult {
   loaded: number;
 }
 
+import { actionWorkPending } from "./timers.ts";
+
 /** How long a scroll that reached the bottom waits for a sign that more is coming. */
-const GROW_SIGN_MS = 700;
+const GROW_SIGN_MS = 200;
+/** How often it looks again after that while the scroll's work (a timer, a request) is pending. */
+const GROW_CHECK_MS = 50;
 /** How long it waits for more to load once a sign came (a change, a loading indicator). */
 const GROW_MAX_MS = 3000;
 /** Quiet after the last addition that ends the wait. */
@@ -70,8 +74,9 @@ export async function scrollBy(el: Element | null, screens: number): Promise<Scr
 
 /**
  * Waits for `box` (a scroll container, or the page's) to grow after reaching its bottom: up to
- * {@link GROW_SIGN_MS} for a sign (any change), then until additions stop or
- * {@link GROW_MAX_MS}. Returns how many items were added (0 when it did not grow).
+ * {@link GROW_SIGN_MS} for a sign (any change), longer while work the scroll set off is pending
+ * (a short timer, a request: see `timers.ts`), then until additions stop or {@link GROW_MAX_MS}.
+ * Returns how many items were added (0 when it did not grow).
  */
 function growth(box: Element): Promise<number> {
   const height = box.scrollHeight;
@@ -95,9 +100,15 @@ function growth(box: Element): Promise<number> {
       if (box.scrollHeight > height) quiet = setTimeout(finish, GROW_QUIET_MS);
     });
     observer.observe(document, { subtree: true, childList: true, characterData: true });
-    const noSign = setTimeout(() => {
-      if (!sign) finish();
-    }, GROW_SIGN_MS);
+    let noSign: ReturnType<typeof setTimeout> | undefined;
+    const look = (ms: number) => {
+      noSign = setTimeout(() => {
+        if (sign) return;
+        if (actionWorkPending()) look(GROW_CHECK_MS);
+        else finish();
+      }, ms);
+    };
+    look(GROW_SIGN_MS);
     const cap = setTimeout(finish, GROW_MAX_MS);
   });
 }

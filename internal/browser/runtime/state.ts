@@ -50,6 +50,8 @@ export interface DocState {
   effects?: EffectTracker;
   /** The last DOM change, once `domIdle` was asked. */
   idle?: IdleTracker;
+  /** The token the timer recorder was last told of an action with (`timers.ts`). */
+  timerToken?: string;
   /** Elements page scripts gave click listeners, as the recorder told them (`listeners.ts`). */
   listened?: WeakSet<Element>;
   /** The option texts `findCustomOption` saw last, per custom dropdown. */

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { idIn } from "./support/summary.ts";
+
+// Settling waits only a short quiet window: work an action set off on a timer is waited for
+// because the page's timer recorder tells it apart from background timers.
+
+Deno.test("a click whose result a timeout writes 150 ms later is reported with it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const late = idIn((await browser.observe()).summary, /Show the late answer/);
+  const outcome = await browser.click(late);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /heading "Late answer"/);
+  assert.match((await browser.observe()).summary, /Late answer/);
+});
+
+Deno.test("a click whose result comes at the end of a chain of two timeouts is reported with it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const chain = idIn((await browser.observe()).summary, /Show the chained answer/);
+  const outcome = await browser.click(chain);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /heading "Chained answer"/);
+  assert.match((await browser.observe()).summary, /Chained answer/);
+});
+
+Deno.test("a click that opens a page which renders on a timeout after loading waits for it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const next = idIn((await browser.observe()).summary, /Open the next page/);
+  const outcome = await browser.click(next);
+  assert.equal(outcome.capped, false);
+  assert.match((await browser.observe()).summary, /Rendered later/, renderOutcome(outcome));
+});
+
+Deno.test("typing into a debounced search waits for its results", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const q = idIn((await browser.observe()).summary, /Search cities/);
+  const outcome = await browser.type(q, "Lyon", false);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /heading "Cities matching Lyon"/);
+  assert.match((await browser.observe()).summary, /Cities matching Lyon/);
+});
+
+Deno.test("a page whose ticker re-arms a timeout every 100 ms settles after a click that changes nothing", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 3000 });
+  const opened = await browser.navigate(server.url("/activity/timers.html?ticker"));
+  assert.equal(opened.capped, false);
+  const nothing = idIn((await browser.observe()).summary, /Do nothing/);
+  // A person reads the page a moment first: the clock shows its rhythm.
+  await browser.wait({ seconds: 1 });
+  for (let i = 0; i < 3; i++) {
+    const outcome = await browser.click(nothing);
+    assert.equal(outcome.capped, false, renderOutcome(outcome));
+    // The clock is background activity: not news.
+    assert.doesNotMatch(renderOutcome(outcome), /Clock/);
+  }
+});
+
+Deno.test("a scroll to the bottom of a feed that fetches more without showing it waits for them", async () => {
+  await using server = startFixtureServer({
+    routes: [async (_req, url) => {
+      if (url.pathname !== "/slow") return undefined;
+      await new Promise((r) => setTimeout(r, Number(url.searchParams.get("ms") ?? "400")));
+      return new Response("ok");
+    }],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/feed_fetch.html"));
+  const loaded: number[] = [];
+  for (let i = 0; i < 6; i++) {
+    const outcome = await browser.scroll("down");
+    if (outcome.loaded) {
+      loaded.push(outcome.loaded);
+      assert.match(renderOutcome(outcome), /10 more items loaded/);
+    }
+  }
+  assert.ok(loaded.length >= 2, `more posts loaded at least twice: ${loaded}`);
+  assert.ok(loaded.every((n) => n === 10), String(loaded));
+});
