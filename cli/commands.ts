@@ -102,10 +102,11 @@ export async function run(config: Config, version: string): Promise<number> {
               // writer's and the model client's code load while it boots, and the first model
               // request goes out with the first look at its blank first tab. Not with --vision,
               // whose look is a picture of the real page, nor with a kept profile (--session),
-              // which could be set to restore its last tabs.
+              // which could be set to restore its last tabs, nor with --cdp-url: a remote
+              // browser fails to answer far more often, and then no request was sent for nothing.
               const browser = new PendingBrowser(
                 ctx.startBrowser(lock?.dir, () => ctx.preloadModel()),
-                { blank: !config.browser.observe.vision && !lock },
+                { blank: !config.browser.observe.vision && !lock && !config.browser.cdpUrl },
               );
               try {
                 const { confirmWith, defaultRunDir, progressFor, report, runOne } = await import(

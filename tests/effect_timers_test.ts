@@ -6,7 +6,7 @@ import { idIn } from "./support/summary.ts";
 // Settling waits only a short quiet window: work an action set off on a timer is waited for
 // because the page's timer recorder tells it apart from background timers.
 
-Deno.test("a click whose result a timeout writes 150 ms later is reported with it", async () => {
+Deno.test("a click whose result a timeout writes 300 ms later is reported with it", async () => {
   await using server = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await browser.navigate(server.url("/activity/timers.html"));
@@ -17,7 +17,7 @@ Deno.test("a click whose result a timeout writes 150 ms later is reported with i
   assert.match((await browser.observe()).summary, /Late answer/);
 });
 
-Deno.test("a click whose result comes at the end of a chain of two timeouts is reported with it", async () => {
+Deno.test("a click whose result comes at the end of a chain of three timeouts is reported with it", async () => {
   await using server = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await browser.navigate(server.url("/activity/timers.html"));
@@ -55,14 +55,73 @@ Deno.test("a page whose ticker re-arms a timeout every 100 ms settles after a cl
   const opened = await browser.navigate(server.url("/activity/timers.html?ticker"));
   assert.equal(opened.capped, false);
   const nothing = idIn((await browser.observe()).summary, /Do nothing/);
-  // A person reads the page a moment first: the clock shows its rhythm.
-  await browser.wait({ seconds: 1 });
   for (let i = 0; i < 3; i++) {
     const outcome = await browser.click(nothing);
     assert.equal(outcome.capped, false, renderOutcome(outcome));
     // The clock is background activity: not news.
     assert.doesNotMatch(renderOutcome(outcome), /Clock/);
   }
+});
+
+Deno.test("a click that starts a clock and answers 300 ms later is reported with its answer", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 3000 });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const start = idIn((await browser.observe()).summary, /Start the clock/);
+  const outcome = await browser.click(start);
+  assert.equal(outcome.capped, false, renderOutcome(outcome));
+  assert.match(renderOutcome(outcome), /heading "Clock started"/);
+});
+
+Deno.test("a click whose reply a typewriter writes a character at a time is reported with all of it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const type = idIn((await browser.observe()).summary, /Type the reply/);
+  const outcome = await browser.click(type);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /Hello there!/);
+  assert.match((await browser.observe()).summary, /Hello there!/);
+});
+
+Deno.test("a click that clears its timeout with clearInterval settles", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 3000 });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const cleared = idIn((await browser.observe()).summary, /Clear a timeout as an interval/);
+  const outcome = await browser.click(cleared);
+  assert.equal(outcome.capped, false, renderOutcome(outcome));
+  assert.match(renderOutcome(outcome), /heading "Cleared at once"/);
+});
+
+Deno.test("a click whose result comes at the end of a chain of wrapped timeouts is reported with it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const wrapped = idIn((await browser.observe()).summary, /Show the wrapped answer/);
+  const outcome = await browser.click(wrapped);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /heading "Wrapped answer"/);
+});
+
+Deno.test("a click in a same-origin frame whose answer comes 80 ms later is reported with it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/frame.html"));
+  const ask = idIn((await browser.observe()).summary, /Ask the frame/);
+  const outcome = await browser.click(ask);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /Frame answer/);
+});
+
+Deno.test("a fetch a click starts that fails still raises unhandledrejection on the page", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const reject = idIn((await browser.observe()).summary, /Fetch from nowhere/);
+  const outcome = await browser.click(reject);
+  assert.equal(outcome.capped, false);
+  assert.match((await browser.observe()).summary, /Unhandled rejection seen/);
 });
 
 Deno.test("a scroll to the bottom of a feed that fetches more without showing it waits for them", async () => {

@@ -94,6 +94,9 @@ async function actAndSettle(
         signal,
         untilNotBusy: true,
         ignoreBusy: probe.busyBefore,
+        // Settling asks the main frame: an action in a child frame keeps the full quiet window.
+        inChildFrame: options.target !== undefined &&
+          options.target.el.frame !== page.mainFrame(),
       });
       return [did, settled] as const;
     });

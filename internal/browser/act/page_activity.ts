@@ -6,11 +6,19 @@ import { LISTENER_TOKEN } from "../listener_recorder.ts";
 import { isolatedRealm } from "../realm.ts";
 
 /**
- * How long the network and the DOM must stay quiet to call the page settled, in ms. Work an
- * action set off on a short timer is waited for on its own (`runtime/timers.ts`), so this only
- * has to bridge the moments between one step of the page's work and the next.
+ * How long the network and the DOM must stay quiet to call the page settled, in ms, once the
+ * action changed something or set off work: work an action set off on a short timer is waited
+ * for on its own (`runtime/timers.ts`), so this only has to bridge the moments between one step
+ * of the page's work and the next.
  */
 const QUIET_MS = 50;
+/**
+ * The quiet window where the timer recorder cannot tell the action's work: a document loaded
+ * before it was installed, an action in a child frame, a settle outside an action; and for an
+ * action that has changed nothing and set off nothing yet (work the recorder does not track:
+ * transitions, workers, sockets, IndexedDB). Counted from the start of settling.
+ */
+const FULL_QUIET_MS = 100;
 /**
  * The quiet window in a document the action brought (a navigation): the page's timers and
  * requests are known from its creation on (`runtime/timers.ts`), its load shows in
@@ -53,6 +61,11 @@ export interface SettleOptions {
   untilNotBusy?: boolean;
   /** Signals of work in progress that showed before the action: they do not hold settling. */
   ignoreBusy?: string[];
+  /**
+   * The action's target is in a child frame, whose work settling does not see: the full quiet
+   * window ({@link FULL_QUIET_MS}) applies.
+   */
+  inChildFrame?: boolean;
 }
 
 /**
@@ -210,18 +223,23 @@ export class PageActivity {
       // Not in a document the action brought (a navigation, a page back from the cache): all
       // its changes are the action's, and its quiet counts from its last one.
       const since = performance.now() - start;
-      const brought = dom.shownMs < performance.now() - this.#actionAt;
-      const needed = brought ? BROUGHT_QUIET_MS : QUIET_MS;
+      const work = dom.actionWork;
+      const acting = this.#actionAt > -Infinity;
+      const known = acting && work !== null && !options.inChildFrame;
+      const brought = known && dom.shownMs < performance.now() - this.#actionAt;
+      const quietAction = dom.changed || work !== "none";
+      const needed = brought ? BROUGHT_QUIET_MS : known && quietAction ? QUIET_MS : FULL_QUIET_MS;
       const quiet = Math.min(dom.idleMs, brought ? Infinity : since, this.#networkIdleMs());
+      const pending = work === "pending";
       working = dom.busy;
-      if (quiet >= needed && !dom.loading && !dom.busy && !dom.timers) {
+      if (quiet >= needed && !dom.loading && !dom.busy && !pending) {
         settled = true;
         break;
       }
       // Ask again when the quiet window could first be complete: asking sooner cannot end the
       // wait sooner, and every question is a round trip the busy page must answer. A pending
       // action timer may fire any moment: asked again soon.
-      const wait = dom.timers ? 10 : Math.max(10, needed - quiet);
+      const wait = pending ? 10 : Math.max(10, needed - quiet);
       await pause(Math.max(1, Math.min(wait, deadline - performance.now())), signal)
         .catch(() => {/* stopped: the loop ends on the signal */});
     }

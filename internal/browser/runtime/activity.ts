@@ -5,7 +5,8 @@
  * from changes an action causes, so settling does not wait for them and effect reports do not
  * name them. A change recurs when the same node (and attribute) changed at least three times at
  * regular intervals, once at least while no action was being measured or in the callback of a
- * background timer (an interval, a ticker: the timer recorder of `timers.ts` tells).
+ * timer that is not the current action's (an earlier action's ticker, a page's interval: the
+ * timer recorder of `timers.ts` tells); twice suffice when it told so for the latest.
  *
  * @module
  */
@@ -17,6 +18,11 @@ const BURST_MS = 30;
 const WINDOW_MS = 5000;
 /** How many bursts, at regular intervals, make a recurrence. */
 const REPEATS = 3;
+/**
+ * How many make one when the timer recorder told the change came from a timer of no current
+ * action (an earlier action's ticker): the second tick already shows it.
+ */
+const TOLD_REPEATS = 2;
 /** The longest interval may be at most this many times the shortest. */
 const REGULARITY = 2.5;
 /** A region emptied of its items holds settling at most this long (results to come). */
@@ -72,8 +78,16 @@ export function activityTracker(): ActivityTracker {
     observer: new MutationObserver((records) => note(t, records)),
   };
   t.observer.observe(document, ALL_CHANGES);
+  // A control's new state (a checkbox ticked, a field typed in) is a change a person sees,
+  // though no mutation shows it: the action changed something.
+  const changed = () => {
+    if (t.acting) t.last = performance.now();
+  };
+  addEventListener("change", changed, true);
+  addEventListener("input", changed, true);
   addEventListener("pageshow", (e) => {
-    if (e.persisted) t.shownAt = performance.now();
+    // Back from the cache as an action's result: its changes from now on are news.
+    if (e.persisted) t.shownAt = t.last = performance.now();
   });
   trackers.set(document, t);
   // The runtime's state stops this observer when another runtime version replaces it.
@@ -106,16 +120,18 @@ function note(t: ActivityTracker, records: MutationRecord[], background = false)
     return;
   }
   const outside = background || !t.acting;
+  const repeats = background ? TOLD_REPEATS : REPEATS;
   let news = false;
   for (const r of records) {
     const node = r.type === "characterData" ? r.target.parentNode : r.target;
     if (!node) continue;
     const key = r.type === "attributes" ? `@${r.attributeName}` : "content";
-    let background = recurs(t, node, key, now, outside);
+    let background = recurs(t, node, key, now, outside, repeats);
     // Siblings that take turns (a carousel's slides) recur as a group, on their parent.
     const parent = r.type === "attributes" ? node.parentNode : null;
     if (parent && parent !== document.body && parent !== document.documentElement) {
-      background = recurs(t, parent, `child@${r.attributeName}`, now, outside) || background;
+      background = recurs(t, parent, `child@${r.attributeName}`, now, outside, repeats) ||
+        background;
     }
     if (!background) news = true;
     if (r.type === "childList" && node instanceof Element) noteEmptied(t, node, r, now);
@@ -130,6 +146,7 @@ function recurs(
   key: string,
   now: number,
   outside: boolean,
+  repeats: number,
 ): boolean {
   let keys = t.keys.get(node);
   if (!keys) t.keys.set(node, keys = new Map());
@@ -143,7 +160,7 @@ function recurs(
     h.times.push(now);
   }
   if (outside) h.outsideAt = now;
-  h.background = h.times.length >= REPEATS && h.outsideAt > -Infinity && regular(h.times);
+  h.background = h.times.length >= repeats && h.outsideAt > -Infinity && regular(h.times);
   if (node instanceof Element) {
     if (h.background) {
       if (t.background.size < 200) t.background.add(node);

@@ -7,7 +7,7 @@
 import { activityTracker } from "./activity.ts";
 import { busySignals } from "./busy.ts";
 import { isBusy } from "./busy.ts";
-import { actionTimersPending } from "./timers.ts";
+import { type ActionWork, actionWorkState } from "./timers.ts";
 
 const ALL_CHANGES = { subtree: true, childList: true, attributes: true, characterData: true };
 
@@ -50,10 +50,12 @@ export interface DomIdle {
    */
   idleMs: number;
   /**
-   * Work the action set off on a short timer is pending, or it started a request a moment ago
-   * (see `timers.ts`).
+   * What the timer recorder says of the work the action set off on short timers and requests
+   * (`"pending"`, `"seen"`, `"none"`: see `timers.ts`); null where it is not installed.
    */
-  timers: boolean;
+  actionWork: ActionWork | null;
+  /** The DOM changed (apart from background activity) since the action being measured began. */
+  changed: boolean;
   /**
    * Milliseconds since this document was created (since the runtime was installed, for one
    * loaded before) or restored from the back-forward cache.
@@ -82,13 +84,14 @@ export function domIdle(
   const tracker = activityTracker();
   const now = performance.now();
   const idleMs = now - tracker.last;
-  const timers = actionTimersPending(token);
-  const busy = checkBusy && idleMs >= quietMs && !timers
+  const actionWork = actionWorkState(token);
+  const busy = checkBusy && idleMs >= quietMs && actionWork !== "pending"
     ? busySignals().find((b) => !ignore.includes(b)) ?? ""
     : "";
   return {
     idleMs,
-    timers,
+    actionWork,
+    changed: tracker.last >= tracker.actionAt,
     shownMs: now - tracker.shownAt,
     loading: document.readyState === "loading",
     busy,

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { actionWorkPending } from "./timers.ts";
 
 /** Where a scroll went: pixels moved, pixels left in that direction, and what scrolled. */
 export interface ScrollResult {
@@ -16,12 +17,12 @@ export interface ScrollResult {
   loaded: number;
 }
 
-import { actionWorkPending } from "./timers.ts";
-
 /** How long a scroll that reached the bottom waits for a sign that more is coming. */
 const GROW_SIGN_MS = 200;
 /** How often it looks again after that while the scroll's work (a timer, a request) is pending. */
 const GROW_CHECK_MS = 50;
+/** The longest wait for a sign while only the scroll's pending work says more may come. */
+const GROW_SIGN_MAX_MS = 700;
 /** How long it waits for more to load once a sign came (a change, a loading indicator). */
 const GROW_MAX_MS = 3000;
 /** Quiet after the last addition that ends the wait. */
@@ -74,8 +75,9 @@ export async function scrollBy(el: Element | null, screens: number): Promise<Scr
 
 /**
  * Waits for `box` (a scroll container, or the page's) to grow after reaching its bottom: up to
- * {@link GROW_SIGN_MS} for a sign (any change), longer while work the scroll set off is pending
- * (a short timer, a request: see `timers.ts`), then until additions stop or {@link GROW_MAX_MS}.
+ * {@link GROW_SIGN_MS} for a sign (any change), up to {@link GROW_SIGN_MAX_MS} while work the
+ * scroll set off is pending (a short timer, a young request: see `timers.ts`), then until
+ * additions stop or {@link GROW_MAX_MS}.
  * Returns how many items were added (0 when it did not grow).
  */
 function growth(box: Element): Promise<number> {
@@ -101,10 +103,12 @@ function growth(box: Element): Promise<number> {
     });
     observer.observe(document, { subtree: true, childList: true, characterData: true });
     let noSign: ReturnType<typeof setTimeout> | undefined;
+    const started = performance.now();
     const look = (ms: number) => {
       noSign = setTimeout(() => {
         if (sign) return;
-        if (actionWorkPending()) look(GROW_CHECK_MS);
+        const left = GROW_SIGN_MAX_MS - (performance.now() - started);
+        if (left > 0 && actionWorkPending()) look(Math.min(GROW_CHECK_MS, left));
         else finish();
       }, ms);
     };

@@ -1,27 +1,28 @@
 /// <reference lib="dom" />
 /**
- * Action timers: short `setTimeout`s an action set off (a result rendered 150 ms after a click,
+ * Action timers: short `setTimeout`s an action set off (a result rendered 300 ms after a click,
  * a debounced search, a chain of timeouts), told apart from the page's background timers
  * (tickers, polling, carousels), so settling can wait for the first and never for the second.
  *
  * Two halves talk through DOM events whose names carry the random per-run token (as in
  * `listeners.ts`):
  * - {@link recordActionTimers} runs in the page's own world before any page script (the browser
- *   package installs it on every new document). It wraps `setTimeout`, `clearTimeout` and
- *   `setInterval` and keeps, in its closure, the action timers still pending. After each
- *   background callback it tells the activity tracker (`activity.ts`), whose recurrence rule
- *   then knows that callback's changes for the page's own doing.
- * - {@link tellAction} and {@link actionTimersPending} run in the runtime's isolated world: the
- *   first says when an action starts and ends, the second asks whether action work is pending
- *   (the recorder answers with an event only when it is).
+ *   package installs it on every new document). It wraps `setTimeout`, `setInterval`,
+ *   `clearTimeout` and `clearInterval` and keeps, in its closure, the action timers still
+ *   pending. After each callback of a timer that belongs to no action, or to an earlier one, it
+ *   tells the activity tracker (`activity.ts`), whose recurrence rule then knows that callback's
+ *   changes for the page's own doing.
+ * - {@link tellAction} and {@link actionWorkState} run in the runtime's isolated world: the first
+ *   says when an action starts and ends, the second asks whether action work is pending (the
+ *   recorder always answers; no answer means no recorder).
  *
- * A timer is action work when, while an action is measured (or in the first moments of a new
- * document, which an action brought), it is set with a short delay and due soon after the
- * action's start (see {@link TimerLimits}), outside the callback of a background timer or
- * interval, and its callback is not one that already ran as an action timer in this action
- * with the same delay (a timer that re-arms itself alike is a ticker or a poll). Timers set in
- * an action timer's callback are a chain: action work too. Timers set in any other callback (an
- * event, a promise) while an action is measured count as the action's.
+ * Every timer belongs to an action generation: the one of the timer callback that set it, else
+ * the action being measured (a new document counts as one from its creation), else none. A
+ * timer is action work (waited for) when, while an action is measured, it is set with a short
+ * delay and due soon after the action's start (see {@link TimerLimits}), outside the callback of
+ * any timer or in the callback of an action timer of this action (a chain). One that sets the
+ * very same function again with the same delay re-arms (a typewriter, a ticker): it is not
+ * waited for, but its changes are the action's news as long as the action is measured.
  *
  * The recorder also counts the requests an action starts (`fetch`, `XMLHttpRequest`), by the
  * same rule: a scroll that reached the bottom of an endless list waits for them.
@@ -42,27 +43,52 @@ export interface TimerLimits {
    * pending: a request takes a moment to reach the Deno side, which waits for it from then on.
    */
   graceMs: number;
+  /** Requests older than this are not counted as a scroll's work (long polls, streams). */
+  requestMs: number;
 }
 
-/** The limits the browser package installs the recorder with. */
-export const ACTION_TIMERS: TimerLimits = { delayMs: 500, reachMs: 1000, graceMs: 50 };
+/**
+ * The limits the browser package installs the recorder with.
+ *
+ * @example
+ * ```ts
+ * await page.evaluateOnNewDocument(recordActionTimers, token, ACTION_TIMERS);
+ * ```
+ */
+export const ACTION_TIMERS: Readonly<TimerLimits> = Object.freeze({
+  delayMs: 500,
+  reachMs: 1000,
+  graceMs: 50,
+  requestMs: 1000,
+});
+
+/**
+ * What the recorder says of the action being measured: its work is `"pending"`, or it set some
+ * off that is done (`"seen"`), or none (`"none"`).
+ */
+export type ActionWork = "pending" | "seen" | "none";
 
 /**
  * Installs the timer recorder in this document (the page's world). Self-contained: it is
  * serialised on its own, so it uses nothing from outside its body, and it keeps the built-ins it
  * needs from before page scripts run. The wrappers are proxies: `toString` stays native.
+ *
+ * @example
+ * ```ts
+ * await page.evaluateOnNewDocument(recordActionTimers, token, ACTION_TIMERS);
+ * ```
  */
 export function recordActionTimers(token: string, limits: TimerLimits): void {
   const g = globalThis as unknown as {
     setTimeout: typeof setTimeout;
     clearTimeout: typeof clearTimeout;
     setInterval: typeof setInterval;
+    clearInterval: typeof clearInterval;
     fetch?: typeof fetch;
     XMLHttpRequest?: typeof XMLHttpRequest;
     Promise: typeof Promise;
     performance: Performance;
     Performance: typeof Performance;
-    Function: typeof Function;
     EventTarget: typeof EventTarget;
     Event: typeof Event;
     Proxy: ProxyConstructor;
@@ -72,25 +98,30 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
     window: Window;
   };
   const DELAY = limits.delayMs, REACH = limits.reachMs, GRACE = limits.graceMs;
-  /** At most this many callback sources are kept per action. */
-  const SOURCES = 50;
+  const REQUEST = limits.requestMs;
+  /** At most this many requests of one action are kept track of. */
+  const REQUESTS = 100;
   const apply = g.Reflect.apply;
   const perf = g.performance, perfNow = g.Performance.prototype.now;
   const now = () => apply(perfNow, perf, []) as number;
-  const sourceOf = g.Function.prototype.toString;
   const toNumber = g.Number;
   const add = g.EventTarget.prototype.addEventListener;
   const dispatch = g.EventTarget.prototype.dispatchEvent;
   const EventCtor = g.Event;
   const create = g.Object.create;
-  /** Tells the runtime's activity tracker that a background callback ran (`activity.ts`). */
-  const ranInBackground = () => apply(dispatch, document, [new EventCtor(`${token}:background`)]);
+  const tell = (what: string) => apply(dispatch, document, [new EventCtor(`${token}:${what}`)]);
 
-  /** While a timer's callback runs: true for an action timer's, false for a background one's. */
-  let running: boolean | null = null;
   /** A new document loads as the result of an action: its timers count from its creation. */
   let acting = true;
+  /** No action started in this document yet: it is the action's (a navigation's) result. */
+  let born = true;
+  /** The current action's generation; timers of none have 0. */
+  let generation = 1;
   let actionAt = now();
+  /** The runtime's isolated side listens (it started an action or asked): worth telling. */
+  let heard = false;
+  /** The timer callback now running: its generation, function, delay, and if action work. */
+  let running: { gen: number; cb: unknown; delay: number; action: boolean } | null = null;
   /** The last input a person (the agent) gave while acting: typing long text takes a while. */
   let inputAt = -Infinity;
   /** Action work is due within the reach of the action's start or its last input. */
@@ -99,46 +130,42 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
   let pending: Record<number, true> = create(null);
   let count = 0;
   let firedAt = -Infinity;
-  /**
-   * Delays and sources of callbacks that ran as action timers in this action: one set again
-   * with the same delay is a ticker or a poll re-arming; with another delay, work still to do
-   * (a debounce waiting out the rest of its time). All bound functions read the same (native
-   * code): a second one with the same delay counts as a re-arm.
-   */
-  let fired: string[] = [];
-  /** Requests the action started that are in flight, counted per action. */
-  let requests = 0;
-  let generation = 0;
+  /** The action set off work (a timer, a request). */
+  let seen = false;
+  /** Requests the action started that are in flight, by number: when each started. */
+  let requests: Record<string, number> = create(null);
+  let requestCount = 0;
+  let requestSerial = 0;
   /** When the action last started a request. */
   let requestAt = -Infinity;
 
-  const source = (fn: unknown): string => {
-    try {
-      return apply(sourceOf, fn, []) as string;
-    } catch {
-      return ""; // not a function after all: no source to compare
-    }
-  };
+  /** The generation a timer set now belongs to (0: none). */
+  const generationNow = () => running ? running.gen : acting ? generation : 0;
+  /** Whether a timer set now, with `cb` and `delay`, is work of the current action. */
   const isAction = (cb: unknown, delay: number, at: number): boolean => {
     if (delay > DELAY || at + delay > reachEnd()) return false;
-    if (!(running ?? acting)) return false;
-    if (fired.length === 0) return true;
-    const text = `${delay} ${source(cb)}`;
-    for (let i = 0; i < fired.length; i++) if (fired[i] === text) return false;
-    return true;
+    if (!running) return acting;
+    // In a timer's callback: a chain of the current action's work, unless it re-arms.
+    if (!running.action || running.gen !== generation) return false;
+    return !(running.cb === cb && running.delay === delay);
   };
   /** Whether a request starting now is the action's doing. */
-  const actionRequest = () => (running ?? acting) && now() <= reachEnd();
+  const actionRequest = () =>
+    (running ? running.action && running.gen === generation : acting) && now() <= reachEnd();
   /** Counts a request of the action; returns what to call when it ends. */
   const startRequest = () => {
     const mine = generation;
-    requests++;
+    const serial = ++requestSerial;
+    if (requestCount < REQUESTS) {
+      requests[serial] = now();
+      requestCount++;
+    }
     requestAt = now();
-    let ended = false;
+    seen = true;
     return () => {
-      if (ended || mine !== generation) return;
-      ended = true;
-      requests--;
+      if (mine !== generation || requests[serial] === undefined) return;
+      delete requests[serial];
+      requestCount--;
     };
   };
   const settle = (id: number, ran: boolean) => {
@@ -147,60 +174,66 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
     count--;
     if (ran) firedAt = now();
   };
+  /**
+   * Runs a timer's callback as `info`; after one of an earlier action, or of none, while an
+   * action is measured, tells the activity tracker its changes are background.
+   */
+  const run = (info: NonNullable<typeof running>, cb: unknown, self: unknown, rest: unknown[]) => {
+    const before = running;
+    running = info;
+    try {
+      return apply(cb as (...a: unknown[]) => unknown, self, rest);
+    } finally {
+      running = before;
+      if (heard && acting && info.gen !== generation) tell("background");
+    }
+  };
+  const delayOf = (raw: unknown) =>
+    typeof raw === "number" || typeof raw === "string" ? toNumber(raw) || 0 : 0;
 
   g.setTimeout = new g.Proxy(g.setTimeout, {
     apply(fn, self, args: unknown[]) {
       const cb = args[0];
       if (typeof cb !== "function") return apply(fn, self, args);
-      const raw = args[1];
-      const delay = typeof raw === "number" || typeof raw === "string" ? toNumber(raw) || 0 : 0;
+      const delay = delayOf(args[1]);
       const action = isAction(cb, delay, now());
-      const text = action ? `${delay} ${source(cb)}` : "";
+      const info = { gen: generationNow(), cb, delay, action };
       let id = 0;
       args[0] = function (this: unknown, ...rest: unknown[]) {
         settle(id, true);
-        if (action && fired.length < SOURCES) fired[fired.length] = text;
-        const before = running;
-        running = action;
-        try {
-          return apply(cb, this, rest);
-        } finally {
-          running = before;
-          if (!action) ranInBackground();
-        }
+        return run(info, cb, this, rest);
       };
       id = apply(fn, self, args) as number;
       if (action) {
         pending[id] = true;
         count++;
+        seen = true;
       }
       return id;
     },
   });
-  g.clearTimeout = new g.Proxy(g.clearTimeout, {
-    apply(fn, self, args: unknown[]) {
-      if (typeof args[0] === "number") settle(args[0], false);
-      return apply(fn, self, args);
-    },
-  });
-  // An interval is background work, and so is every timer its callback sets.
+  // An interval is never waited for; its ticks are the action's news while it is measured.
   g.setInterval = new g.Proxy(g.setInterval, {
     apply(fn, self, args: unknown[]) {
       const cb = args[0];
       if (typeof cb !== "function") return apply(fn, self, args);
+      const info = { gen: generationNow(), cb, delay: delayOf(args[1]), action: false };
       args[0] = function (this: unknown, ...rest: unknown[]) {
-        const before = running;
-        running = false;
-        try {
-          return apply(cb, this, rest);
-        } finally {
-          running = before;
-          ranInBackground();
-        }
+        return run(info, cb, this, rest);
       };
       return apply(fn, self, args);
     },
   });
+  // Timeouts and intervals share one list of ids: either clears either.
+  const clear: ProxyHandler<typeof clearTimeout> = {
+    apply(fn, self, args: unknown[]) {
+      const id = args[0];
+      if (typeof id === "number" || typeof id === "string") settle(toNumber(id), false);
+      return apply(fn, self, args);
+    },
+  };
+  g.clearTimeout = new g.Proxy(g.clearTimeout, clear);
+  g.clearInterval = new g.Proxy(g.clearInterval, clear);
 
   // Requests an action starts are a sign of more to come (an endless list loading more).
   const then = g.Promise.prototype.then;
@@ -208,11 +241,13 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
     g.fetch = new g.Proxy(g.fetch, {
       apply(fn, self, args: unknown[]) {
         const promise = apply(fn, self, args) as Promise<Response>;
-        if (actionRequest()) {
-          const end = startRequest();
-          apply(then, promise, [end, end]);
-        }
-        return promise;
+        if (!actionRequest()) return promise;
+        const end = startRequest();
+        // The page gets the derived promise: a rejection it leaves unhandled still shows.
+        return apply(then, promise, [(v: unknown) => (end(), v), (e: unknown) => {
+          end();
+          throw e;
+        }]);
       },
     });
   }
@@ -222,8 +257,8 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
       apply(fn, self, args: unknown[]) {
         if (!actionRequest()) return apply(fn, self, args);
         const end = startRequest();
-        apply(add, self, ["loadend", end]);
         try {
+          apply(add, self, ["loadend", end]);
           return apply(fn, self, args);
         } catch (error) {
           end();
@@ -240,29 +275,50 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
     apply(add, g.window, [type, input, true]);
   }
 
-  apply(add, document, [`${token}:act/start`, () => {
+  const start = () => {
     acting = true;
     inputAt = -Infinity;
     requestAt = -Infinity;
     generation++;
-    requests = 0;
+    requests = create(null);
+    requestCount = 0;
     actionAt = now();
     pending = create(null);
     count = 0;
     firedAt = -Infinity;
-    fired = [];
+    seen = false;
+  };
+  // The document the action brought counts its work from its parsing and from its load.
+  const loaded = (e: Event) => {
+    if (acting && born && e.target === document) actionAt = now();
+  };
+  apply(add, document, ["DOMContentLoaded", loaded]);
+  apply(add, g.window, ["load", loaded]);
+  // A page back from the back-forward cache is the result of the action that brought it.
+  apply(add, g.window, ["pageshow", (e: PageTransitionEvent) => {
+    if (e.persisted && e.target === document) start();
+  }]);
+  apply(add, document, [`${token}:act/start`, () => {
+    heard = true;
+    born = false;
+    start();
   }, true]);
   apply(add, document, [`${token}:act/end`, () => {
+    heard = true;
     acting = false;
   }, true]);
   apply(add, document, [`${token}:timers`, () => {
+    heard = true;
     const at = now();
-    if (count > 0 || at - firedAt < GRACE || at - requestAt < GRACE) {
-      apply(dispatch, document, [new EventCtor(`${token}:timers/pending`)]);
-    }
+    const busy = count > 0 || at - firedAt < GRACE || at - requestAt < GRACE;
+    tell(`timers/${busy ? "pending" : seen ? "seen" : "none"}`);
   }, true]);
   apply(add, document, [`${token}:requests`, () => {
-    if (requests > 0) apply(dispatch, document, [new EventCtor(`${token}:requests/pending`)]);
+    heard = true;
+    const at = now();
+    let young = false;
+    for (const serial in requests) if (at - requests[serial]! < REQUEST) young = true;
+    tell(`requests/${young ? "pending" : seen ? "seen" : "none"}`);
   }, true]);
 }
 
@@ -280,34 +336,48 @@ export function tellAction(token: string, phase: "start" | "end", passive = fals
 }
 
 /**
- * Whether work the action being measured set off on a timer is pending in this document (or
- * fired a moment ago), or a request it started a moment ago; false where no recorder is
- * installed.
+ * What this document's timer recorder says of the action being measured (see
+ * {@link ActionWork}): a timer it set off is pending or fired a moment ago, or a request it
+ * started a moment ago; null where no recorder is installed (a document loaded before it was).
+ *
+ * @example
+ * ```ts
+ * if (actionWorkState(token) === "pending") return; // ask again soon
+ * ```
  */
-export function actionTimersPending(token: string): boolean {
+export function actionWorkState(token: string): ActionWork | null {
   return ask(token, "timers");
 }
 
 /**
  * Whether work the action being measured set off is pending in this document: a timer, or a
- * request it started (`fetch`, `XMLHttpRequest`) still in flight. Asks with the token the last
- * action was measured with; false before one was, or where no recorder is installed.
+ * request it started (`fetch`, `XMLHttpRequest`) less than a second ago and still in flight.
+ * Asks with the token the last action was measured with; false before one was, or where no
+ * recorder is installed.
+ *
+ * @example
+ * ```ts
+ * if (actionWorkPending()) look(GROW_CHECK_MS);
+ * ```
  */
 export function actionWorkPending(): boolean {
   const token = docState().timerToken ?? "";
-  return ask(token, "timers") || ask(token, "requests");
+  return ask(token, "timers") === "pending" || ask(token, "requests") === "pending";
 }
 
-function ask(token: string, what: "timers" | "requests"): boolean {
-  if (!token) return false;
+function ask(token: string, what: "timers" | "requests"): ActionWork | null {
+  if (!token) return null;
   hearBackground(token);
-  let pending = false;
-  const yes = () => pending = true;
-  document.addEventListener(`${token}:${what}/pending`, yes);
+  let answer: ActionWork | null = null;
+  const hear = (work: ActionWork) => () => answer = work;
+  const listeners = (["pending", "seen", "none"] as const).map((work) =>
+    [`${token}:${what}/${work}`, hear(work)] as const
+  );
+  for (const [type, fn] of listeners) document.addEventListener(type, fn);
   try {
     document.dispatchEvent(new Event(`${token}:${what}`));
   } finally {
-    document.removeEventListener(`${token}:${what}/pending`, yes);
+    for (const [type, fn] of listeners) document.removeEventListener(type, fn);
   }
-  return pending;
+  return answer;
 }
