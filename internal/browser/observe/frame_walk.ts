@@ -37,8 +37,9 @@ export async function walkPage(
 ): Promise<PageWalk> {
   const options = { ...walkOptions, listeners: LISTENER_TOKEN };
   const mainFrame = page.mainFrame();
-  const all = page.frames().filter((f) => f !== mainFrame && shown(f));
-  // Which <iframe> holds which frame: asked for all frames at once, while the main frame is walked.
+  // Which <iframe> holds which frame: asked at once for the frames not known yet, while the main
+  // frame is walked.
+  const all = page.frames().filter((f) => f !== mainFrame && shown(f) && !owned.has(f));
   const owners = new Map(all.map((f) => [f, ownerId(f)]));
   const main = await walkOne(mainFrame, { ...options, clip: null, band: null });
   if (!main) throw new PageChangedError(LOADING);
@@ -57,7 +58,7 @@ export async function walkPage(
     band: Box,
   ): Promise<WalkEntry[]> => {
     const children = frame.childFrames().filter(shown);
-    const fids = await Promise.all(children.map((f) => owners.get(f) ?? ownerId(f)));
+    const fids = await Promise.all(children.map((f) => ownerIn(f, walk.token, owners)));
     const nested = new Map<number, Promise<WalkEntry[]>>();
     for (const item of walk.items) {
       if (item.kind !== "frame") continue;
@@ -176,6 +177,26 @@ function whole(
   remember(byKey, key, { token: walk.token, id: walk.id, items }, 2);
   const { delta: _, ...rest } = walk;
   return { ...rest, items };
+}
+
+/**
+ * The number of the `<iframe>` that holds each frame, and the parent's document (walk token) it
+ * belongs to. A frame keeps its `<iframe>` for life (moving the element makes a new frame), so
+ * the number is asked again only in another parent document or runtime.
+ */
+const owned = new WeakMap<Frame, { token: string; fid: number }>();
+
+/** {@link ownerId} of `frame` in its parent's document `token`: known, asked already, or now. */
+async function ownerIn(
+  frame: Frame,
+  token: string,
+  asked: Map<Frame, Promise<number>>,
+): Promise<number> {
+  const known = owned.get(frame);
+  if (known?.token === token) return known.fid;
+  const fid = await (asked.get(frame) ?? ownerId(frame));
+  if (fid > 0) owned.set(frame, { token, fid });
+  return fid;
 }
 
 /** The number the parent's walker gives the `<iframe>` that holds `frame`; 0 when unknown. */
