@@ -104,7 +104,7 @@ Deno.test("a click whose result comes at the end of a chain of wrapped timeouts 
   assert.match(renderOutcome(outcome), /heading "Wrapped answer"/);
 });
 
-Deno.test("a click in a same-origin frame whose answer comes 80 ms later is reported with it", async () => {
+Deno.test("a click in a same-origin frame whose answer comes 55 ms later is reported with it", async () => {
   await using server = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await browser.navigate(server.url("/activity/frame.html"));
@@ -144,4 +144,45 @@ Deno.test("a scroll to the bottom of a feed that fetches more without showing it
   }
   assert.ok(loaded.length >= 2, `more posts loaded at least twice: ${loaded}`);
   assert.ok(loaded.every((n) => n === 10), String(loaded));
+});
+
+Deno.test("a click that starts an endless 20 ms interval is not held to the settle cap", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 3000 });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const stopwatch = idIn((await browser.observe()).summary, /Start the stopwatch/);
+  const outcome = await browser.click(stopwatch);
+  assert.equal(outcome.capped, false, renderOutcome(outcome));
+});
+
+Deno.test("a click whose reply a typewriter writes every 80 ms is reported with all of it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const type = idIn((await browser.observe()).summary, /Type the slow reply/);
+  const outcome = await browser.click(type);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /Slow reply/);
+});
+
+Deno.test("a timeout set in the last step of a re-armed typewriter stays the click's work", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/activity/timers.html"));
+  const lines = idIn((await browser.observe()).summary, /Type two lines/);
+  const outcome = await browser.click(lines);
+  assert.equal(outcome.capped, false);
+  assert.match(renderOutcome(outcome), /Second line done/);
+});
+
+Deno.test("a page whose own loop awaits a 100 ms sleep settles after a click that changes nothing", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 3000 });
+  await browser.navigate(server.url("/activity/timers.html?sleeper"));
+  const nothing = idIn((await browser.observe()).summary, /Do nothing/);
+  for (let i = 0; i < 3; i++) {
+    const outcome = await browser.click(nothing);
+    assert.equal(outcome.capped, false, renderOutcome(outcome));
+    assert.doesNotMatch(renderOutcome(outcome), /Sleeper/);
+  }
 });

@@ -5,8 +5,9 @@
  * from changes an action causes, so settling does not wait for them and effect reports do not
  * name them. A change recurs when the same node (and attribute) changed at least three times at
  * regular intervals, once at least while no action was being measured or in the callback of a
- * timer that is not the current action's (an earlier action's ticker, a page's interval: the
- * timer recorder of `timers.ts` tells); twice suffice when it told so for the latest.
+ * timer that is not the current action's (an earlier action's ticker, a page's interval, a loop
+ * past the action's reach: the timer recorder of `timers.ts` tells); twice suffice when it told
+ * so for the last two changes (one told change alone, an old toast hiding, is not a rhythm).
  *
  * @module
  */
@@ -19,8 +20,8 @@ const WINDOW_MS = 5000;
 /** How many bursts, at regular intervals, make a recurrence. */
 const REPEATS = 3;
 /**
- * How many make one when the timer recorder told the change came from a timer of no current
- * action (an earlier action's ticker): the second tick already shows it.
+ * How many make one when the timer recorder told the last two changes came from timers of no
+ * current action (an earlier action's ticker): the second tick already shows it.
  */
 const TOLD_REPEATS = 2;
 /** The longest interval may be at most this many times the shortest. */
@@ -33,6 +34,11 @@ interface KeyHistory {
   times: number[];
   /** The last change seen while no action was measured, since the key last lapsed. */
   outsideAt: number;
+  /**
+   * How many changes in a row came while no action was measured or were told background (by
+   * the timer recorder); a change an action made ends the row.
+   */
+  told: number;
   background: boolean;
 }
 
@@ -80,8 +86,9 @@ export function activityTracker(): ActivityTracker {
   t.observer.observe(document, ALL_CHANGES);
   // A control's new state (a checkbox ticked, a field typed in) is a change a person sees,
   // though no mutation shows it: the action changed something.
-  const changed = () => {
-    if (t.acting) t.last = performance.now();
+  // Only a person's: a page firing synthetic events on a timer would never go quiet.
+  const changed = (e: Event) => {
+    if (t.acting && e.isTrusted) t.last = performance.now();
   };
   addEventListener("change", changed, true);
   addEventListener("input", changed, true);
@@ -110,7 +117,7 @@ export function hearBackground(token: string): void {
   });
 }
 
-function note(t: ActivityTracker, records: MutationRecord[], background = false): void {
+function note(t: ActivityTracker, records: MutationRecord[], told = false): void {
   if (records.length === 0) return;
   const now = performance.now();
   // The parser adds the document: every change is news, and the bookkeeping of recurring
@@ -119,18 +126,17 @@ function note(t: ActivityTracker, records: MutationRecord[], background = false)
     t.last = now;
     return;
   }
-  const outside = background || !t.acting;
-  const repeats = background ? TOLD_REPEATS : REPEATS;
+  const outside = told || !t.acting;
   let news = false;
   for (const r of records) {
     const node = r.type === "characterData" ? r.target.parentNode : r.target;
     if (!node) continue;
     const key = r.type === "attributes" ? `@${r.attributeName}` : "content";
-    let background = recurs(t, node, key, now, outside, repeats);
+    let background = recurs(t, node, key, now, outside, told);
     // Siblings that take turns (a carousel's slides) recur as a group, on their parent.
     const parent = r.type === "attributes" ? node.parentNode : null;
     if (parent && parent !== document.body && parent !== document.documentElement) {
-      background = recurs(t, parent, `child@${r.attributeName}`, now, outside, repeats) ||
+      background = recurs(t, parent, `child@${r.attributeName}`, now, outside, told) ||
         background;
     }
     if (!background) news = true;
@@ -146,20 +152,26 @@ function recurs(
   key: string,
   now: number,
   outside: boolean,
-  repeats: number,
+  told: boolean,
 ): boolean {
   let keys = t.keys.get(node);
   if (!keys) t.keys.set(node, keys = new Map());
   let h = keys.get(key);
-  if (!h) keys.set(key, h = { times: [], outsideAt: -Infinity, background: false });
+  if (!h) keys.set(key, h = { times: [], outsideAt: -Infinity, told: 0, background: false });
   const lastAt = h.times[h.times.length - 1] ?? -Infinity;
-  if (now - lastAt >= BURST_MS) {
+  const burst = now - lastAt >= BURST_MS;
+  // One render counts once; a change the action made breaks the row.
+  if (!outside) h.told = 0;
+  else if (burst || h.told === 0) h.told++;
+  if (burst) {
     h.times = h.times.filter((x) => now - x < WINDOW_MS).slice(-5);
     // A key that lapsed is news again; one that keeps its rhythm stays background activity.
     if (h.times.length === 0) h.outsideAt = -Infinity;
     h.times.push(now);
   }
   if (outside) h.outsideAt = now;
+  // Two suffice when told, and the change before was the page's own too.
+  const repeats = told && h.told >= TOLD_REPEATS ? TOLD_REPEATS : REPEATS;
   h.background = h.times.length >= repeats && h.outsideAt > -Infinity && regular(h.times);
   if (node instanceof Element) {
     if (h.background) {

@@ -62,6 +62,8 @@ export interface DomIdle {
    */
   shownMs: number;
   loading: boolean;
+  /** The document and its subresources loaded (`readyState` is "complete"). */
+  complete: boolean;
   /**
    * What shows the page is working (`"Searching…"`, `a progress bar`), "" when nothing does;
    * only checked when asked and the DOM has been idle `quietMs`.
@@ -94,6 +96,7 @@ export function domIdle(
     changed: tracker.last >= tracker.actionAt,
     shownMs: now - tracker.shownAt,
     loading: document.readyState === "loading",
+    complete: document.readyState === "complete",
     busy,
   };
 }

@@ -76,7 +76,8 @@ export async function scrollBy(el: Element | null, screens: number): Promise<Scr
 /**
  * Waits for `box` (a scroll container, or the page's) to grow after reaching its bottom: up to
  * {@link GROW_SIGN_MS} for a sign (any change), up to {@link GROW_SIGN_MAX_MS} while work the
- * scroll set off is pending (a short timer, a young request: see `timers.ts`), then until
+ * scroll set off is pending (a short timer, a young request: see `timers.ts`) or no recorder
+ * can tell, then until
  * additions stop or {@link GROW_MAX_MS}.
  * Returns how many items were added (0 when it did not grow).
  */
@@ -108,7 +109,8 @@ function growth(box: Element): Promise<number> {
       noSign = setTimeout(() => {
         if (sign) return;
         const left = GROW_SIGN_MAX_MS - (performance.now() - started);
-        if (left > 0 && actionWorkPending()) look(Math.min(GROW_CHECK_MS, left));
+        // Where no recorder can tell (a document loaded before it was), look on till the end.
+        if (left > 0 && actionWorkPending() !== false) look(Math.min(GROW_CHECK_MS, left));
         else finish();
       }, ms);
     };

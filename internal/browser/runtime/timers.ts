@@ -20,9 +20,13 @@
  * the action being measured (a new document counts as one from its creation), else none. A
  * timer is action work (waited for) when, while an action is measured, it is set with a short
  * delay and due soon after the action's start (see {@link TimerLimits}), outside the callback of
- * any timer or in the callback of an action timer of this action (a chain). One that sets the
- * very same function again with the same delay re-arms (a typewriter, a ticker): it is not
- * waited for, but its changes are the action's news as long as the action is measured.
+ * any timer or in the callback of an action timer of this action (a chain); promise callbacks
+ * right after a timer's callback count as that timer's (`await sleep(100)` in a page's loop).
+ * One that sets the very same function again with the same delay re-arms (a typewriter, a
+ * ticker), as an interval ticks: a loop. A loop's steps are the action's news within its reach
+ * and background after it (a stopwatch never ends); a short one the action started (a step of
+ * at most {@link TimerLimits.loopMs}) is waited for while its next step is due within the reach,
+ * and timers set in its steps stay in the chain (a typewriter's next line).
  *
  * The recorder also counts the requests an action starts (`fetch`, `XMLHttpRequest`), by the
  * same rule: a scroll that reached the bottom of an endless list waits for them.
@@ -45,6 +49,11 @@ export interface TimerLimits {
   graceMs: number;
   /** Requests older than this are not counted as a scroll's work (long polls, streams). */
   requestMs: number;
+  /**
+   * A loop the action started (a re-armed timeout, an interval) with a step at most this long
+   * (a typewriter, a word stream) is waited for while its next step is due within the reach.
+   */
+  loopMs: number;
 }
 
 /**
@@ -60,6 +69,7 @@ export const ACTION_TIMERS: Readonly<TimerLimits> = Object.freeze({
   reachMs: 1000,
   graceMs: 50,
   requestMs: 1000,
+  loopMs: 150,
 });
 
 /**
@@ -92,13 +102,14 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
     EventTarget: typeof EventTarget;
     Event: typeof Event;
     Proxy: ProxyConstructor;
+    MessageChannel: typeof MessageChannel;
     Reflect: typeof Reflect;
     Object: typeof Object;
     Number: typeof Number;
     window: Window;
   };
   const DELAY = limits.delayMs, REACH = limits.reachMs, GRACE = limits.graceMs;
-  const REQUEST = limits.requestMs;
+  const REQUEST = limits.requestMs, LOOP = limits.loopMs;
   /** At most this many requests of one action are kept track of. */
   const REQUESTS = 100;
   const apply = g.Reflect.apply;
@@ -120,8 +131,28 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
   let actionAt = now();
   /** The runtime's isolated side listens (it started an action or asked): worth telling. */
   let heard = false;
-  /** The timer callback now running: its generation, function, delay, and if action work. */
-  let running: { gen: number; cb: unknown; delay: number; action: boolean } | null = null;
+  /**
+   * What is known of a timer: its generation, function and delay; whether it belongs to the
+   * action (`chain`: an action timer, or a re-arm of one, whose callback may set action work),
+   * and whether it is a loop's step (an interval's tick, a re-arm).
+   */
+  type TimerInfo = { gen: number; cb: unknown; delay: number; chain: boolean; loop: boolean };
+  /** The timer callback now running. */
+  let running: TimerInfo | null = null;
+  /**
+   * The timer callback that ran last in this task: promise callbacks after it continue its work
+   * (`while (true) { await sleep(100); … }`, a page's own loop). Cleared by the next task: a
+   * message to itself, an input, an action's start.
+   */
+  let afterRun: TimerInfo | null = null;
+  let clearing = false;
+  const channel = new g.MessageChannel();
+  const postMessage = channel.port2.postMessage;
+  channel.port1.onmessage = () => {
+    clearing = false;
+    afterRun = null;
+  };
+  const current = () => running ?? afterRun;
   /** The last input a person (the agent) gave while acting: typing long text takes a while. */
   let inputAt = -Infinity;
   /** Action work is due within the reach of the action's start or its last input. */
@@ -130,6 +161,8 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
   let pending: Record<number, true> = create(null);
   let count = 0;
   let firedAt = -Infinity;
+  /** When the next step of a short loop the action started is due (a typewriter's). */
+  let loopDueAt = -Infinity;
   /** The action set off work (a timer, a request). */
   let seen = false;
   /** Requests the action started that are in flight, by number: when each started. */
@@ -140,18 +173,37 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
   let requestAt = -Infinity;
 
   /** The generation a timer set now belongs to (0: none). */
-  const generationNow = () => running ? running.gen : acting ? generation : 0;
-  /** Whether a timer set now, with `cb` and `delay`, is work of the current action. */
-  const isAction = (cb: unknown, delay: number, at: number): boolean => {
-    if (delay > DELAY || at + delay > reachEnd()) return false;
-    if (!running) return acting;
-    // In a timer's callback: a chain of the current action's work, unless it re-arms.
-    if (!running.action || running.gen !== generation) return false;
-    return !(running.cb === cb && running.delay === delay);
+  const generationNow = () => {
+    const r = current();
+    return r ? r.gen : acting ? generation : 0;
+  };
+  /** Whether code running now is the current action's: outside timers, or in its chain. */
+  const mine = () => {
+    const r = current();
+    return r ? r.chain && r.gen === generation : acting;
+  };
+  /** Notes that a step of a short loop of the action is due at `at` (not in a brought page). */
+  const loopStep = (info: TimerInfo, at: number) => {
+    if (born || !acting || info.gen !== generation || !info.chain || info.delay > LOOP) return;
+    if (at + info.delay > loopDueAt) loopDueAt = at + info.delay;
+    seen = true;
+  };
+  /**
+   * What a timeout set now, with `cb` and `delay`, is: its info, and whether it is waited for
+   * (a short one due within the reach, set by the action or in its chain). One that sets the very
+   * same function again with the same delay re-arms: a loop's step, in the chain of its first.
+   */
+  const timeoutInfo = (cb: unknown, delay: number, at: number) => {
+    const r = current();
+    const rearm = r !== null && r.cb === cb && r.delay === delay;
+    const ours = mine();
+    const waited = ours && !rearm && delay <= DELAY && at + delay <= reachEnd();
+    const chain = waited || (ours && rearm);
+    const info: TimerInfo = { gen: generationNow(), cb, delay, chain, loop: rearm };
+    return { info, waited };
   };
   /** Whether a request starting now is the action's doing. */
-  const actionRequest = () =>
-    (running ? running.action && running.gen === generation : acting) && now() <= reachEnd();
+  const actionRequest = () => mine() && now() <= reachEnd();
   /** Counts a request of the action; returns what to call when it ends. */
   const startRequest = () => {
     const mine = generation;
@@ -176,16 +228,25 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
   };
   /**
    * Runs a timer's callback as `info`; after one of an earlier action, or of none, while an
-   * action is measured, tells the activity tracker its changes are background.
+   * action is measured, tells the activity tracker its changes are background; so too after a
+   * loop's step past the reach (a clock, an animation loop the action started never ends).
    */
-  const run = (info: NonNullable<typeof running>, cb: unknown, self: unknown, rest: unknown[]) => {
+  const run = (info: TimerInfo, cb: unknown, self: unknown, rest: unknown[]) => {
     const before = running;
     running = info;
     try {
       return apply(cb as (...a: unknown[]) => unknown, self, rest);
     } finally {
       running = before;
-      if (heard && acting && info.gen !== generation) tell("background");
+      if (!before) {
+        afterRun = info;
+        if (!clearing) {
+          clearing = true;
+          apply(postMessage, channel.port2, [0]);
+        }
+      }
+      const past = info.loop && now() > reachEnd();
+      if (heard && acting && (info.gen !== generation || past)) tell("background");
     }
   };
   const delayOf = (raw: unknown) =>
@@ -196,15 +257,16 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
       const cb = args[0];
       if (typeof cb !== "function") return apply(fn, self, args);
       const delay = delayOf(args[1]);
-      const action = isAction(cb, delay, now());
-      const info = { gen: generationNow(), cb, delay, action };
+      const at = now();
+      const { info, waited } = timeoutInfo(cb, delay, at);
+      if (info.loop) loopStep(info, at);
       let id = 0;
       args[0] = function (this: unknown, ...rest: unknown[]) {
         settle(id, true);
         return run(info, cb, this, rest);
       };
       id = apply(fn, self, args) as number;
-      if (action) {
+      if (waited) {
         pending[id] = true;
         count++;
         seen = true;
@@ -212,13 +274,22 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
       return id;
     },
   });
-  // An interval is never waited for; its ticks are the action's news while it is measured.
+  // An interval is a loop: its ticks are the action's news within the reach, and a short one
+  // the action started is waited for meanwhile.
   g.setInterval = new g.Proxy(g.setInterval, {
     apply(fn, self, args: unknown[]) {
       const cb = args[0];
       if (typeof cb !== "function") return apply(fn, self, args);
-      const info = { gen: generationNow(), cb, delay: delayOf(args[1]), action: false };
+      const info: TimerInfo = {
+        gen: generationNow(),
+        cb,
+        delay: delayOf(args[1]),
+        chain: mine(),
+        loop: true,
+      };
+      loopStep(info, now());
       args[0] = function (this: unknown, ...rest: unknown[]) {
+        loopStep(info, now());
         return run(info, cb, this, rest);
       };
       return apply(fn, self, args);
@@ -258,7 +329,7 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
         if (!actionRequest()) return apply(fn, self, args);
         const end = startRequest();
         try {
-          apply(add, self, ["loadend", end]);
+          apply(add, self, ["loadend", end, { once: true }]);
           return apply(fn, self, args);
         } catch (error) {
           end();
@@ -269,13 +340,22 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
   }
 
   const input = (e: Event) => {
-    if (acting && e.isTrusted) inputAt = now();
+    if (!e.isTrusted) return;
+    afterRun = null;
+    if (acting) inputAt = now();
   };
   for (const type of ["keydown", "keyup", "input", "pointerup", "click"]) {
     apply(add, g.window, [type, input, true]);
   }
+  const fresh = (e: Event) => {
+    if (e.isTrusted) afterRun = null;
+  };
+  for (const type of ["pointerdown", "mousedown", "touchstart", "focusin"]) {
+    apply(add, g.window, [type, fresh, true]);
+  }
 
   const start = () => {
+    afterRun = null;
     acting = true;
     inputAt = -Infinity;
     requestAt = -Infinity;
@@ -286,6 +366,7 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
     pending = create(null);
     count = 0;
     firedAt = -Infinity;
+    loopDueAt = -Infinity;
     seen = false;
   };
   // The document the action brought counts its work from its parsing and from its load.
@@ -303,6 +384,14 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
     born = false;
     start();
   }, true]);
+  // A wait only watches: what the page does meanwhile is its own doing, nothing of the last
+  // action's is waited for.
+  apply(add, document, [`${token}:act/watch`, () => {
+    heard = true;
+    born = false;
+    start();
+    acting = false;
+  }, true]);
   apply(add, document, [`${token}:act/end`, () => {
     heard = true;
     acting = false;
@@ -310,7 +399,8 @@ export function recordActionTimers(token: string, limits: TimerLimits): void {
   apply(add, document, [`${token}:timers`, () => {
     heard = true;
     const at = now();
-    const busy = count > 0 || at - firedAt < GRACE || at - requestAt < GRACE;
+    const looping = at <= loopDueAt + GRACE && loopDueAt <= reachEnd();
+    const busy = count > 0 || looping || at - firedAt < GRACE || at - requestAt < GRACE;
     tell(`timers/${busy ? "pending" : seen ? "seen" : "none"}`);
   }, true]);
   apply(add, document, [`${token}:requests`, () => {
@@ -331,7 +421,7 @@ export function tellAction(token: string, phase: "start" | "end", passive = fals
   if (!token) return;
   docState().timerToken = token;
   hearBackground(token);
-  const what = phase === "start" && !passive ? "start" : "end";
+  const what = phase === "end" ? "end" : passive ? "watch" : "start";
   document.dispatchEvent(new Event(`${token}:act/${what}`));
 }
 
@@ -352,17 +442,20 @@ export function actionWorkState(token: string): ActionWork | null {
 /**
  * Whether work the action being measured set off is pending in this document: a timer, or a
  * request it started (`fetch`, `XMLHttpRequest`) less than a second ago and still in flight.
- * Asks with the token the last action was measured with; false before one was, or where no
- * recorder is installed.
+ * Asks with the token the last action was measured with; false before one was; null where no
+ * recorder is installed (a document loaded before it was), which cannot tell.
  *
  * @example
  * ```ts
- * if (actionWorkPending()) look(GROW_CHECK_MS);
+ * if (actionWorkPending() !== false) look(GROW_CHECK_MS);
  * ```
  */
-export function actionWorkPending(): boolean {
+export function actionWorkPending(): boolean | null {
   const token = docState().timerToken ?? "";
-  return ask(token, "timers") === "pending" || ask(token, "requests") === "pending";
+  if (!token) return false;
+  const timers = ask(token, "timers");
+  if (timers === null) return null;
+  return timers === "pending" || ask(token, "requests") === "pending";
 }
 
 function ask(token: string, what: "timers" | "requests"): ActionWork | null {
