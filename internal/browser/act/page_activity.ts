@@ -3,6 +3,7 @@ import type { DialogRecord } from "../../entity/mod.ts";
 import { type DomIdle, inRealm } from "../page_runtime.ts";
 import { DeadlineError, pause, withDeadline } from "../deadline.ts";
 import { LISTENER_TOKEN } from "../listener_recorder.ts";
+import { isNavigationError } from "../page_changed.ts";
 import { isolatedRealm } from "../realm.ts";
 
 /**
@@ -215,10 +216,7 @@ export class PageActivity {
         if (error instanceof DeadlineError) break;
         // The document was replaced while we asked (navigation): ask the next one, which is
         // usually there at once; anything else gets a longer breath.
-        const replaced = /context was destroyed|Cannot find context|was replaced/i.test(
-          String(error),
-        );
-        await pause(Math.min(replaced ? REPLACED_RETRY_MS : 25, left));
+        await pause(Math.min(isNavigationError(error) ? REPLACED_RETRY_MS : 25, left));
         continue;
       }
       // Quiet windows count from the start of settling: what the action caused comes after it.

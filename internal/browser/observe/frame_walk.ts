@@ -4,7 +4,7 @@ import { inRealm, onElement } from "../page_runtime.ts";
 import type { Box, FrameWalk, PageItem, Scroller, WalkOptions } from "../runtime/types.ts";
 import { LISTENER_TOKEN } from "../listener_recorder.ts";
 import { isolatedRealm } from "../realm.ts";
-import { PageChangedError } from "../page_changed.ts";
+import { isNavigationError, PageChangedError } from "../page_changed.ts";
 import { applyDelta, remember } from "../runtime/walk/delta.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
@@ -110,18 +110,6 @@ export async function walkPage(
 }
 
 const LOADING = "The page is loading: observe again";
-
-/**
- * True for the errors of a document replaced while it was asked (a navigation, or the page still
- * loading after a retry), which a new observation gets past; false for a closed browser or tab.
- */
-export function isNavigationError(error: unknown): boolean {
-  if (error instanceof PageChangedError) return true;
-  // puppeteer's own errors for a context that went away (its messages are all it gives).
-  const message = error instanceof Error ? error.message : String(error);
-  return /Execution context was destroyed|Cannot find context with specified id|Execution context is not available|detached Frame|frame (got|was) detached|Inspected target navigated/i
-    .test(message);
-}
 
 /** Frames worth walking: attached, and not the browser's error page for a frame that failed to load
  * (it may never get a context to run in). */

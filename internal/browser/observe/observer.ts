@@ -7,7 +7,8 @@ import {
 } from "../../entity/mod.ts";
 import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
-import { isNavigationError, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
+import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
+import { isNavigationError } from "../page_changed.ts";
 import { handleInRealm, inRealm } from "../page_runtime.ts";
 import { WHERE } from "../runtime/types.ts";
 import { hiddenMatches } from "./hidden_matches.ts";
