@@ -5,6 +5,7 @@ import {
   blankTabState,
   type BrowserPort,
   BrowserSession,
+  findChrome,
   PendingBrowser,
 } from "../internal/browser/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
@@ -214,10 +215,13 @@ Deno.test("cli: a task without a URL asks the model while Chromium is still star
   try {
     // A Chromium that starts only once the test says so: after the first model request.
     const chrome = `${dir}/chrome`;
+    const real = findChrome(Deno.env.get("CHROME_PATH"), {
+      searchPath: Deno.env.get("PATH") ?? "",
+    });
     await Deno.writeTextFile(
       chrome,
-      `#!/bin/sh\nif [ "$1" = "--version" ]; then exec /usr/bin/chromium "$@"; fi\n` +
-        `while [ ! -e "${dir}/go" ]; do sleep 0.05; done\nexec /usr/bin/chromium "$@"\n`,
+      `#!/bin/sh\nif [ "$1" = "--version" ]; then exec "${real}" "$@"; fi\n` +
+        `while [ ! -e "${dir}/go" ]; do sleep 0.05; done\nexec "${real}" "$@"\n`,
     );
     await Deno.chmod(chrome, 0o755);
     await using model = startScriptedModel([
