@@ -8,7 +8,8 @@
  * Safety: `chrome_click` and `chrome_evaluate` are destructive for the action policy (held
  * without `--yes`, MCP `confirm`), because a selector or a script can do anything on a page; the
  * `--allowed-domains` rule does not apply to these browsers. Every operation is logged to
- * `chrome.log` in the module's data folder (never typed text or scripts).
+ * `chrome.log` in the module's data folder (never typed text or scripts). No tool changes the
+ * agent's page (`changesPage: false`): the agent judges their calls by their results.
  *
  * Settings: `headless` (true), `maxBrowsers` (4), `chromePath`.
  *
@@ -49,6 +50,8 @@ function tool(
   return {
     type: "function",
     function: { name, description, parameters: { type: "object", properties, required } },
+    // Every tool works on the module's own browsers, never on the agent's page.
+    changesPage: false,
     ...hints,
   };
 }

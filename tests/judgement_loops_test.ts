@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { LoopGuard, REPEATED_MARK, unchangedMark } from "../internal/agent/loop_guard.ts";
+import {
+  LoopGuard,
+  REPEATED_MARK,
+  resultFingerprint,
+  unchangedMark,
+} from "../internal/agent/loop_guard.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
@@ -224,4 +229,53 @@ Deno.test("LoopGuard calls a step REPEATED only for the same call on the same pa
     moving.record(enter, before);
     assert.equal(moving.observe(after).mark, undefined);
   }
+});
+
+Deno.test("LoopGuard counts a new result of a call that works away from the page as progress, the same result again as a repeat", () => {
+  const guard = new LoopGuard({ repeat: 3, frozen: 6 }, []);
+  const add = (i: number) => ({ name: "note_add", args: { text: `note ${i}` }, reasoning: "" });
+  guard.observe("page");
+  for (let i = 1; i <= 12; i++) {
+    assert.equal(guard.check(add(i), "page").kind, "ok");
+    guard.record(add(i), "page", resultFingerprint({ ok: true, text: `Noted ${i}` }));
+    assert.deepEqual(guard.observe("page"), {}, `call ${i}`);
+  }
+  // A call whose first result was new, then the same result three more times: a repeat,
+  // blocked, then stuck (as a click that changed the page, then nothing three times).
+  const code = { name: "totp_code", args: { name: "github" }, reasoning: "" };
+  const same = resultFingerprint({ ok: true, text: "123456" });
+  const marks: (string | undefined)[] = [];
+  for (let i = 0; i < 4; i++) {
+    guard.record(code, "page", same);
+    marks.push(guard.observe("page").mark);
+  }
+  assert.deepEqual(marks, [undefined, undefined, undefined, REPEATED_MARK]);
+  const blocked = guard.check(code, "page");
+  assert.equal(blocked.kind, "blocked");
+  assert.match(
+    (blocked as { text: string }).text,
+    /totp_code\(name="github"\) already ran 3 times without changing the page or its result/,
+  );
+  assert.equal(guard.check(code, "page").kind, "stuck");
+  // A new result is progress again: the blocks are gone.
+  const next = new LoopGuard({ repeat: 3, frozen: 6 }, []);
+  for (let i = 0; i < 4; i++) {
+    next.record(code, "page", same);
+    next.observe("page");
+  }
+  next.record(code, "page", resultFingerprint({ ok: true, text: "654321" }));
+  assert.deepEqual(next.observe("page"), {});
+  assert.equal(next.check(code, "page").kind, "ok");
+  // An alternation of two calls whose results repeat is no progress either.
+  const alt = new LoopGuard({ repeat: 3, frozen: 6 }, []);
+  const a = { name: "chrome_click", args: { selector: "#next" }, reasoning: "" };
+  const b = { name: "chrome_get_text", args: { tab: "tab-1" }, reasoning: "" };
+  const said: (string | undefined)[] = [];
+  for (
+    const [call, text] of [[a, "Clicked"], [b, "Page 1"], [a, "Clicked"], [b, "Page 2"]] as const
+  ) {
+    alt.record(call, "page", resultFingerprint({ ok: true, text }));
+    said.push(alt.observe("page").mark);
+  }
+  assert.deepEqual(said, [undefined, undefined, undefined, undefined], "page 2 is new");
 });

@@ -110,6 +110,44 @@ Deno.test("a module from a config file is called by the model, its result reache
   }
 });
 
+Deno.test("module tools that work away from the page are no loop while their results differ, and done after one is accepted", async () => {
+  const { dir, markers } = await project();
+  try {
+    const notes = Array.from({ length: 10 }, (_, i) => `note ${i + 1}`);
+    await using model = startScriptedModel([
+      ...notes.map((text) => ({ tool: "note_add", args: { text } })),
+      { tool: "done", args: { result: "Added the ten notes" } },
+    ]);
+    const run = await runCli({
+      args: ["--json", "add ten notes"],
+      cwd: dir,
+      env: { OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const json = JSON.parse(run.stdout.trim());
+    assert.equal(json.reason, "goal_satisfied", run.stdout);
+    assert.equal(json.answer, "Added the ten notes");
+    assert.equal(model.requests.length, 11, "done was accepted the first time");
+    for (const request of model.requests) {
+      assert.doesNotMatch(request.user, /REPEATED|NO CHANGE|Blocked/);
+    }
+    const calls = (await Deno.readTextFile(`${markers}/calls`)).trim().split("\n");
+    assert.equal(calls.length, 10);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the chrome and totp modules' tools all work away from the agent's page", async () => {
+  const { moduleTools } = await import("../internal/modules/module_tools.ts");
+  for (const name of ["chrome", "totp"]) {
+    const module = (await import(`../modules/${name}.ts`)).default;
+    const tools = moduleTools(module, { mcp: false });
+    assert.ok(tools.length > 0);
+    for (const tool of tools) assert.equal(tool.offPage, true, `${name}: ${tool.name}`);
+  }
+});
+
 Deno.test("a destructive module tool is held without --yes and runs with it", async () => {
   const { dir, markers } = await project();
   try {

@@ -21,14 +21,15 @@ const CLAIMS_EFFECT = new RegExp(
  *
  * @example
  * ```ts
- * doneObjection(call, history, { lastChangedNothing: true, readOnly: new Set() });
+ * doneObjection(call, history, { lastChangedNothing: true, notActing: new Set() });
  * // 'Not finished yet: your last action (click [12] "Add to cart") made no visible change …'
  * ```
  */
 export function doneObjection(
   call: ToolCall,
   history: readonly StepRecord[],
-  facts: { lastChangedNothing: boolean; readOnly: ReadonlySet<string> },
+  /** `notActing`: tools that only look or work elsewhere: an unchanged page says nothing. */
+  facts: { lastChangedNothing: boolean; notActing: ReadonlySet<string> },
 ): string | undefined {
   if (call.name !== "done" || call.args.success === false || call.args.success === "false") {
     return undefined;
@@ -37,7 +38,7 @@ export function doneObjection(
   if (last?.call.name === "done") return undefined; // sent back once already
   const answer = typeof call.args.result === "string" ? call.args.result : "";
   if (!CLAIMS_EFFECT.test(answer)) return undefined; // a finding, supported by what the page shows
-  if (!last || PASSIVE.has(last.call.name) || facts.readOnly.has(last.call.name)) return undefined;
+  if (!last || PASSIVE.has(last.call.name) || facts.notActing.has(last.call.name)) return undefined;
   const what = `${last.call.name}${last.target ? ` ${last.target}` : ""}`;
   if (!last.result.ok) {
     return `Not finished yet: your last action (${what}) failed, so nothing on the page confirms ${

@@ -1,4 +1,4 @@
-import type { BrowserState, ToolCall } from "../entity/mod.ts";
+import type { BrowserState, ToolCall, ToolResult } from "../entity/mod.ts";
 
 /** When a run counts as looping. */
 export interface LoopLimits {
@@ -20,6 +20,11 @@ interface Entry {
   /** Page fingerprint when the call was chosen, and at the next observation. */
   before: string;
   after?: string;
+  /**
+   * For a call whose work does not show on the agent's page (a module's own browsers, codes,
+   * notes): true when its result was new in the run, which is progress though the page stays.
+   */
+  news?: boolean;
 }
 
 /** The HISTORY mark for a step that repeats without effect: the same call on the same page. */
@@ -54,6 +59,8 @@ export class LoopGuard {
   /** Call keys that may not run again while the page stays as it is. */
   readonly #blocked = new Map<string, { at: string; why: string }>();
   readonly #seen = new Set<string>();
+  /** Results of calls that work away from the page, as {@link resultFingerprint}s. */
+  readonly #results = new Set<string>();
   #strikes = 0;
   #markedAt = -1;
 
@@ -70,8 +77,9 @@ export class LoopGuard {
     const last = this.#entries.at(-1);
     if (!last || last.after !== undefined) return {};
     last.after = fingerprint;
-    if (!this.#seen.has(fingerprint)) {
-      // A page never seen before is progress: earlier blocks no longer apply.
+    if (!this.#seen.has(fingerprint) || last.news) {
+      // A page never seen before, or a result never seen before of a call that works away from
+      // the page, is progress: earlier blocks no longer apply.
       this.#seen.add(fingerprint);
       this.#blocked.clear();
       this.#strikes = 0;
@@ -117,11 +125,20 @@ export class LoopGuard {
     };
   }
 
-  /** Notes a call that ran (or was blocked) on the page with this fingerprint. */
-  record(call: ToolCall, fingerprint: string): void {
+  /**
+   * Notes a call that ran (or was blocked) on the page with this fingerprint. `result` is given
+   * for a call whose work does not show on the page ({@link resultFingerprint} of its result):
+   * a result not seen before in the run is progress, the same one again is not.
+   */
+  record(call: ToolCall, fingerprint: string, result?: string): void {
     if (NOT_ACTIONS.has(call.name)) return;
     this.#seen.add(fingerprint);
-    this.#entries.push({ key: keyOf(call), shown: shownOf(call), before: fingerprint });
+    const entry: Entry = { key: keyOf(call), shown: shownOf(call), before: fingerprint };
+    if (result !== undefined) {
+      entry.news = !this.#results.has(result);
+      this.#results.add(result);
+    }
+    this.#entries.push(entry);
   }
 
   /** True when the last recorded call left the page exactly as it was (known after observe). */
@@ -138,6 +155,7 @@ export class LoopGuard {
       // A page that changed by itself between two steps ends the run of still steps too.
       const next = this.#entries[i + 1];
       if (e.after === undefined || e.after !== e.before || (next && next.before !== e.after)) break;
+      if (e.news) break;
       run.unshift(e);
     }
     return run;
@@ -155,14 +173,16 @@ export class LoopGuard {
     if (last && same >= this.#limits.repeat) {
       return {
         entries: [last],
-        why: `${last.shown} already ran ${same} times without changing the page`,
+        why: `${last.shown} already ran ${same} times without changing the page${
+          last.news === undefined ? "" : " or its result"
+        }`,
       };
     }
     const e = this.#entries.slice(-4);
     if (
       e.length === 4 && e[0]!.key === e[2]!.key && e[1]!.key === e[3]!.key &&
       e[0]!.key !== e[1]!.key && e[0]!.before === e[2]!.before && e[1]!.before === e[3]!.before &&
-      e[3]!.after === e[1]!.after
+      e[3]!.after === e[1]!.after && !e[2]!.news && !e[3]!.news
     ) {
       return {
         entries: [e[2]!, e[3]!],
@@ -211,7 +231,28 @@ export function fingerprint(state: BrowserState): string {
     const shown = states.filter((s) => s !== "FOCUSED").join(" ");
     parts.push(`[${id}] <${tag} ${attrs.join(" ")}> {${shown}} ${label} ${value ?? ""}`);
   }
-  const text = parts.join("\n");
+  return hash(parts.join("\n"));
+}
+
+/**
+ * What a call's result says, for a call whose work does not show on the agent's page: its
+ * status, text, data and picture, hashed. Two results with the same fingerprint said the same.
+ *
+ * @example
+ * ```ts
+ * resultFingerprint({ ok: true, text: "Noted" }) === resultFingerprint({ ok: true, text: "Noted" });
+ * ```
+ */
+export function resultFingerprint(result: ToolResult): string {
+  return hash([
+    result.ok ? "ok" : `error ${result.kind ?? ""}`,
+    result.text,
+    JSON.stringify(result.data ?? null),
+    result.image?.base64 ?? "",
+  ].join("\n"));
+}
+
+function hash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -14,7 +14,7 @@ import {
 } from "../tools/mod.ts";
 import { asksForSecret, typeItYourself } from "./ask_guard.ts";
 import { doneObjection } from "./evidence.ts";
-import { fingerprint, type LoopGuard } from "./loop_guard.ts";
+import { fingerprint, type LoopGuard, resultFingerprint } from "./loop_guard.ts";
 import { recoverAction } from "./recovery.ts";
 import { SecretVault } from "./secrets.ts";
 import type { TerminalReason } from "./run_task.ts";
@@ -59,7 +59,10 @@ export interface ActorOptions {
  */
 export class StepActor {
   readonly #o: ActorOptions;
-  readonly #readOnly: ReadonlySet<string>;
+  /** Tools whose work does not show on the page: the loop guard judges them by their results. */
+  readonly #offPage: ReadonlySet<string>;
+  /** Tools after which an unchanged page says nothing: they only look, or work elsewhere. */
+  readonly #notActing: ReadonlySet<string>;
   readonly #policy: ActionPolicy;
   /** True once a secret was typed: the page may show it in pixels, which cannot be masked. */
   secretTyped = false;
@@ -68,7 +71,9 @@ export class StepActor {
 
   constructor(options: ActorOptions) {
     this.#o = options;
-    this.#readOnly = new Set(options.registry.tools.filter((t) => t.readOnly).map((t) => t.name));
+    const tools = options.registry.tools;
+    this.#offPage = new Set(tools.filter((t) => t.offPage).map((t) => t.name));
+    this.#notActing = new Set(tools.filter((t) => t.offPage || t.readOnly).map((t) => t.name));
     const confirm = options.confirm;
     this.#policy = new ActionPolicy({
       confirmAll: options.confirmAll ?? false,
@@ -113,7 +118,7 @@ export class StepActor {
 
     const objection = doneObjection(call, o.history, {
       lastChangedNothing: o.guard.lastChangedNothing(),
-      readOnly: this.#readOnly,
+      notActing: this.#notActing,
     });
     if (objection) return { result: { ok: false, kind: "blocked", text: objection } };
 
@@ -179,7 +184,11 @@ export class StepActor {
       }) ??
         result;
     }
-    o.guard.record(call, fp);
+    o.guard.record(
+      call,
+      fp,
+      this.#offPage.has(call.name) ? resultFingerprint(result) : undefined,
+    );
     const dismissed = this.#policy.dismissedDialog(result);
     if (dismissed && !o.confirmAll) {
       const held = `${dismissed.type} ${JSON.stringify(o.vault.mask(dismissed.message))}`;

@@ -66,6 +66,7 @@ function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp:
       }
       : { ...parameters, type: "object" },
     ...(definition.readOnly === true ? { readOnly: true } : {}),
+    ...(definition.readOnly === true || definition.changesPage === false ? { offPage: true } : {}),
     ...(destructive ? { destructive: true } : {}),
     async handler(args, ctx) {
       const { confirm: _confirm, ...own } = args;

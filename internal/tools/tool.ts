@@ -56,6 +56,12 @@ export interface Tool {
   parameters: JsonSchema & { type: "object" };
   /** True for tools that only look (safe to call any time). */
   readOnly?: boolean;
+  /**
+   * True for tools whose work does not show on the agent's page: a module's own browsers, codes,
+   * notes, or a module's read. The agent judges their calls by their results, not by the page: a
+   * new result is progress (no loop), and `done` after one is not sent back for an unchanged page.
+   */
+  offPage?: boolean;
   /** True for tools that may do what cannot be undone (buy, send, delete) through a click or key. */
   destructive?: boolean;
   /**
