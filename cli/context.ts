@@ -42,6 +42,7 @@ function runFlags(config: Config): CliContext["runFlags"] {
     ...(config.run.maxTokens ? { maxTokens: config.run.maxTokens } : {}),
     secrets: config.run.secrets,
     confirmAll: config.run.yes,
+    vision: config.browser.observe.vision,
     ...(config.run.startUrl ? { startUrl: config.run.startUrl } : {}),
   } satisfies Partial<RunOptions>;
 }

@@ -82,7 +82,7 @@ Deno.test("a module from a config file is called by the model, its result reache
     );
     assert.match(
       run.stderr,
-      /module notes: ready \(4 tools: note_add, note_wipe, note_fail, note_page\)/,
+      /module notes: ready \(5 tools: note_add, note_wipe, note_fail, note_page, note_picture\)/,
     );
 
     const [first, second, third] = model.requests;
@@ -145,6 +145,57 @@ Deno.test("the chrome and totp modules' tools all work away from the agent's pag
     const tools = moduleTools(module, { mcp: false });
     assert.ok(tools.length > 0);
     for (const tool of tools) assert.equal(tool.offPage, true, `${name}: ${tool.name}`);
+  }
+});
+
+Deno.test("a module tool's picture reaches the next request as an image part with --vision, and is said not to be shown without", async () => {
+  const { PICTURE } = await import("./fixtures/modules/notes.ts");
+  const { dir } = await project();
+  try {
+    const script = () => [
+      { tool: "note_picture", args: {} },
+      { tool: "done", args: { result: "looked" } },
+    ];
+    const env = { XDG_DATA_HOME: `${dir}/data` };
+    // deno-lint-ignore no-explicit-any
+    const parts = (body: any) => {
+      const content = body.messages.find((m: { role: string }) => m.role === "user").content;
+      return Array.isArray(content) ? content : [{ type: "text", text: content }];
+    };
+    const url = `data:image/png;base64,${PICTURE}`;
+
+    await using vision = startScriptedModel(script());
+    const seen = await runCli({
+      args: ["--vision", "look at the notebook"],
+      cwd: dir,
+      env: { ...env, OPENAI_BASE_URL: vision.baseUrl },
+    });
+    assert.equal(seen.code, 0, seen.stderr);
+    const after = parts(vision.requests[1]!.body);
+    const at = after.findIndex((p) => p.type === "image_url" && p.image_url.url === url);
+    assert.ok(at > 0, JSON.stringify(after).slice(0, 500));
+    assert.equal(after[at - 1].text, "The picture note_picture returned at step 1:");
+    assert.match(
+      vision.requests[1]!.user,
+      /note_picture\(\) → Picture of the notebook \(its picture is sent with the next request\)/,
+    );
+    // Only the request right after the step carries it.
+    assert.ok(!JSON.stringify(vision.requests[0]!.body).includes(PICTURE));
+
+    await using plain = startScriptedModel(script());
+    const blind = await runCli({
+      args: ["look at the notebook"],
+      cwd: dir,
+      env: { ...env, OPENAI_BASE_URL: plain.baseUrl },
+    });
+    assert.equal(blind.code, 0, blind.stderr);
+    assert.ok(!JSON.stringify(plain.requests[1]!.body).includes(PICTURE));
+    assert.match(
+      plain.requests[1]!.user,
+      /note_picture\(\) → Picture of the notebook \(its picture is not shown to you: this run sends no pictures to the model \(--vision is off\)\)/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

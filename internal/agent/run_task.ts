@@ -19,6 +19,7 @@ import { fingerprint, LoopGuard, type LoopLimits } from "./loop_guard.ts";
 import { SecretVault } from "./secrets.ts";
 import { openStartPage } from "./start_page.ts";
 import { type Acted, StepActor } from "./step_actor.ts";
+import { type StepPicture, takePicture } from "./tool_picture.ts";
 
 /** Why a run ended: exactly one per run. */
 export type TerminalReason =
@@ -38,7 +39,7 @@ export interface Model {
     user: string;
     tools: ReturnType<ToolRegistry["specs"]>;
     signal?: AbortSignal;
-    image?: { mimeType: string; base64: string };
+    images?: readonly { mimeType: string; base64: string; label?: string }[];
   }): Promise<ModelReply>;
 }
 
@@ -62,6 +63,11 @@ export interface RunOptions {
   maxRequestTokens?: number;
   /** The last steps kept in full in HISTORY (default 8); older ones are one-line summaries. */
   fullSteps?: number;
+  /**
+   * The model accepts images (`--vision`): a picture a tool returns (a module's screenshot) is
+   * sent with the next request; without it the step's result says the model does not see it.
+   */
+  vision?: boolean;
   /** When a loop counts (default: 3 repeats, 6 frozen steps). */
   loopLimits?: LoopLimits;
   signal: AbortSignal;
@@ -155,6 +161,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     ...pick(options, ["confirmAll", "confirm", "askUser", "onNotice"]),
   });
 
+  /** A picture the last step's tool returned, for the next request. */
+  let picture: StepPicture | undefined;
   /** The last step, published once the next observation says whether it changed anything. */
   let unpublished: StepRecord | undefined;
   const publish = (mark?: string) => {
@@ -231,6 +239,12 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         return end("budget_exhausted", tooBig);
       }
       options.onThinking?.(step);
+      // A screenshot could show a typed secret in a text field: none once one was typed.
+      const images = [
+        ...(state.image && !actor.secretTyped ? [state.image] : []),
+        ...(picture ? [picture] : []),
+      ];
+      picture = undefined;
       let reply: ModelReply;
       try {
         reply = await model.next({
@@ -238,8 +252,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
           user: user.text,
           tools: specs,
           signal,
-          // A screenshot could show a typed secret in a text field: none once one was typed.
-          ...(state.image && !actor.secretTyped ? { image: state.image } : {}),
+          ...(images.length ? { images } : {}),
         });
       } catch (error) {
         await observed.catch(() => {/* the model's error is the one that ends the run */});
@@ -263,11 +276,18 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         args: {},
         reasoning: reply.error ? "" : reply.text.split("\n")[0]?.slice(0, 200) ?? "",
       };
+      const taken = takePicture(acted.result, {
+        step,
+        tool: call.name,
+        vision: options.vision === true,
+        secretTyped: actor.secretTyped,
+      });
+      picture = taken.picture;
       const target = reply.call && describeTarget(state, reply.call.args.id);
       const record: StepRecord = vault.maskDeep({
         step,
         call,
-        result: acted.result,
+        result: taken.result,
         ...(target ? { target } : {}),
         ms: Math.round(performance.now() - t0),
         usage: reply.usage,

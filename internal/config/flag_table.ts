@@ -153,7 +153,8 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   { name: "overlay", about: "draw the element numbers on the page (headed runs, screenshots)" },
   {
     name: "vision",
-    about: "also send the model a screenshot with the numbers (models that accept images)",
+    about:
+      "also send the model a screenshot with the numbers, and tools' pictures (models that accept images)",
     envHelp: "BROWSER_AGENT_VISION=on",
   },
   {

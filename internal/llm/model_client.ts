@@ -121,8 +121,11 @@ export class ModelClient {
     user: string;
     tools: readonly ToolSpec[];
     signal?: AbortSignal;
-    /** A picture sent with the user message (`--vision`: the labelled screenshot). */
-    image?: { mimeType: string; base64: string };
+    /**
+     * Pictures sent with the user message (`--vision`: the labelled screenshot, a picture a
+     * tool returned), in order, each after its `label` when it has one.
+     */
+    images?: readonly ModelImage[];
   }): Promise<ModelReply> {
     const [Sdk, client] = await this.#load();
     const started = performance.now();
@@ -132,19 +135,8 @@ export class ModelClient {
         model: this.model,
         messages: [
           { role: "system", content: request.system },
-          request.image
-            ? {
-              role: "user",
-              content: [
-                { type: "text", text: request.user },
-                {
-                  type: "image_url",
-                  image_url: {
-                    url: `data:${request.image.mimeType};base64,${request.image.base64}`,
-                  },
-                },
-              ],
-            }
+          request.images?.length
+            ? { role: "user", content: userParts(request.user, request.images) }
             : { role: "user", content: request.user },
         ],
         tools: request.tools.map((t) => ({
@@ -181,6 +173,29 @@ export class ModelClient {
     }
     return reply;
   }
+}
+
+/** A picture for the model, with a line that says what it shows. */
+export interface ModelImage {
+  mimeType: string;
+  base64: string;
+  /** Sent as a text part right before the picture. */
+  label?: string;
+}
+
+function userParts(
+  text: string,
+  images: readonly ModelImage[],
+): OpenAI.Chat.Completions.ChatCompletionContentPart[] {
+  const parts: OpenAI.Chat.Completions.ChatCompletionContentPart[] = [{ type: "text", text }];
+  for (const image of images) {
+    if (image.label) parts.push({ type: "text", text: image.label });
+    parts.push({
+      type: "image_url",
+      image_url: { url: `data:${image.mimeType};base64,${image.base64}` },
+    });
+  }
+  return parts;
 }
 
 function withReasoning(schema: ToolSpec["parameters"]): ToolSpec["parameters"] {

@@ -59,11 +59,11 @@ export function startScriptedModel(script: Step[]): {
       return Response.json({ error: { message: `No route ${url.pathname}` } }, { status: 404 });
     }
     const body = await req.json();
-    const messages = body.messages as { role: string; content: string }[];
+    const messages = body.messages as { role: string; content: unknown }[];
     const request: ModelRequest = {
       body,
-      system: messages.find((m) => m.role === "system")?.content ?? "",
-      user: messages.find((m) => m.role === "user")?.content ?? "",
+      system: textOf(messages.find((m) => m.role === "system")?.content),
+      user: textOf(messages.find((m) => m.role === "user")?.content),
       toolNames: (body.tools ?? []).map((t: { function: { name: string } }) => t.function.name),
       headers: req.headers,
     };
@@ -146,6 +146,14 @@ export function startScriptedModel(script: Step[]): {
       await server.shutdown();
     },
   };
+}
+
+/** A message's text: its content, or the first text part of a content list (with pictures). */
+function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const part = content.find((p) => p?.type === "text");
+  return typeof part?.text === "string" ? part.text : "";
 }
 
 /** The ID of the first element in the request's DOM summary whose line matches `pattern`. */

@@ -1,0 +1,40 @@
+import type { ToolResult } from "../entity/mod.ts";
+
+/** A picture for the next model request, with the line that says what it shows. */
+export interface StepPicture {
+  mimeType: string;
+  base64: string;
+  label: string;
+}
+
+/**
+ * A picture a tool returned (a module's screenshot), as the next request sends it: with
+ * `vision` (the model accepts images) it goes along with that request, and the step's result
+ * says so; otherwise the result says why the model does not see it. After a secret was typed no
+ * picture goes to the model. The result kept in HISTORY holds no picture.
+ *
+ * @example
+ * ```ts
+ * const { result, picture } = takePicture(acted, { step: 3, tool: "chrome_screenshot", vision: true, secretTyped: false });
+ * ```
+ */
+export function takePicture(
+  result: ToolResult,
+  facts: { step: number; tool: string; vision: boolean; secretTyped: boolean },
+): { result: ToolResult; picture?: StepPicture } {
+  const { image, ...rest } = result;
+  if (!image) return { result };
+  if (facts.vision && !facts.secretTyped) {
+    return {
+      result: { ...rest, text: `${rest.text} (its picture is sent with the next request)` },
+      picture: {
+        ...image,
+        label: `The picture ${facts.tool} returned at step ${facts.step}:`,
+      },
+    };
+  }
+  const why = facts.secretTyped
+    ? "no picture goes to the model once a secret was typed"
+    : "this run sends no pictures to the model (--vision is off)";
+  return { result: { ...rest, text: `${rest.text} (its picture is not shown to you: ${why})` } };
+}
