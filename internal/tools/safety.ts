@@ -1,11 +1,10 @@
 import type { BrowserState, ObservedElement, ToolCall } from "../entity/mod.ts";
+import { paymentSign, submitsAs } from "./payment_signs.ts";
 import {
   ACCOUNT_PAGE,
   ACTION_WORDS,
   CONFIRM_WORDS,
   MESSAGE_FIELD,
-  PAYMENT_PAGE,
-  PAYMENT_PATH,
   type RiskCategory,
   SAVE_WORDS,
   SEARCH_WORDS,
@@ -34,6 +33,7 @@ const KIND: Record<RiskCategory, string> = {
   deletion: "a deletion",
   sending: "sending or publishing",
   account: "a change to account data",
+  tool: "a tool marked destructive",
 };
 
 /** `payment` → "a payment or purchase", for messages. */
@@ -44,7 +44,8 @@ export function riskKind(category: RiskCategory): string {
 /**
  * Recognises destructive calls — paying, buying, ordering, deleting, sending, posting, saving
  * account data — from the target element's label, the text just before it (a dialog's
- * question), and the page (a payment step, an account page), in several languages. Shared by
+ * question), its form (card fields, a total to pay: see `payment_signs.ts`) and the page's
+ * address and title (a checkout step, an account page), in several languages. Shared by
  * the agent loop and the MCP server, which both hold what it flags until someone confirms.
  *
  * @example
@@ -107,9 +108,8 @@ function clickRisk(target: Located, state: BrowserState, action: string): Risk |
       };
     }
   }
-  if (paymentPage(state)) {
-    return { category: "payment", action, reason: `${says} on a payment page` };
-  }
+  const sign = paymentSign(state, target.index, label === "" ? "commits" : submitsAs(label));
+  if (sign) return { category: "payment", action, reason: `${says} and ${sign}` };
   if (accountPage(state)) {
     return { category: "account", action, reason: `${says} on an account page` };
   }
@@ -120,9 +120,8 @@ function enterRisk(target: Located, state: BrowserState, action: string): Risk |
   const el = target.element;
   const name = `${el.label} ${el.attrs.join(" ")}`;
   if (SEARCH_WORDS.test(name) || el.attrs.includes("type=search")) return undefined;
-  if (paymentPage(state)) {
-    return { category: "payment", action, reason: "Enter submits a form on a payment page" };
-  }
+  const sign = paymentSign(state, target.index, "commits");
+  if (sign) return { category: "payment", action, reason: `Enter submits a form and ${sign}` };
   if (MESSAGE_FIELD.test(name)) {
     return {
       category: "sending",
@@ -143,23 +142,6 @@ function isField(el: ObservedElement): boolean {
 
 function isSubmit(el: ObservedElement): boolean {
   return el.attrs.some((a) => a === "type=submit" || a === "type=image");
-}
-
-function paymentPage(state: BrowserState): boolean {
-  let path = "";
-  try {
-    path = new URL(state.url).pathname;
-  } catch {
-    path = ""; // about:blank and the like have no path worth reading
-  }
-  return PAYMENT_PATH.test(path) || PAYMENT_PAGE.test(pageText(state));
-}
-
-/** What the page says: its text lines and its elements' labels and attributes (not our markup). */
-function pageText(state: BrowserState): string {
-  return state.lines.map((l) =>
-    l.kind === "element" ? `${l.element.label} ${l.element.attrs.join(" ")}` : l.text
-  ).join("\n");
 }
 
 function accountPage(state: BrowserState): boolean {

@@ -4,8 +4,8 @@
  * words (CJK as substrings) against an element's label, the text around it, and the page.
  */
 
-/** What kind of harm an action may do. */
-export type RiskCategory = "payment" | "deletion" | "sending" | "account";
+/** What kind of harm an action may do; `tool`: a tool marked destructive (a module's). */
+export type RiskCategory = "payment" | "deletion" | "sending" | "account" | "tool";
 
 /** Builds a whole-word matcher from word patterns, plus CJK substrings. */
 function words(latin: string[], cjk: string[] = []): RegExp {
@@ -15,7 +15,7 @@ function words(latin: string[], cjk: string[] = []): RegExp {
 }
 
 /** Labels that perform the action by themselves ("Place order", "Delete", "Send"). */
-export const ACTION_WORDS: Record<Exclude<RiskCategory, "account">, RegExp> = {
+export const ACTION_WORDS: Record<Exclude<RiskCategory, "account" | "tool">, RegExp> = {
   payment: words([
     "pay(?: now)?",
     "buy(?: now| it now)?",
@@ -116,42 +116,52 @@ export const ACTION_WORDS: Record<Exclude<RiskCategory, "account">, RegExp> = {
   ], ["发送", "发布", "发表", "送信", "投稿"]),
 };
 
-/** Labels that confirm whatever the surrounding text asks ("Yes", "OK", "Confirm", "Submit"). */
-export const CONFIRM_WORDS = words([
+/** Labels that commit to what the surrounding text asks ("Yes", "OK", "Confirm", "Submit"). */
+const COMMIT_LATIN = [
   "yes",
   "ok",
   "okay",
   "confirm",
-  "proceed",
   "submit",
-  "continue",
   "i'?m sure",
   "i understand",
   "да",
   "подтвердить",
-  "продолжить",
   "отправить форму",
   "ja",
   "bestätigen",
-  "weiter",
   "oui",
   "confirmer",
   "valider",
-  "continuer",
   "sí",
   "si",
   "sim",
   "confirmar",
   "aceptar",
-  "continuar",
   "conferma",
-  "procedi",
   "tak",
   "potwierdź",
   "bevestigen",
   "evet",
   "onayla",
-], ["确定", "确认", "是的", "はい", "確認"]);
+];
+const COMMIT_CJK = ["确定", "确认", "是的", "はい", "確認"];
+
+const STEP_LATIN = [
+  "proceed",
+  "continue",
+  "продолжить",
+  "weiter",
+  "continuer",
+  "continuar",
+  "procedi",
+];
+
+/** Labels that confirm whatever the surrounding text asks ("Yes", "OK", "Submit", "Continue"). */
+export const CONFIRM_WORDS = words([...COMMIT_LATIN, ...STEP_LATIN], COMMIT_CJK);
+
+/** Confirming labels that only move on to a next step ("Continue"): they commit nothing alone. */
+export const STEP_WORDS = words(STEP_LATIN);
 
 /** Save-like labels that change account data on account pages. */
 export const SAVE_WORDS = words([
@@ -207,37 +217,64 @@ export const ACCOUNT_PAGE = words([
   "ayarlar",
 ], ["账户", "帐户", "设置", "密码", "アカウント", "設定", "パスワード"]);
 
-/** Fields and pages of a payment step. */
-export const PAYMENT_PAGE = words([
-  "card number",
-  "credit card",
-  "cvv",
-  "cvc",
-  "security code",
-  "expiry date",
-  "expiration date",
+/** Names of the fields a payment form asks for: a card's number, code or expiry, an IBAN. */
+export const CARD_FIELD = words([
+  "(?:credit |debit )?card number",
+  "card no\\.?",
+  "name on (?:the )?card",
+  "cardholder(?:'s)? name",
+  "cvv2?",
+  "cvc2?",
+  "csc",
+  "card (?:security|verification) code",
+  "card expir(?:y|ation)(?: date)?",
+  "mm ?/ ?yy(?:yy)?",
   "iban",
-  "payment method",
-  "payment details",
-  "billing",
   "номер карты",
-  "оплата",
   "kartennummer",
-  "zahlungsart",
-  "numéro de carte",
-  "paiement",
+  "prüfnummer",
+  "numéro de (?:la )?carte",
   "número de (?:la )?tarjeta",
   "número do cartão",
-  "pagamento",
   "numero (?:di |della )?carta",
   "numer karty",
   "kaartnummer",
   "kart numarası",
-], ["卡号", "信用卡", "支付方式", "カード番号", "お支払い"]);
+], ["卡号", "安全码", "カード番号", "セキュリティコード"]);
 
-/** URL paths of payment steps. */
+/** Words of a total to pay, shown beside an amount ("Total: $249.00", "Итого 1 990 ₽"). */
+export const TOTAL_WORDS = words([
+  "total",
+  "order total",
+  "grand total",
+  "amount due",
+  "(?:amount )?to pay",
+  "you pay",
+  "итого",
+  "к оплате",
+  "gesamt(?:summe|betrag|preis)?",
+  "zu zahlen",
+  "montant(?: total)?",
+  "à payer",
+  "importe(?: total)?",
+  "a pagar",
+  "totale",
+  "da pagare",
+  "razem",
+  "do zapłaty",
+  "totaal",
+  "te betalen",
+  "toplam",
+  "ödenecek tutar",
+], ["合计", "总计", "应付", "合計", "お支払い金額"]);
+
+/** An amount of money: a number beside a currency sign or code (`$249.00`, `1 990 ₽`, `12,50 EUR`). */
+export const AMOUNT =
+  /[$€£¥₽₹₩₺]\s?\d|\d[\d.,\s\u00a0]*\s?(?:[$€£¥₽₹₩₺]|(?:USD|EUR|GBP|CHF|RUB|PLN|TRY|JPY|CNY|руб|zł|kr)(?![\p{L}]))/iu;
+
+/** URL paths of checkout and payment steps. */
 export const PAYMENT_PATH =
-  /(?:^|[/_-])(?:checkout|payment|pay|billing|kasse|oformlenie|pago)(?:$|[/_.?-])/i;
+  /(?:^|[/_-])(?:checkout|payment|pay|kasse|oformlenie|pago)(?:$|[/_.?-])/i;
 
 /** Labels of fields whose Enter sends a message (chat boxes, comment fields). */
 export const MESSAGE_FIELD = words([

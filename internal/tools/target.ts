@@ -1,4 +1,4 @@
-import type { BrowserState, ObservedElement } from "../entity/mod.ts";
+import type { BrowserState, ObservedElement, SummaryLine } from "../entity/mod.ts";
 
 /** An element of an observation and its place among the summary lines. */
 export interface Located {
@@ -70,4 +70,26 @@ export function describeTarget(state: BrowserState, id: unknown): string | undef
   const { label, tag } = found.element;
   const shown = label.length > 40 ? label.slice(0, 39) + "…" : label;
   return `[${n}] ${JSON.stringify(shown || `<${tag}>`)}`;
+}
+
+/**
+ * The lines of the section an element sits in, as a stand-in for its form: from the nearest
+ * heading of level 1 or 2 above it (included) to the next one below it, never across the edge of
+ * a modal dialog. Frames stay inside (a payment form may put its card fields in one).
+ *
+ * @example
+ * ```ts
+ * sectionAround(state, 7); // the "Contact us" heading, its text and fields, and the Submit button
+ * ```
+ */
+export function sectionAround(state: BrowserState, index: number): SummaryLine[] {
+  const edge = (line: SummaryLine | undefined) =>
+    line?.kind === "note" && line.divider === "dialog";
+  const top = (line: SummaryLine | undefined) =>
+    line?.kind === "text" && line.heading !== undefined && line.heading <= 2;
+  let start = index;
+  while (start > 0 && !top(state.lines[start]) && !edge(state.lines[start - 1])) start--;
+  let end = index + 1;
+  while (end < state.lines.length && !top(state.lines[end]) && !edge(state.lines[end])) end++;
+  return state.lines.slice(start, end);
 }
