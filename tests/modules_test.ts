@@ -209,7 +209,10 @@ Deno.test("a destructive module tool is held without --yes and runs with it", as
     const env = { OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` };
     const held = await runCli({ args: ["wipe my notes"], cwd: dir, env });
     assert.equal(held.code, 3, held.stderr);
-    assert.match(held.stdout, /^Held a destructive action: note_wipe .*--yes to allow it/);
+    assert.match(
+      held.stdout,
+      /^Held a destructive action: note_wipe \(a tool marked destructive: Deletes every note for good\)\. .*--yes to allow it/,
+    );
     assert.ok(!(await exists(`${markers}/calls`)), "the module was not called");
 
     await using again = startScriptedModel([

@@ -144,13 +144,7 @@ export class ActionPolicy {
       if (risk || !wider || id === undefined || locate(seen, id)) return risk;
       return assessRisk({ ...call, reasoning: "" }, await wider());
     }
-    if (tool?.destructive) {
-      return {
-        category: "sending",
-        action: call.name,
-        reason: "this tool may do what cannot be undone",
-      };
-    }
+    if (tool?.destructive) return { category: "tool", action: call.name, reason: whatItDoes(tool) };
     return undefined;
   }
 
@@ -166,6 +160,12 @@ export class ActionPolicy {
   approve(call: Pick<ToolCall, "name" | "args">): void {
     this.#approved = callKey(call);
   }
+}
+
+/** A destructive tool's first sentence of description: `Deletes every note for good`. */
+function whatItDoes(tool: Tool): string {
+  const first = tool.description.trim().split(/(?<=[.!?])\s/)[0]!.replace(/\.$/, "");
+  return first.length > 100 ? `${first.slice(0, 99)}…` : first;
 }
 
 function callKey(call: Pick<ToolCall, "name" | "args">): string {
