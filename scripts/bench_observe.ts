@@ -21,7 +21,7 @@ import { join } from "node:path";
 import { CHROME_ARGS } from "../internal/browser/launch/browser_launch.ts";
 import { findChrome } from "../internal/browser/launch/find_chrome.ts";
 import { PageObserver } from "../internal/browser/observe/observer.ts";
-import { isolatedRealm } from "../internal/browser/realm.ts";
+import { isolatedRealm } from "../internal/browser/runtime/realm.ts";
 import { DEFAULT_TOKEN_BUDGET } from "../internal/browser/mod.ts";
 import { estimateTokens } from "../internal/entity/mod.ts";
 import { fmtMs as fmt, type Goal, median, p90, reportGoals } from "./bench_goals.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
-import { isProgressLine } from "../internal/browser/runtime/busy.ts";
+import { isProgressLine } from "../internal/browser/settle/page/busy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
-import { isolatedRealm } from "../internal/browser/realm.ts";
+import { isolatedRealm } from "../internal/browser/runtime/realm.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { said } from "./support/said.ts";
 

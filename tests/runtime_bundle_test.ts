@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { bundleRuntime } from "../scripts/bundle_runtime.ts";
 
 const BROWSER = new URL("../internal/browser/", import.meta.url);
-const BUNDLE = new URL("runtime_bundle.ts", BROWSER);
+const BUNDLE = new URL("runtime/runtime_bundle.ts", BROWSER);
 
 Deno.test("bundleRuntime() reproduces the committed runtime_bundle.ts (run deno task bundle when this fails)", async () => {
   assert.equal(await Deno.readTextFile(BUNDLE), await bundleRuntime());
@@ -12,16 +12,26 @@ Deno.test("The in-page runtime writes each shared rule once", async () => {
   const sources = await browserSources();
   // Each rule: a pattern its one definition matches, the file that holds it, and where no other
   // may be: anywhere in internal/browser (the Deno side imports the runtime's text rules too).
-  const rules: [string, RegExp, string, "runtime/" | ""][] = [
-    ["clean()", /function clean\(|const clean\s*=/, "runtime/text.ts", ""],
-    ["cut()", /function cut\(|const cut\s*=/, "runtime/text.ts", ""],
-    ["norm()", /function norm\(|const norm\s*=/, "runtime/text.ts", ""],
-    ["the busy line", /please wait/, "runtime/busy.ts", ""],
-    ["the deep active element", /shadowRoot\??\.activeElement/, "runtime/dom.ts", ""],
-    ["the implicit role table", /return "spinbutton"|number: "spinbutton"/, "runtime/roles.ts", ""],
-    ["the accessible name", /getAttribute\("aria-labelledby"\)/, "runtime/names.ts", ""],
-    ["frame numbering", /frames\.next\+\+/, "runtime/dom.ts", ""],
-    ["the runtime's global", /"__browserAgent\w*"|__browserAgent\w*\??:/, "runtime/state.ts", ""],
+  const rules: [string, RegExp, string, string][] = [
+    ["clean()", /function clean\(|const clean\s*=/, "shared/text.ts", ""],
+    ["cut()", /function cut\(|const cut\s*=/, "shared/text.ts", ""],
+    ["norm()", /function norm\(|const norm\s*=/, "shared/text.ts", ""],
+    ["the busy line", /please wait/, "settle/page/busy.ts", ""],
+    ["the deep active element", /shadowRoot\??\.activeElement/, "runtime/page/dom.ts", ""],
+    [
+      "the implicit role table",
+      /return "spinbutton"|number: "spinbutton"/,
+      "observe/page/roles.ts",
+      "",
+    ],
+    ["the accessible name", /getAttribute\("aria-labelledby"\)/, "observe/page/names.ts", ""],
+    ["frame numbering", /frames\.next\+\+/, "runtime/page/dom.ts", ""],
+    [
+      "the runtime's global",
+      /"__browserAgent\w*"|__browserAgent\w*\??:/,
+      "shared/runtime_global.ts",
+      "",
+    ],
   ];
   for (const [rule, pattern, home, under] of rules) {
     const holders = [...sources]
@@ -38,7 +48,7 @@ async function browserSources(): Promise<Map<string, string>> {
     for await (const entry of Deno.readDir(dir)) {
       const path = prefix + entry.name;
       if (entry.isDirectory) await walk(new URL(`${entry.name}/`, dir), `${path}/`);
-      else if (entry.name.endsWith(".ts") && path !== "runtime_bundle.ts") {
+      else if (entry.name.endsWith(".ts") && path !== "runtime/runtime_bundle.ts") {
         out.set(path, await Deno.readTextFile(new URL(entry.name, dir)));
       }
     }

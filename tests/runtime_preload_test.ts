@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
-import { isolatedRealm } from "../internal/browser/realm.ts";
-import { RUNTIME_VERSION } from "../internal/browser/runtime_bundle.ts";
+import { isolatedRealm } from "../internal/browser/runtime/realm.ts";
+import { RUNTIME_VERSION } from "../internal/browser/runtime/runtime_bundle.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { said } from "./support/said.ts";
 

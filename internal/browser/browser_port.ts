@@ -1,13 +1,13 @@
 import type { ActionOutcome, BrowserState, DownloadRecord, TabInfo } from "../entity/mod.ts";
-import type { ActOptions } from "./act/action_runner.ts";
+import type { ActOptions } from "./actions/action_runner.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
 import type {
   HistoryAction,
   Screenshot,
   ScreenshotOptions,
   WaitOptions,
-} from "./act/page_controls.ts";
-import type { FocusedInfo } from "./page_runtime.ts";
+} from "./actions/page_controls.ts";
+import type { FocusedInfo } from "./runtime/page_runtime.ts";
 
 export type {
   ActOptions,

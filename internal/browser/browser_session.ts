@@ -7,29 +7,27 @@ import {
   type OpenedBrowser,
 } from "./launch/browser_launch.ts";
 export type { BrowserOptions } from "./launch/browser_launch.ts";
-import { type ActionEnv, type ActOptions, runAction } from "./act/action_runner.ts";
-import { BannerCloser } from "./act/banners.ts";
+import { type ActionEnv, type ActOptions, runAction } from "./actions/action_runner.ts";
+import { BannerCloser } from "./banners/banner_closer.ts";
 import type { BrowserPort, TypeOptions } from "./browser_port.ts";
-import { clickElement } from "./act/click_action.ts";
-import { Downloads } from "./act/downloads.ts";
-import { press, selectOption, typeFocused, typeInto, uploadFile } from "./act/element_actions.ts";
+import { clickElement } from "./actions/click_action.ts";
+import { Downloads } from "./downloads/downloads.ts";
 import {
-  centre,
-  closedTab,
-  inTab,
-  linkTarget,
-  openInTab,
-  openUrl,
-  scrollAround,
-  scrollPage,
-  switchedTo,
-} from "./act/session_steps.ts";
-import { type TabInfo, Tabs } from "./launch/tabs.ts";
-import { DomainGuard } from "./act/domain_guard.ts";
+  press,
+  selectOption,
+  typeFocused,
+  typeInto,
+  uploadFile,
+} from "./actions/element_actions.ts";
+import { centre, linkTarget, openUrl, scrollAround, scrollPage } from "./actions/page_steps.ts";
+import { closedTab, inTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
+import { type TabInfo, Tabs } from "./tabs/tabs.ts";
+import { DomainGuard } from "./domains/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
-import { PageActivity } from "./act/page_activity.ts";
-import { waitStep } from "./act/wait_step.ts";
-import { recordListeners } from "./listener_recorder.ts";
+import { PageActivity } from "./settle/page_activity.ts";
+import { DialogAnswers } from "./dialogs/dialog_answers.ts";
+import { waitStep } from "./actions/wait_step.ts";
+import { recordListeners } from "./runtime/main_world.ts";
 import {
   focusedElement,
   goHistory,
@@ -41,9 +39,9 @@ import {
   waitFor,
   waitForDownloads,
   type WaitOptions,
-} from "./act/page_controls.ts";
-import { type FocusedInfo, inRealm, preloadRuntime } from "./page_runtime.ts";
-import { isolatedRealm } from "./realm.ts";
+} from "./actions/page_controls.ts";
+import { type FocusedInfo, inRealm, preloadRuntime } from "./runtime/page_runtime.ts";
+import { isolatedRealm } from "./runtime/realm.ts";
 import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
@@ -67,6 +65,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   #observer = new PageObserver();
   #tabs!: Tabs;
   readonly #activities = new WeakMap<Page, PageActivity>();
+  readonly #dialogs = new WeakMap<Page, DialogAnswers>();
   #downloads: Downloads | undefined;
   #banners!: BannerCloser;
   #setup!: BrowserOptions;
@@ -125,6 +124,12 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return activity;
   }
 
+  #dialogsOf(page: Page): DialogAnswers {
+    let dialogs = this.#dialogs.get(page);
+    if (!dialogs) this.#dialogs.set(page, dialogs = new DialogAnswers(page));
+    return dialogs;
+  }
+
   /** Adopts the first page; when that fails, closes what was opened (browser or context, files). */
   async #adoptOrClose(page: () => Promise<Page>, options: BrowserOptions): Promise<void> {
     try {
@@ -146,6 +151,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       preloadRuntime(p).catch(() => {/* the tab closed at once; documents install on demand */});
       recordListeners(p).catch(() => {/* the tab closed at once */});
       this.#activityOf(p);
+      this.#dialogsOf(p);
       if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
     });
     await this.#domains?.attach(page);
@@ -222,6 +228,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       guard: (page, work) => this.#health.run(page, work),
       tabs: this.#tabs,
       activity: (page) => this.#activityOf(page),
+      dialogs: (page) => this.#dialogsOf(page),
       downloads: this.#downloads,
       banners: this.#banners,
       domains: this.#domains,

@@ -5,19 +5,26 @@
  * {@link BrowserPort} interface; no puppeteer type leaves this package (`deno task check`
  * enforces it). Imports only `entity`.
  *
- * Where things are:
+ * Where things are, one folder per feature; in-page code sits in each feature's `page/` folder
+ * and is bundled into one runtime (`deno task bundle`); `scripts/check_deps.ts` keeps the two
+ * worlds apart (page code imports only page code, `shared/` and a `policy.ts`):
  * - `browser_session.ts` (the facade), `browser_port.ts` (what tools see), `pending_browser.ts`
  *   (a browser still starting, usable at once), `testing.ts`;
- * - `launch/`: launching and attaching, the private temp folder and profiles, finding Chrome,
- *   browser health, tabs;
+ * - `shared/`: what both worlds import (text rules, the walk's types and deltas, deadlines);
+ * - `runtime/`: the bridge to the in-page runtime (`page_runtime.ts`, `realm.ts`, the generated
+ *   `runtime_bundle.ts`, the main-world recorders in `main_world.ts`) and its core in `page/`
+ *   (entry, per-document state, DOM helpers);
+ * - `launch/`: launching and attaching, finding Chrome, browser health, the chrome module's own
+ *   instances; `profiles/`: the private temp folder and kept profiles; `tabs/`: tabs and the
+ *   steps that open, switch and close them;
  * - `observe/`: the observer, walking frames, whole-page compaction, rendering, element IDs,
- *   the token budget;
- * - `act/`: the one action path (`action_runner.ts`: act, settle, tabs, downloads, effects),
- *   clicks and fields, keys, effects, settling and dialogs, downloads, banners, allowed domains,
- *   history/wait/screenshot controls, and the outcome's renderer;
- * - `runtime/`: the in-page runtime (one module graph, bundled into `runtime_bundle.ts` by
- *   `deno task bundle`), called through `page_runtime.ts` in each frame's isolated world
- *   (`realm.ts`).
+ *   the token budget; in the page, the walker, roles, names, labels, paint;
+ * - `actions/`: the one action path (`action_runner.ts`) and the verbs: clicks, fields, keys,
+ *   scrolling, history, waits, screenshots;
+ * - `settle/`: when an action is done (network, DOM quiet, action timers, busy signs);
+ * - `effects/`: what an action changed; `outcome/`: the model's sentence for an outcome;
+ * - `dialogs/`, `downloads/`, `banners/`, `domains/`: the page's dialogs, downloads, cookie
+ *   banners, allowed domains.
  *
  * @module
  */
@@ -35,22 +42,22 @@ export type {
   TypeOptions,
   WaitOptions,
 } from "./browser_port.ts";
-export { renderDialog, renderDownload, renderOutcome } from "./act/render_outcome.ts";
+export { renderDialog, renderDownload, renderOutcome } from "./outcome/render_outcome.ts";
 export { checkChrome, findChrome } from "./launch/find_chrome.ts";
 export {
   ChromeInstance,
   type ChromeInstanceOptions,
   type ChromeTab,
-} from "./instances/chrome_instance.ts";
+} from "./launch/chrome_instance.ts";
 export { killLaunchedBrowsers } from "./launch/browser_launch.ts";
 export { renderElement, renderSummary } from "./observe/dom_summary.ts";
 export type { ObserveOptions } from "./observe/observer.ts";
 export { DEFAULT_TOKEN_BUDGET } from "./observe/token_budget.ts";
-export { parseKeys } from "./act/keys.ts";
+export { parseKeys } from "./actions/keys.ts";
 export {
   MAX_TEMP_DIR,
   type SessionInfo,
   type SessionLock,
   SessionProfiles,
   TempRoot,
-} from "./launch/profiles.ts";
+} from "./profiles/profiles.ts";

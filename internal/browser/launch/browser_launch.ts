@@ -1,7 +1,7 @@
 import puppeteer from "puppeteer-core";
 import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
 import { BrowserError, ConfigError } from "../../entity/mod.ts";
-import { withDeadline } from "../deadline.ts";
+import { withDeadline } from "../shared/deadline.ts";
 import { findChrome } from "./find_chrome.ts";
 import type { ChildProcess } from "node:child_process";
 import { resolve } from "node:path";

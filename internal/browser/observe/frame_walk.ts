@@ -1,11 +1,11 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import { DeadlineError, withDeadline } from "../deadline.ts";
-import { inRealm, onElement } from "../page_runtime.ts";
-import type { Box, FrameWalk, PageItem, Scroller, WalkOptions } from "../runtime/types.ts";
-import { LISTENER_TOKEN } from "../listener_recorder.ts";
-import { isolatedRealm } from "../realm.ts";
-import { isNavigationError, PageChangedError } from "../page_changed.ts";
-import { applyDelta, remember } from "../runtime/walk/delta.ts";
+import { DeadlineError, withDeadline } from "../shared/deadline.ts";
+import { inRealm, onElement } from "../runtime/page_runtime.ts";
+import type { Box, FrameWalk, PageItem, Scroller, WalkOptions } from "../shared/walk_types.ts";
+import { LISTENER_TOKEN } from "../runtime/main_world.ts";
+import { isolatedRealm } from "../runtime/realm.ts";
+import { isNavigationError, PageChangedError } from "../runtime/page_changed.ts";
+import { applyDelta, remember } from "../shared/walk_delta.ts";
 
 /** An element or text of one frame, or the start of a child frame, in the page's reading order. */
 export type WalkEntry =

@@ -8,12 +8,12 @@ import {
 import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
 import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
-import { isNavigationError } from "../page_changed.ts";
-import { handleInRealm, inRealm } from "../page_runtime.ts";
-import { WHERE } from "../runtime/types.ts";
+import { isNavigationError } from "../runtime/page_changed.ts";
+import { handleInRealm, inRealm } from "../runtime/page_runtime.ts";
+import { WHERE } from "../shared/walk_types.ts";
 import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage, passages } from "./page_scope.ts";
-import { isolatedRealm } from "../realm.ts";
+import { isolatedRealm } from "../runtime/realm.ts";
 import { DEFAULT_TOKEN_BUDGET, EXTRA_SHARE, fitBudget } from "./token_budget.ts";
 
 /** How pages are observed. */

@@ -1,5 +1,5 @@
 import type { WalkEntry } from "./frame_walk.ts";
-import { norm } from "../runtime/text.ts";
+import { norm } from "../shared/text.ts";
 
 /** Characters of plain text shown from each passage in page scope; `read` has all of it. */
 export const PASSAGE_CHARS = 400;

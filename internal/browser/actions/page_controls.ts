@@ -1,0 +1,214 @@
+import type { Page } from "puppeteer-core";
+import { ActionError, BrowserError, type DownloadRecord } from "../../entity/mod.ts";
+import type { Downloads } from "../downloads/downloads.ts";
+import { Buffer } from "node:buffer";
+import { type FocusedInfo, inRealm } from "../runtime/page_runtime.ts";
+import { isolatedRealm } from "../runtime/realm.ts";
+import { pause } from "../shared/deadline.ts";
+
+/** A move in the tab's history. */
+export type HistoryAction = "back" | "forward" | "reload";
+
+/**
+ * Goes back or forward in the tab's history, or reloads; throws a `no_effect` ActionError when there is no
+ * page to go to, and a BrowserError with the browser's reason when loading fails.
+ */
+export async function goHistory(page: Page, action: HistoryAction): Promise<void> {
+  if (action !== "reload") {
+    const cdp = await page.createCDPSession();
+    try {
+      const { currentIndex, entries } = await cdp.send("Page.getNavigationHistory");
+      const target = currentIndex + (action === "back" ? -1 : 1);
+      if (target < 0 || target >= entries.length) {
+        throw new ActionError(
+          "no_effect",
+          `Cannot go ${action}: this tab has no ${action === "back" ? "earlier" : "later"} page`,
+        );
+      }
+    } finally {
+      await cdp.detach().catch(() => {/* the page is closing */});
+    }
+  }
+  const options = { waitUntil: "domcontentloaded", timeout: 30_000 } as const;
+  try {
+    if (action === "back") await page.goBack(options);
+    else if (action === "forward") await page.goForward(options);
+    else await page.reload(options);
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    throw new BrowserError(`Cannot ${action === "reload" ? "reload" : `go ${action}`}: ${why}`, {
+      cause,
+    });
+  }
+}
+
+/** What {@link waitFor} waits for; several are waited for in this order. */
+export interface WaitOptions {
+  /** A CSS selector to reach `state` (default `visible`). */
+  selector?: string;
+  state?: "visible" | "hidden" | "attached" | "detached";
+  /** No network request for half a second. */
+  networkIdle?: boolean;
+  /** A plain pause, in ms. */
+  ms?: number;
+  /** Longest wait for the selector or the network, in ms. */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Waits for a selector's state, then network quiet, then a pause; returns what it waited for.
+ * Throws a `timeout` ActionError that says what did not happen in time.
+ */
+export async function waitFor(page: Page, options: WaitOptions): Promise<string> {
+  const done: string[] = [];
+  const timeout = options.timeoutMs;
+  if (options.selector) {
+    const state = options.state ?? "visible";
+    try {
+      await page.waitForSelector(options.selector, {
+        visible: state === "visible",
+        hidden: state === "hidden" || state === "detached",
+        timeout,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+    } catch (cause) {
+      if (options.signal?.aborted) throw cause;
+      const why = cause instanceof Error ? cause.message.split("\n")[0]! : String(cause);
+      throw new ActionError(
+        isTimeout(cause) ? "timeout" : "invalid_args",
+        isTimeout(cause)
+          ? `"${options.selector}" was not ${state} after ${timeout} ms`
+          : `Cannot wait for "${options.selector}": ${why}`,
+      );
+    }
+    done.push(`"${options.selector}" is ${state}`);
+  }
+  if (options.networkIdle) {
+    try {
+      await page.waitForNetworkIdle({ idleTime: 500, timeout, concurrency: 0 });
+    } catch (cause) {
+      throw new ActionError(
+        "timeout",
+        `The network was still busy after ${timeout} ms (pages that poll never go idle): wait by ms instead`,
+        { cause },
+      );
+    }
+    done.push("the network is idle");
+  }
+  if (options.ms && options.ms > 0) {
+    await pause(options.ms, options.signal);
+    done.push(`waited ${options.ms} ms`);
+  }
+  return done.join(", ");
+}
+
+/** Scrolls the page to its top or bottom, or by pixels; returns the new position. */
+export function scrollPageTo(
+  page: Page,
+  request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
+): Promise<{ x: number; y: number; below: number }> {
+  const req = { x: request.x ?? 0, y: request.y ?? 0, smooth: request.smooth ?? false };
+  return inRealm(
+    isolatedRealm(page.mainFrame()),
+    "scrollWindow",
+    request.to ? { ...req, to: request.to } : req,
+  );
+}
+
+/** The focused element of the page, looking into frames; undefined when nothing has focus. */
+export async function focusedElement(page: Page): Promise<FocusedInfo | undefined> {
+  const found = await Promise.all(
+    page.frames().map((frame) =>
+      inRealm(isolatedRealm(frame), "focusedElementInfo").catch(() => undefined)
+    ),
+  );
+  return found.find((info) => info && !info.inFrame);
+}
+
+/** Options of {@link takeScreenshot}. */
+export interface ScreenshotOptions {
+  /** The whole page instead of the viewport. */
+  fullPage?: boolean;
+  /** Hides what text fields and editors hold, in every frame (typed secrets show in pixels). */
+  hideFields?: boolean;
+  /** `jpeg` (default) or lossless `png`. */
+  format?: "jpeg" | "png";
+  /** JPEG quality, 0–100; default 75. */
+  quality?: number;
+  /** Also writes the image to this file. */
+  path?: string;
+}
+
+/** A screenshot: the image bytes, and base64 for protocols that carry text. */
+export interface Screenshot {
+  mimeType: string;
+  bytes: Uint8Array;
+  base64: string;
+}
+
+/**
+ * A screenshot of the viewport (or the whole page), JPEG unless asked for PNG. With `hideFields`
+ * the text of fields is made transparent for the picture by a style each frame's isolated world
+ * adds and removes after, out of reach of page scripts. Throws a BrowserError when it cannot.
+ */
+export async function takeScreenshot(
+  page: Page,
+  options: ScreenshotOptions = {},
+): Promise<Screenshot> {
+  const format = options.format ?? "jpeg";
+  const fullPage = options.fullPage ?? false;
+  const token = crypto.randomUUID();
+  const frames = options.hideFields ? page.frames() : [];
+  try {
+    // Hiding must work in every frame or the picture is not taken: a secret must never show.
+    await Promise.all(frames.map((f) => inRealm(isolatedRealm(f), "hideFieldText", token)));
+    const bytes = await page.screenshot({
+      type: format,
+      ...(format === "jpeg" ? { quality: options.quality ?? 75 } : {}),
+      fullPage,
+      captureBeyondViewport: fullPage,
+    });
+    if (options.path) await Deno.writeFile(options.path, bytes);
+    return {
+      mimeType: `image/${format}`,
+      bytes,
+      base64: Buffer.from(bytes).toString("base64"),
+    };
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    throw new BrowserError(`Cannot take a screenshot: ${why}`, { cause });
+  } finally {
+    await Promise.all(
+      frames.map((f) =>
+        inRealm(isolatedRealm(f), "showFieldText", token)
+          .catch(() => {/* the frame navigated or closed: the style went with it */})
+      ),
+    );
+  }
+}
+
+/**
+ * Waits up to `timeoutMs` for a download to begin after `mark`, then for every download not
+ * reported yet to finish (see {@link Downloads.finishPending}); empty when none began in time.
+ */
+export async function waitForDownloads(
+  downloads: Downloads,
+  mark: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<DownloadRecord[]> {
+  const deadline = performance.now() + timeoutMs;
+  // Downloads has one begin listener, used by the session: look every 50 ms, up to the deadline.
+  while (!downloads.beganSince(mark) && performance.now() < deadline) {
+    await pause(Math.min(50, deadline - performance.now()), signal);
+  }
+  return downloads.pending ? await downloads.finishPending(signal) : [];
+}
+
+function isTimeout(error: unknown): boolean {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    if (e.name === "TimeoutError" || /timeout|exceeded/i.test(e.message)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,197 @@
+/// <reference lib="dom" />
+/**
+ * The walker's side of incremental observation (`walk_cache.ts`): around the walk of each
+ * subtree that stands on its own (a block outside any control), either replays what an earlier
+ * walk of it gave, or walks it and keeps the result.
+ *
+ * A subtree that stands on its own starts and ends a block of text and lists its controls
+ * itself, so its result is the same items wherever the walk comes to it: replaying it is
+ * ending the text run open before it (when the walk did), appending its items and adding its
+ * counts.
+ *
+ * @module
+ */
+import type { PageItem, Scroller } from "../../../shared/walk_types.ts";
+import { noteRead, type Read, startReads, stopReads, volatileReads } from "./reads.ts";
+import type { Ctx, WalkScope } from "./scope.ts";
+import type { TextRuns } from "./text_runs.ts";
+import { type Entry, keyOf, type Recording, type WalkCache } from "./walk_cache.ts";
+
+/** What the walker shows of itself to record and replay a subtree. */
+export interface Recorded {
+  items: PageItem[];
+  above: number;
+  below: number;
+  scrollers: Scroller[];
+}
+
+/** One observation's use of the document's walk cache. */
+export class SubtreeReuse {
+  readonly #cache: WalkCache;
+  readonly #w: WalkScope;
+  readonly #view: ReturnType<WalkCache["begin"]>;
+  readonly #reads: Read[];
+  readonly #hidden: Element[] = [];
+  /** This walk's recording (entries point into it), once it keeps one. */
+  #rec: Recording | null = null;
+  /** The latest "whole subtree changed" mark of the element walked and its ancestors. */
+  #floor: number;
+  #count = 0;
+
+  /** Starts reusing for an observation walk; null for other walks (find, read). */
+  static start(w: WalkScope): SubtreeReuse | null {
+    if (!w.observing || w.o.incremental === false) return null;
+    const cache = w.state.cache!; // made by the observation's startWalk
+    cache.listen(w.o.listeners);
+    return new SubtreeReuse(cache, w);
+  }
+
+  private constructor(cache: WalkCache, w: WalkScope) {
+    this.#cache = cache;
+    this.#w = w;
+    this.#view = cache.begin(w.o, w.sx, w.sy, w.focusForm, w.modalEl);
+    this.#reads = startReads();
+    this.#floor = Math.max(
+      cache.dirtyAt(document.documentElement),
+      document.body ? cache.dirtyAt(document.body) : -1,
+    );
+  }
+
+  /** Elements the last walk took from earlier walks instead of walking them. */
+  get reused(): number {
+    return this.#cache.reused;
+  }
+
+  /** Ends the walk's noting of reads and takes the state of what it read. */
+  end(): void {
+    stopReads();
+    if (this.#rec) this.#rec.probes = this.#cache.probes(this.#reads);
+  }
+
+  /** Counts an element the walk met; one that a script may give a shadow root later is noted. */
+  met(el: Element): void {
+    this.#count++;
+    if (el.localName.includes("-")) noteRead(el);
+  }
+
+  /** Notes an element the walk found hidden (the next observation tells it is shown since). */
+  hid(el: Element): void {
+    this.#w.nowHidden.add(el);
+    this.#hidden.push(el);
+  }
+
+  /** Runs `walk` (a slot's assigned nodes) below `el`'s "whole subtree changed" mark. */
+  within(el: Element, walk: () => void): void {
+    const outerFloor = this.#floor;
+    this.#floor = Math.max(outerFloor, this.#cache.dirtyAt(el));
+    try {
+      walk();
+    } finally {
+      this.#floor = outerFloor;
+    }
+  }
+
+  /** Watches an open shadow root the walk enters. */
+  enter(root: ShadowRoot): void {
+    this.#cache.watch(root);
+  }
+
+  /**
+   * Walks inside `el` with `descend`, or replays an earlier walk of it. `own` is the context `el`
+   * got; a subtree inside a control, an inline one, a table cell or a `<label>` (its text
+   * belongs elsewhere) is always walked.
+   */
+  inside(
+    walker: Recorded,
+    runs: TextRuns,
+    el: Element,
+    s: CSSStyleDeclaration,
+    r: DOMRect | null,
+    own: Ctx,
+    descend: () => void,
+  ): void {
+    const outerFloor = this.#floor;
+    this.#floor = Math.max(outerFloor, this.#cache.dirtyAt(el));
+    try {
+      const d = s.display;
+      if (
+        !r || own.control || own.owner || el.localName === "label" || d.startsWith("inline") ||
+        d.startsWith("ruby") || d === "contents" || d === "table-cell"
+      ) return descend();
+      const key = keyOf(el, s, r, own);
+      const hit = this.#cache.reuse(this.#view, el, key, this.#floor);
+      if (hit) this.#replay(walker, runs, hit, own);
+      else this.#record(walker, runs, el, key, own, descend);
+    } finally {
+      this.#floor = outerFloor;
+    }
+  }
+
+  #replay(walker: Recorded, runs: TextRuns, e: Entry, own: Ctx): void {
+    runs.space();
+    if (e.flushes) runs.flush();
+    const { items, reads, hidden } = e.rec;
+    for (let i = e.items[0]; i < e.items[1]; i++) walker.items.push(settled(items[i]!));
+    walker.above += e.above;
+    walker.below += e.below;
+    for (const sc of e.scrollers) walker.scrollers.push({ ...sc });
+    if (own.scroller >= 0) {
+      const sc = walker.scrollers[own.scroller]!;
+      sc.total += e.outer[0];
+      sc.more += e.outer[1];
+    }
+    for (let i = e.hidden[0]; i < e.hidden[1]; i++) this.hid(hidden[i]!);
+    // What the subtree depended on, for the entries of the subtrees around it.
+    for (let i = e.reads[0]; i < e.reads[1]; i++) this.#reads.push(reads[i]!);
+    runs.space();
+    this.#count += e.count;
+    this.#cache.reused += e.count;
+  }
+
+  #record(
+    walker: Recorded,
+    runs: TextRuns,
+    el: Element,
+    key: unknown[],
+    own: Ctx,
+    descend: () => void,
+  ): void {
+    const items = walker.items.length, scrollers = walker.scrollers.length;
+    const { above, below } = walker;
+    const flushes = runs.flushes, hidden = this.#hidden.length, count = this.#count;
+    const reads = this.#reads.length, volatile = volatileReads();
+    const outer = own.scroller >= 0 ? walker.scrollers[own.scroller]! : null;
+    const total = outer?.total ?? 0, more = outer?.more ?? 0;
+    descend();
+    // Text checked against what is painted around it depends on more than the subtree.
+    if (volatileReads() > volatile) return;
+    // The subtree's first flush ended the run open before it: that run's item is not the subtree's.
+    const ended = runs.flushes > flushes;
+    this.#rec ??= {
+      items: walker.items,
+      reads: this.#reads,
+      hidden: this.#hidden,
+      probes: new Map(),
+    };
+    this.#cache.keep(this.#view, el, {
+      rec: this.#rec,
+      items: [items + (ended && runs.pushed[flushes] ? 1 : 0), walker.items.length],
+      reads: [reads, this.#reads.length],
+      hidden: [hidden, this.#hidden.length],
+      key,
+      flushes: ended,
+      above: walker.above - above,
+      below: walker.below - below,
+      scrollers: walker.scrollers.slice(scrollers).map((sc) => ({ ...sc })),
+      outer: outer ? [outer.total - total, outer.more - more] : [0, 0],
+      count: this.#count - count,
+    });
+  }
+}
+
+/** An item as a later walk gives it: nothing in a reused subtree is new since the last one. */
+function settled(it: PageItem): PageItem {
+  if (it.kind !== "el" || !it.fresh) return it;
+  const { fresh: _, ...rest } = it;
+  return rest;
+}

@@ -1,0 +1,168 @@
+/// <reference lib="dom" />
+/**
+ * What one walk of a document knows from its start (options, the view and the band, focus and
+ * modal dialog, what changed since the last observation), and the context each element passes
+ * to its children.
+ *
+ * @module
+ */
+import { deepActiveElement } from "../../../runtime/page/dom.ts";
+import { listenedElements } from "../listeners.ts";
+import { type DocState, docState } from "../../../runtime/page/state.ts";
+import { norm } from "../../../shared/text.ts";
+import {
+  type Box,
+  type ElementItem,
+  type Rgba,
+  type WalkOptions,
+  WHERE,
+} from "../../../shared/walk_types.ts";
+import { WalkCache } from "./walk_cache.ts";
+
+/** What one walk knows from its start. */
+export interface WalkScope {
+  o: WalkOptions;
+  state: DocState;
+  /** This walk is an observation (it marks new elements and becomes the last observation). */
+  observing: boolean;
+  /** The document was observed before; nodes added and elements hidden since then. */
+  seenBefore: boolean;
+  added: Set<Node>;
+  wasHidden: WeakSet<Element>;
+  /** Elements this walk finds hidden: the next observation's `wasHidden`. */
+  nowHidden: WeakSet<Element>;
+  /** The focused element (through shadow roots), the form it is in, and the open modal dialog. */
+  active: Element | null;
+  focusForm: Element | null;
+  modalEl: Element | null;
+  /** The visible area, the viewport's size and the scroll position. */
+  view: Box;
+  vw: number;
+  vh: number;
+  sx: number;
+  sy: number;
+  /** The whole document is walked; else only the band between `bandTop` and `bandBottom`. */
+  pageScope: boolean;
+  bandTop: number;
+  bandBottom: number;
+  /** find: the normalised query. */
+  query: string;
+  /** Elements page scripts gave click listeners (empty when the recorder is not installed). */
+  listened: WeakSet<Element>;
+}
+
+/** A listed control while its subtree is walked: text below it becomes its label. */
+export interface Ctl {
+  item: ElementItem;
+  el: Element;
+  /** Visible text inside the control. */
+  buf: string;
+  /** Text inside it that only screen readers get (visually hidden, icon titles). */
+  sr: string;
+  /** 2: a control natively or by role; 1: by heuristics (listeners, pointer cursor). */
+  kind: number;
+  /** Its place in the walk's items, and how many controls were listed inside it. */
+  index: number;
+  inner: number;
+}
+
+/** What an element passes to its children. */
+export interface Ctx {
+  /** Element whose box groups text into one line. */
+  block: Element | null;
+  /** Table cell the text is in, to join a row's cells with " | ". */
+  cell: Element | null;
+  heading: number;
+  /** Innermost listed control: text below it becomes its label. */
+  control: Ctl | null;
+  /** Innermost listed control, also inside a `<label>` whose text goes to the control it names. */
+  owner: Ctl | null;
+  /** Visible region (overflow clipping), and the one in force at the nearest positioned ancestor. */
+  clip: Box | null;
+  posClip: Box | null;
+  /** Index in the walk's scrollers of the scroll container that made `clip`, or -1. */
+  scroller: number;
+  /** Effective background colour (null: an image or unknown). */
+  bg: Rgba | null;
+  cursor: boolean;
+  where: number;
+  hidden: boolean;
+}
+
+/**
+ * Starts a walk: the document's state and what changed since the last observation (an
+ * observation becomes the last one), the focus and modal dialog, the view and the band.
+ */
+export function startWalk(o: WalkOptions): WalkScope {
+  const state = docState();
+  const observing = o.mode === "observe";
+  // What was added to the document or hidden at the last observation tells which are new: the
+  // walk cache's change log records additions from the first observation on.
+  if (observing) state.cache ??= new WalkCache((n) => state.added.add(n));
+  state.cache?.takeChanges();
+  const seenBefore = state.observed > 0;
+  const added = state.added;
+  const wasHidden = state.hidden;
+  const nowHidden = new WeakSet<Element>();
+  if (observing) {
+    state.observed++;
+    state.added = new Set();
+    state.hidden = nowHidden;
+  }
+
+  const vh = innerHeight || 1, vw = innerWidth || 1;
+  const view: Box = o.clip ?? { top: 0, left: 0, bottom: vh, right: vw };
+  const pageScope = o.scope === "page";
+  const band = vh * o.margin;
+  const active = deepActiveElement();
+  return {
+    o,
+    state,
+    observing,
+    seenBefore,
+    added,
+    wasHidden,
+    nowHidden,
+    active,
+    focusForm: active?.closest("form, [role=form], [role=search]") ?? null,
+    modalEl: openModal(),
+    view,
+    vw,
+    vh,
+    sx: scrollX,
+    sy: scrollY,
+    pageScope,
+    bandTop: pageScope ? -Infinity : o.band ? o.band.top : view.top - band,
+    bandBottom: pageScope ? Infinity : o.band ? o.band.bottom : view.bottom + band,
+    query: o.query ? norm(o.query) : "",
+    listened: o.listeners && o.mode !== "read" ? listenedElements(o.listeners) : new WeakSet(),
+  };
+}
+
+/** The last open, visible modal dialog, or null. */
+function openModal(): Element | null {
+  let modalEl: Element | null = null;
+  for (const d of document.querySelectorAll("dialog, [role=dialog], [role=alertdialog]")) {
+    const modal = d.localName === "dialog"
+      ? d.matches(":modal")
+      : d.getAttribute("aria-modal") === "true" || d.getAttribute("role") === "alertdialog";
+    if (!modal || !d.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+      continue;
+    }
+    const r = d.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) modalEl = d;
+  }
+  return modalEl;
+}
+
+/** Pushed off the page's top or left edge, where no one can scroll to. */
+export function offPage(w: WalkScope, r: Box): boolean {
+  return r.right + w.sx < 0 || r.bottom + w.sy < 0;
+}
+
+/** The `WHERE` flags of a box: `where` (dialog, form), and whether it is in the visible area. */
+export function whereOf(w: WalkScope, r: Box, where: number): number {
+  const v = w.view;
+  const inView = r.bottom > v.top && r.top < v.bottom && r.right > v.left && r.left < v.right;
+  return where | (inView ? WHERE.viewport : 0);
+}

@@ -1,0 +1,445 @@
+/// <reference lib="dom" />
+/**
+ * The walk over one document's flat tree (open shadow roots and slots included): each element
+ * is checked for being seen, listed when it is a control in the band, and entered with the
+ * context its children need; text nodes go to the control they label or to the text runs.
+ *
+ * @module
+ */
+import { frameId } from "../../../runtime/page/dom.ts";
+import { labelsOf } from "../label_index.ts";
+import { clipTo, contentBox, intersects, rgba, rootBg, textHidden } from "../paint.ts";
+import {
+  implicitRole,
+  interactive,
+  INTERACTIVE_SELECTOR,
+  isToggle,
+  LEAF,
+  NOT_TEXT,
+} from "../roles.ts";
+import { clean } from "../../../shared/text.ts";
+import {
+  type Box,
+  type HiddenMatch,
+  type PageItem,
+  type Scroller,
+  WHERE,
+} from "../../../shared/walk_types.ts";
+import { describe, finish } from "./describe.ts";
+import { hiddenMatch } from "./hidden.ts";
+import { isItem, scrollerName } from "./parts.ts";
+import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
+import { notePlaced, noteRead } from "./reads.ts";
+import type { SubtreeReuse } from "./reuse.ts";
+import { TextRuns } from "./text_runs.ts";
+
+/** Walks one document and collects its items and what lies outside the band. */
+export class FrameWalker {
+  /** Elements, text runs and frames, in reading order. */
+  readonly items: PageItem[] = [];
+  /** Interactive elements above and below the band. */
+  above = 0;
+  below = 0;
+  /** Scroll containers met, with how many controls their hidden part holds. */
+  readonly scrollers: Scroller[] = [];
+  /** find: matches in collapsed or hidden parts. */
+  readonly hidden: HiddenMatch[] = [];
+  readonly #w: WalkScope;
+  readonly #runs: TextRuns;
+  readonly #range = document.createRange();
+  /** Text inside a `<label>` that names a control belongs to that control, not to the page text. */
+  readonly #labelSink: Ctl;
+  /** Incremental observation: earlier walks' results of unchanged subtrees (observe only). */
+  readonly #reuse: SubtreeReuse | null;
+
+  constructor(w: WalkScope, reuse: SubtreeReuse | null = null) {
+    this.#w = w;
+    this.#reuse = reuse;
+    this.#runs = new TextRuns(w, this.items);
+    this.#labelSink = {
+      item: {
+        kind: "el",
+        lid: 0,
+        tag: "label",
+        role: "",
+        attrs: [],
+        states: [],
+        label: "",
+        where: 0,
+        y: 0,
+      },
+      el: document.documentElement,
+      buf: "",
+      sr: "",
+      kind: 2,
+      index: -1,
+      inner: 0,
+    };
+  }
+
+  /** Walks the document's body. */
+  run(): void {
+    const w = this.#w;
+    const bg = rootBg();
+    if (document.body) {
+      const clip = w.pageScope ? null : w.o.clip;
+      this.#children(document.body, {
+        block: document.body,
+        cell: null,
+        heading: 0,
+        control: null,
+        owner: null,
+        clip,
+        posClip: clip,
+        scroller: -1,
+        bg: bg[3] === 0 ? null : bg,
+        cursor: false,
+        where: 0,
+        hidden: false,
+      });
+    }
+    this.#runs.flush();
+  }
+
+  #children(root: ParentNode, ctx: Ctx): void {
+    for (let node = root.firstChild; node; node = node.nextSibling) {
+      if (node.nodeType === 3) this.#text(node as Text, ctx);
+      else if (node.nodeType === 1) this.#element(node as Element, ctx);
+    }
+  }
+
+  #text(node: Text, ctx: Ctx): void {
+    const w = this.#w;
+    const data = node.data;
+    if (!/\S/.test(data) || ctx.hidden) return;
+    this.#range.selectNodeContents(node);
+    const r = this.#range.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) return;
+    if (!intersects(r, ctx.clip) || offPage(w, r)) return;
+    // Text in a box clipped to a few pixels (height: 2px; overflow: hidden) is not readable.
+    const c0 = ctx.clip;
+    if (c0 && Math.min(r.bottom, c0.bottom) - Math.max(r.top, c0.top) < 4) return;
+    if (r.bottom <= w.bandTop || r.top >= w.bandBottom) return;
+    if (!w.pageScope && (r.right < w.view.left || r.left > w.view.right)) return;
+    const parent = node.parentElement ?? (node.parentNode as ShadowRoot | null)?.host;
+    if (!parent || textHidden(parent, r, ctx.bg)) return;
+    const c = ctx.control;
+    if (c) {
+      if (c.buf.length < w.o.maxLabel + 40) c.buf += data;
+      return;
+    }
+    if (w.o.mode === "find" && !w.query) return;
+    this.#runs.add(data, ctx, r);
+  }
+
+  #element(el: Element, ctx: Ctx): void {
+    const w = this.#w;
+    const tag = el.localName;
+    if (NOT_TEXT.has(tag) || el === w.state.overlay) return;
+    if (tag === "slot") return this.#slot(el as HTMLSlotElement, ctx);
+    this.#reuse?.met(el);
+    const s = getComputedStyle(el);
+    const display = s.display;
+    if (display === "none") {
+      if (w.observing) this.#hide(el);
+      else if (w.query && w.o.mode === "find") this.#hiddenMatch(el);
+      return;
+    }
+    if (s.contentVisibility === "hidden" || Number(s.opacity) === 0) {
+      if (w.observing) this.#hide(el);
+      if (!isToggle(el)) return;
+    }
+    const position = s.position;
+    if (position !== "static" && position !== "relative") notePlaced(el);
+    const r = display === "contents" ? null : el.getBoundingClientRect();
+    const clips = s.overflowX !== "visible" || s.overflowY !== "visible";
+    const clip = position === "fixed" ? null : position === "absolute" ? ctx.posClip : ctx.clip;
+    if (r && this.#unseen(el, s, r, ctx, clip, clips)) return;
+    let where = ctx.where;
+    if (el === w.modalEl) where |= WHERE.dialog;
+    if (el === w.focusForm) where |= WHERE.form;
+    const control = r ? this.#listed(el, s, r, ctx, clip, where) : ctx.control;
+    if (
+      (tag === "iframe" || tag === "frame") && s.visibility === "visible" && r &&
+      r.width > 0 && r.height > 0 && w.o.mode !== "read"
+    ) {
+      if (!control) this.#runs.flush();
+      this.items.push({
+        kind: "frame",
+        fid: frameId(el),
+        where: whereOf(w, r, ctx.where),
+        y: (r.top - w.view.top) / w.vh,
+        box: contentBox(el, r),
+      });
+      return;
+    }
+    if (LEAF.has(tag)) {
+      this.#leaf(el, ctx);
+      if (control && control !== ctx.control) this.#finish(control);
+      return;
+    }
+    if (tag === "details" && w.query && w.o.mode === "find" && !(el as HTMLDetailsElement).open) {
+      for (const part of el.children) if (part.localName !== "summary") this.#hiddenMatch(part);
+    }
+    const own = { ...ctx, clip, control, where }, listed = control !== ctx.control;
+    if (!this.#reuse) this.#descend(el, s, r, own, listed);
+    else {
+      const descend = () => this.#descend(el, s, r, own, listed);
+      this.#reuse.inside(this, this.#runs, el, s, r, own, descend);
+    }
+    if (control && control !== ctx.control) this.#finish(control);
+  }
+
+  /**
+   * Completes a control's item once its subtree was walked. A script-made control that only
+   * wraps others (no text of its own) is dropped: one real control is listed once.
+   */
+  #finish(c: Ctl): void {
+    finish(this.#w, c);
+    if (c.kind === 1 && c.inner > 0 && !/[\p{L}\p{N}]/u.test(c.buf + c.sr)) {
+      if (this.items[c.index] === c.item) this.items.splice(c.index, 1);
+    }
+  }
+
+  /** find: counts the query's matches inside a hidden element, with the control that shows it. */
+  #hiddenMatch(el: Element): void {
+    const m = hiddenMatch(this.#w, el);
+    if (!m) return;
+    const same = this.hidden.find((h) => h.lid === m.lid);
+    if (same) same.count += m.count;
+    else this.hidden.push(m);
+  }
+
+  /** Notes an element found hidden: shown by the next observation, it is marked new. */
+  #hide(el: Element): void {
+    if (this.#reuse) this.#reuse.hid(el);
+    else this.#w.nowHidden.add(el);
+  }
+
+  /** A slot: the nodes assigned to it, else its fallback content. */
+  #slot(el: HTMLSlotElement, ctx: Ctx): void {
+    const walk = () => {
+      const assigned = el.assignedNodes();
+      if (assigned.length === 0) return this.#children(el, ctx);
+      for (const n of assigned) {
+        if (n.nodeType === 3) this.#text(n as Text, ctx);
+        else if (n.nodeType === 1) this.#element(n as Element, ctx);
+      }
+    };
+    if (this.#reuse) this.#reuse.within(el, walk);
+    else walk();
+  }
+
+  /**
+   * Handles an element nothing of which is seen here: clipped away, pushed off the page, or
+   * (observing) outside the band, where its controls are counted instead. True when the walk
+   * does not enter it.
+   */
+  #unseen(
+    el: Element,
+    s: CSSStyleDeclaration,
+    r: DOMRect,
+    ctx: Ctx,
+    clip: Box | null,
+    clips: boolean,
+  ): boolean {
+    const w = this.#w;
+    const position = s.position;
+    const tiny = r.width <= 1 || r.height <= 1;
+    if (
+      (tiny && clips) || offPage(w, r) ||
+      (s.clip !== "auto" && position === "absolute" && (r.width <= 2 || r.height <= 2)) ||
+      /^inset\(50%/.test(s.clipPath)
+    ) {
+      if (isToggle(el)) {
+        this.#hiddenInput(el, ctx);
+      } else if (ctx.control) {
+        const t = el.textContent;
+        if (t && ctx.control.sr.length < 80) ctx.control.sr += " " + t;
+      }
+      return true;
+    }
+    if (!intersects(r, clip) && r.width > 0 && r.height > 0 && ctx.scroller < 0) {
+      if (position !== "fixed" && position !== "absolute" && clips) return true;
+    }
+    // Out of the band: count what is inside instead of walking it.
+    if (
+      !w.pageScope && r.height > 0 && (r.bottom < w.bandTop || r.top > w.bandBottom) &&
+      position !== "fixed" && position !== "sticky" && w.o.mode === "observe"
+    ) {
+      const n = (interactive(el, s, ctx.cursor) ? 1 : 0) +
+        el.querySelectorAll(INTERACTIVE_SELECTOR).length;
+      if (r.bottom < w.bandTop) this.above += n;
+      else this.below += n;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Lists `el` when it is a control inside the band (else counts it where it is); returns the
+   * control that text below `el` labels.
+   */
+  #listed(
+    el: Element,
+    s: CSSStyleDeclaration,
+    r: DOMRect,
+    ctx: Ctx,
+    clip: Box | null,
+    where: number,
+  ): Ctl | null {
+    const w = this.#w;
+    const parent = ctx.owner;
+    // A link inside a tab or option that says it is only presentation is that control's part.
+    if (parent && /^(presentation|none)$/.test(el.getAttribute("role") ?? "")) {
+      return ctx.control;
+    }
+    const kind = s.visibility === "visible" && w.o.mode !== "read"
+      ? interactive(el, s, ctx.cursor, w.listened.has(el))
+      : 0;
+    if (!kind) return ctx.control;
+    // Script-clickable containers as big as the screen are layout, not controls.
+    const big = kind === 1 && (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
+    if (big || r.width <= 0 || r.height <= 0) return ctx.control;
+    if (ctx.scroller >= 0) this.scrollers[ctx.scroller]!.total++;
+    if (!intersects(r, clip)) {
+      if (ctx.scroller >= 0 && w.o.mode === "observe") this.scrollers[ctx.scroller]!.more++;
+    } else if (r.bottom <= w.bandTop) this.above++;
+    else if (r.top >= w.bandBottom) this.below++;
+    else if (!w.pageScope && (r.right <= w.view.left || r.left >= w.view.right)) {
+      // beside the visible area of a frame: not seen
+    } else {
+      if (!ctx.control) this.#runs.flush();
+      const c = describe(
+        w,
+        el,
+        implicitRole(el),
+        whereOf(w, r, where),
+        (r.top - w.view.top) / w.vh,
+      );
+      c.kind = kind;
+      c.index = this.items.length;
+      if (parent) {
+        parent.inner++;
+        if (isItem(el) && isItem(parent.el)) c.item.level = (parent.item.level ?? 0) + 1;
+      }
+      this.items.push(c.item);
+      return c;
+    }
+    return ctx.control;
+  }
+
+  /** A leaf inside a control adds to its label: a picture's `alt`, an icon's title. */
+  #leaf(el: Element, ctx: Ctx): void {
+    const c = ctx.control;
+    if (c && el.localName === "img") {
+      const alt = clean(el.getAttribute("alt"));
+      if (alt) c.buf += " " + alt;
+    } else if (c && el.localName === "svg") {
+      const t = clean(el.getAttribute("aria-label") ?? el.querySelector("title")?.textContent);
+      if (t) c.sr += " " + t;
+    }
+  }
+
+  /**
+   * Walks the children of `el` (its shadow root when it has one) with their context: `own`
+   * is the context `el` itself got (its clip, the control it is or is in, where it is);
+   * `listed`: `el` is that control.
+   */
+  #descend(
+    el: Element,
+    s: CSSStyleDeclaration,
+    r: DOMRect | null,
+    own: Ctx,
+    listed: boolean,
+  ): void {
+    const w = this.#w;
+    const tag = el.localName;
+    const display = s.display;
+    let clip = own.clip;
+    let scroller = own.scroller;
+    const overflowX = s.overflowX, overflowY = s.overflowY;
+    if ((overflowX !== "visible" || overflowY !== "visible") && r && r.width > 0 && r.height > 0) {
+      noteRead(el); // scripts scroll it without a mutation
+      const scrollable = /auto|scroll/.test(overflowX + overflowY) &&
+        (el.scrollHeight > el.clientHeight + 4 || el.scrollWidth > el.clientWidth + 4) &&
+        tag !== "body" && tag !== "html";
+      if (!(scrollable && w.pageScope)) {
+        clip = clipTo(clip, r, overflowX, overflowY);
+        if (scrollable) {
+          scroller = this.scrollers.length;
+          this.scrollers.push({ name: scrollerName(el), total: 0, more: 0 });
+        } else scroller = -1;
+      }
+    }
+    const inline = display === "contents" || display.startsWith("inline") || display === "ruby";
+    const cell = display === "table-cell";
+    let heading = own.heading;
+    const hm = /^h([1-6])$/.exec(tag);
+    if (hm) heading = Number(hm[1]);
+    else if (el.getAttribute("role") === "heading") {
+      heading = Number(el.getAttribute("aria-level")) || 2;
+    }
+    const child: Ctx = {
+      block: inline || cell ? own.block : el,
+      cell: cell ? el : own.cell,
+      heading: inline || cell ? own.heading : heading,
+      control: tag === "label" && (el as HTMLLabelElement).control && !listed
+        ? this.#labelSink
+        : own.control,
+      owner: listed ? own.control : own.owner,
+      clip,
+      posClip: s.position === "static" ? own.posClip : clip,
+      scroller,
+      bg: own.bg,
+      cursor: s.cursor === "pointer",
+      where: own.where,
+      hidden: s.visibility !== "visible",
+    };
+    if (s.backgroundImage !== "none") child.bg = null;
+    else {
+      const bg = rgba(s.backgroundColor);
+      if (bg && bg[3] > 0.5) child.bg = bg;
+    }
+    // Words of neighbouring blocks (and inline blocks) never run together.
+    const apart = !inline || display.startsWith("inline-");
+    if (apart && child.control) child.control.buf += " ";
+    else if (apart) this.#runs.space();
+    if (tag === "details" && !(el as HTMLDetailsElement).open) {
+      // A closed <details> shows only its summary.
+      for (const part of el.children) if (part.localName === "summary") this.#element(part, child);
+    } else {
+      const shadow = (el as HTMLElement).shadowRoot;
+      if (shadow) this.#reuse?.enter(shadow);
+      this.#children(shadow ?? el, child);
+    }
+    if (apart && child.control) child.control.buf += " ";
+    else if (apart) this.#runs.space();
+    if (!inline) this.#runs.endBlock(el);
+  }
+
+  /** A checkbox or radio drawn by its label: listed at the label's place, clicked by script. */
+  #hiddenInput(el: Element, ctx: Ctx): void {
+    const w = this.#w;
+    const label = labelsOf(el)?.[0];
+    if (label) notePlaced(label);
+    if (!label || !label.checkVisibility({ visibilityProperty: true })) return;
+    const r = label.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || !intersects(r, ctx.clip)) return;
+    if (r.bottom <= w.bandTop) this.above++;
+    else if (r.top >= w.bandBottom) this.below++;
+    else {
+      if (!ctx.control) this.#runs.flush();
+      const c = describe(
+        w,
+        el,
+        implicitRole(el),
+        whereOf(w, r, ctx.where),
+        (r.top - w.view.top) / w.vh,
+      );
+      finish(w, c);
+      if (ctx.owner) ctx.owner.inner++;
+      if (w.o.mode !== "read") this.items.push(c.item);
+    }
+  }
+}

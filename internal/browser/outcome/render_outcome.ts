@@ -1,0 +1,152 @@
+import type {
+  ActionOutcome,
+  DialogRecord,
+  DownloadRecord,
+  Effect,
+  TargetChange,
+} from "../../entity/mod.ts";
+import { cut } from "../shared/text.ts";
+
+/**
+ * The model's sentence for what an action did: `did`, then what changed, then the settle time,
+ * e.g. `Clicked [5]. Now at http://…/cart "Cart"; focus moved to <input> "Email". (settled in
+ * 180 ms)`. The one renderer of {@link ActionOutcome} for the model and the history.
+ *
+ * @example
+ * ```ts
+ * renderOutcome({ did: "Pressed Enter", effects: [], measured: true, settledMs: 104, capped: false,
+ *   downloads: [], dialogs: [], blocked: [], banners: [] });
+ * // "Pressed Enter. Nothing on the page changed. (settled in 104 ms)"
+ * ```
+ */
+export function renderOutcome(o: ActionOutcome): string {
+  const parts: string[] = o.dialogs.map(renderDialog);
+  if (o.newTab) {
+    const t = o.newTab;
+    const more = t.count > 1 ? ` (${t.count} tabs opened)` : "";
+    parts.push(
+      `a new tab ${t.index} opened${more}: ${t.url}${
+        t.title ? ` "${t.title}"` : ""
+      }, and is now the current tab`,
+    );
+  } else if (o.closedItself) {
+    parts.push(`the tab closed itself; now on tab ${o.closedItself.index}: ${o.closedItself.url}`);
+  }
+  parts.push(...o.downloads.map(renderDownload));
+  if (o.loaded) parts.push(`${o.loaded} more item${o.loaded === 1 ? "" : "s"} loaded`);
+  parts.push(...o.effects.map(renderEffect));
+  parts.push(...o.banners);
+  if (o.capped && o.stillBusy) {
+    parts.push(
+      `still loading after ${seconds(o.capMs ?? 0)} s (${o.stillBusy} still shows): ` +
+        `wait, or observe again later`,
+    );
+  } else if (o.capped) {
+    parts.push(`the page had not settled after ${o.capMs ?? 0} ms (still loading or busy)`);
+  }
+  const effects = parts.length > 0
+    ? ` ${capital(parts.join("; "))}.`
+    : o.measured
+    ? ` Nothing on the page changed${o.control ? "; the control may keep its state hidden" : ""}.`
+    : "";
+  const settled = o.settledMs !== undefined ? ` (settled in ${o.settledMs} ms)` : "";
+  const blocked = o.blocked.map((b) =>
+    ` Blocked ${b.url}: ${b.reason}; stay on them or ask the user.`
+  );
+  return `${o.did}.${effects}${settled}${blocked.join("")}`;
+}
+
+/** `downloaded "report.csv" (1.2 KB) to /home/me/downloads/report.csv`, or why it was not saved. */
+export function renderDownload(d: DownloadRecord): string {
+  const name = JSON.stringify(d.name);
+  switch (d.state) {
+    case "saved":
+      return `downloaded ${name} (${size(d.bytes ?? 0)}) to ${d.path}`;
+    case "running":
+      return `a download of ${name} is still running after ${(d.waitedMs ?? 0) / 1000} s`;
+    case "canceled":
+      return `the download of ${name} was canceled`;
+    case "failed":
+      return `the download of ${name} could not be saved: ${d.error ?? "unknown error"}`;
+  }
+}
+
+/** `a confirm dialog asked "Delete?" (dismissed: the action was not confirmed)`. */
+export function renderDialog(d: DialogRecord): string {
+  const shown = d.message ? ` ${JSON.stringify(cut(d.message, 200))}` : "";
+  if (d.type === "alert") return `an alert said${shown || " nothing"} (accepted)`;
+  const what = d.type === "beforeunload" ? "a leave-page dialog" : `a ${d.type} dialog`;
+  return d.answer === "accepted"
+    ? `${what} asked${shown} (accepted)`
+    : `${what} asked${shown} (dismissed: the action was not confirmed)`;
+}
+
+function renderEffect(e: Effect): string {
+  const at = "inFrame" in e && e.inFrame ? " in its frame" : "";
+  switch (e.kind) {
+    case "navigated":
+      return `now at ${e.url}${e.title ? ` "${e.title}"` : ""}`;
+    case "title":
+      return `the title is now "${e.title}"`;
+    case "target":
+      return targetPhrase(e.id, e.change);
+    case "added": {
+      const n = e.capped ? "500+" : String(e.count);
+      const names = [
+        ...(e.headings ?? []).map((h) => `heading ${JSON.stringify(h)}`),
+        ...e.samples.map((s) => JSON.stringify(s)),
+      ];
+      if (names.length === 0) return `${n} new item${e.count === 1 ? "" : "s"} appeared${at}`;
+      const all = e.count > names.length ? ` (${n} new items in all)` : "";
+      return `appeared${at}: ${names.join(", ")}${all}`;
+    }
+    case "removed":
+      return `${e.count} item${e.count === 1 ? "" : "s"} disappeared${at}`;
+    case "text": {
+      const said = [
+        ...(e.changes ?? []).map((c) =>
+          `${JSON.stringify(c.from || "(nothing)")} now reads ${JSON.stringify(c.to)}`
+        ),
+        ...(e.lines ?? []).map((l) => `${JSON.stringify(l)} appeared`),
+        ...(e.gone ?? []).map((l) => `${JSON.stringify(l)} is gone`),
+      ];
+      return said.length > 0
+        ? `the visible text changed${at}: ${said.join(", ")}`
+        : `the visible text changed${at}`;
+    }
+    case "focus":
+      return `focus moved to ${e.to}${at}`;
+    case "scrolled":
+      return `the page scrolled ${e.direction}${at}`;
+    case "tab":
+      return `now on tab ${e.index}: ${e.url}${e.title ? ` "${e.title}"` : ""}`;
+  }
+}
+
+function targetPhrase(id: number, c: TargetChange): string {
+  switch (c.state) {
+    case "left":
+      return `[${id}] left the page`;
+    case "checked":
+    case "unchecked":
+      return `[${id}] ${c.changed ? "is now" : "is still"} ${c.state}`;
+    case "value":
+      return `[${id}] now reads ${JSON.stringify(cut(c.value.replace(/\s+/g, " "), 80))}`;
+    default:
+      return `[${id}] is now ${c.state}`;
+  }
+}
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

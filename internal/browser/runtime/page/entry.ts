@@ -1,0 +1,86 @@
+/// <reference lib="dom" />
+/**
+ * The in-page runtime's entry: the table of functions the Deno side calls by name (through
+ * `page_runtime.ts`), installed with the runtime's version on the isolated world's one global.
+ * `scripts/bundle_runtime.ts` bundles this module graph into `runtime_bundle.ts`; evaluating
+ * that source in a document installs the runtime there.
+ *
+ * Everything here runs in puppeteer's isolated world: the same DOM as the page, but its own
+ * globals, so page scripts that replace `Array.prototype.map`, `JSON` or `querySelectorAll`
+ * cannot break or fool it.
+ *
+ * @module
+ */
+import { activityTracker } from "../../settle/page/activity.ts";
+import { closeBanner } from "../../banners/page/banners.ts";
+import { clickByScript, clickPointOf } from "../../actions/page/click.ts";
+import { frameId } from "./dom.ts";
+import { measureEffects } from "../../effects/page/effects.ts";
+import { hideFieldText, showFieldText } from "../../actions/page/field_text.ts";
+import {
+  controlKind,
+  fileInputFor,
+  prepareField,
+  setFieldValue,
+} from "../../actions/page/fields.ts";
+import { focusedElementInfo, focusedState } from "../../observe/page/focus.ts";
+import { domIdle, waitForDomQuiet } from "../../settle/page/idle.ts";
+import {
+  chooseNativeOption,
+  findCustomOption,
+  lastSeenOptions,
+  optionText,
+} from "../../actions/page/options.ts";
+import { clearOverlay, drawOverlay } from "../../actions/page/overlay.ts";
+import { elementByLocalId, linkHref } from "./refs.ts";
+import { centreElement, revealElement, scrollBy, scrollWindow } from "../../actions/page/scroll.ts";
+import { install } from "./state.ts";
+import { walkFrame } from "../../observe/page/walk/walk_frame.ts";
+import { textShows, waitForText } from "../../actions/page/wait_text.ts";
+
+/** The functions callable from Deno, by name. A function that acts on an element takes it first. */
+export const api = {
+  walkFrame,
+  elementByLocalId,
+  frameIdOf: frameId,
+  linkHref,
+  drawOverlay,
+  clearOverlay,
+  closeBanner,
+  waitForDomQuiet,
+  domIdle,
+  scrollBy,
+  revealElement,
+  centreElement,
+  scrollWindow,
+  clickPointOf,
+  clickByScript,
+  prepareField,
+  setFieldValue,
+  controlKind,
+  fileInputFor,
+  chooseNativeOption,
+  findCustomOption,
+  lastSeenOptions,
+  optionText,
+  measureEffects,
+  focusedElementInfo,
+  focusedState,
+  textShows,
+  waitForText,
+  hideFieldText,
+  showFieldText,
+};
+
+/** The runtime's API table. */
+export type RuntimeApi = typeof api;
+
+/** The hash of the bundled source, stamped in by `scripts/bundle_runtime.ts`. */
+declare const RUNTIME_VERSION: string;
+
+if (typeof document !== "undefined") {
+  install(RUNTIME_VERSION, api);
+  // Installed as the document is created (or on demand): watching its changes from now on, the
+  // quiet time settling asks for counts from its real last change.
+  activityTracker();
+}

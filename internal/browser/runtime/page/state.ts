@@ -1,0 +1,113 @@
+/// <reference lib="dom" />
+/**
+ * The runtime's one global. Each document (and each frame's document) has its own isolated world,
+ * so its own `globalThis.__browserAgent`: the runtime's version and API table, and everything the
+ * runtime keeps between calls in that document. Nothing else in the runtime touches `globalThis`.
+ *
+ * @module
+ */
+import type { RuntimeApi } from "./entry.ts";
+import type { PageItem } from "../../shared/walk_types.ts";
+import type { WalkCache } from "../../observe/page/walk/walk_cache.ts";
+import { RUNTIME_GLOBAL } from "../../shared/runtime_global.ts";
+
+/** Counts DOM changes between the two effect measurements of an action. */
+export interface EffectTracker {
+  observer: MutationObserver;
+  /** Elements added (roots of added subtrees and their descendants as added). */
+  added: Set<Element>;
+  /** Elements removed, descendants included. */
+  removed: number;
+}
+
+/** Remembers when the DOM last changed. */
+export interface IdleTracker {
+  observer: MutationObserver;
+  /** `performance.now()` of the last change seen. */
+  last: number;
+}
+
+/** What the runtime keeps per document. */
+export interface DocState {
+  /** Random per-document token: local IDs are only meaningful with it. */
+  token: string;
+  /** The next local ID to give; each listed element's ID, and the element behind each ID. */
+  next: number;
+  ids: WeakMap<Element, number>;
+  els: Map<number, WeakRef<Element>>;
+  /** How many observations walked this document. */
+  observed: number;
+  /** Nodes added, and elements hidden, since the last observation (for `fresh` marks). */
+  added: Set<Node>;
+  hidden: WeakSet<Element>;
+  /** The numbers of `<iframe>` elements, as frame items and frame owners give them. */
+  frames: { ids: WeakMap<Element, number>; next: number };
+  /** The `--overlay` layer, while one is drawn. */
+  overlay?: Element;
+  /** DOM changes of the action being measured. */
+  effects?: EffectTracker;
+  /** The last DOM change, once `domIdle` was asked. */
+  idle?: IdleTracker;
+  /** The token the timer recorder was last told of an action with (`timers.ts`). */
+  timerToken?: string;
+  /** Elements page scripts gave click listeners, as the recorder told them (`listeners.ts`). */
+  listened?: WeakSet<Element>;
+  /** The option texts `findCustomOption` saw last, per custom dropdown. */
+  options: WeakMap<Element, string[]>;
+  /**
+   * What changed since each observation (added nodes for `added`, from the first observation
+   * on), and what the last ones gave per subtree (incremental walks).
+   */
+  cache?: WalkCache;
+  /** The last walks' items by their options, and the last result's number (`observe/page/walk/delta.ts`). */
+  results?: Map<string, { id: number; items: PageItem[] }>;
+  resultIds: number;
+}
+
+/** What `globalThis.__browserAgent` holds once the runtime is installed. */
+export interface Installed extends DocState {
+  /** Hash of the runtime's bundled source. */
+  version: string;
+  /** The functions the Deno side calls by name. */
+  api: RuntimeApi;
+}
+
+function slot(): { [RUNTIME_GLOBAL]?: Installed } {
+  return globalThis as unknown as { [RUNTIME_GLOBAL]?: Installed };
+}
+
+/**
+ * Installs the runtime in this document, unless this version already is (a second install of
+ * the same version keeps the document's state: IDs and trackers). One of another version is
+ * replaced and its observers stopped.
+ */
+export function install(version: string, api: RuntimeApi): void {
+  const g = slot();
+  const old = g[RUNTIME_GLOBAL];
+  if (old?.version === version) return;
+  old?.effects?.observer.disconnect();
+  old?.idle?.observer.disconnect();
+  old?.overlay?.remove();
+  old?.cache?.stop();
+  g[RUNTIME_GLOBAL] = {
+    version,
+    api,
+    token: Math.random().toString(36).slice(2, 10),
+    next: 1,
+    ids: new WeakMap(),
+    els: new Map(),
+    observed: 0,
+    added: new Set(),
+    hidden: new WeakSet(),
+    frames: { ids: new WeakMap(), next: 1 },
+    options: new WeakMap(),
+    resultIds: 0,
+  };
+}
+
+/** This document's state; the runtime's functions run only once it is installed. */
+export function docState(): DocState {
+  const state = slot()[RUNTIME_GLOBAL];
+  if (!state) throw new Error("The browser-agent runtime is not installed in this document");
+  return state;
+}

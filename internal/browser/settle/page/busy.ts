@@ -1,0 +1,122 @@
+/// <reference lib="dom" />
+/**
+ * Work in progress a person sees, spinner or not: a line that says so ("Searching…",
+ * "Loading...", "Cargando…", "Chargement…", "Wird geladen…", "Please wait", "Working on it"),
+ * `aria-busy`, a progress bar that is not full, skeleton placeholders and spinners, and a region
+ * the action just emptied of its results.
+ *
+ * @module
+ */
+import { visible } from "../../runtime/page/dom.ts";
+import { emptiedRegion } from "./activity.ts";
+import { cut } from "../../shared/text.ts";
+
+/** A line that starts with a phrase meaning "wait", in several languages. */
+const WAIT_PHRASE = new RegExp(
+  "^(please wait|one moment|just a moment|working on it|hang (on|tight)|bitte warten|" +
+    "einen moment|por favor,? espere|un momento|veuillez patienter|patientez|un instant|" +
+    "aguarde|attendere|подождите|proszę czekać|请稍候|請稍候|잠시만)(?![\\p{L}])",
+  "iu",
+);
+/** A line that is only a word meaning "loading" (and punctuation). */
+const LOADING_WORD = new RegExp(
+  "^(loading|wird geladen|lädt|cargando|chargement|carregando|caricamento|загрузка|" +
+    "ładowanie|laddar|bezig met laden|yükleniyor|加载中|載入中|読み込み中|로딩 중)" +
+    "\\s*[.…!:]*\\s*$",
+  "iu",
+);
+/** An ellipsis at the end of a line (three dots or the one character). */
+const ELLIPSIS = /(…|\.\.\.)\s*$/;
+/** First words of an ellipsis-ended line that say work is going on, beyond English -ing. */
+const PROGRESS_WORD = new RegExp(
+  "^(\\p{L}+(ando|endo|iendo|indo)|wird|lade|suche|sende|speichere|verarbeite|verbinde|" +
+    "recherche|envoi|enregistrement|traitement|connexion|chargement|ricerca|invio|" +
+    "salvataggio|elaborazione|caricamento|поиск|обработка|отправка|сохранение|загрузка|" +
+    "подключение|wyszukiwanie|zapisywanie|trwa|正在|.*中)$",
+  "iu",
+);
+/** English words ending in -ing that do not mean work in progress. */
+const NOT_PROGRESS = new Set([
+  "nothing",
+  "something",
+  "anything",
+  "everything",
+  "coming",
+  "during",
+  "morning",
+  "evening",
+  "spring",
+  "string",
+  "ceiling",
+  "wedding",
+  "pudding",
+  "trending",
+  "upcoming",
+]);
+const INDICATORS = '[aria-busy="true"], progress, [role="progressbar"], ' +
+  '[class*="skeleton" i], [class*="shimmer" i], [class*="spinner" i], [class*="loader" i], ' +
+  '[class*="placeholder-glow" i]';
+
+/**
+ * Whether one line of visible text says the page is working. Lines about a download are not:
+ * downloads are waited for on their own (a page may say "Preparing your download…" forever).
+ */
+export function isProgressLine(line: string): boolean {
+  const text = line.trim();
+  if (text === "" || text.length > 80 || /download/i.test(text)) return false;
+  if (WAIT_PHRASE.test(text) || LOADING_WORD.test(text)) return true;
+  if (!ELLIPSIS.test(text) || text.length > 60) return false;
+  const first = /^[\p{L}]+/u.exec(text)?.[0] ?? "";
+  const lower = first.toLowerCase();
+  if (lower.length >= 6 && lower.endsWith("ing") && !NOT_PROGRESS.has(lower)) return true;
+  return PROGRESS_WORD.test(first);
+}
+
+/**
+ * What shows that the page is working, one description each (`"Searching…"`, `a progress
+ * bar`, `aria-busy`); empty when nothing does. At most a few. `text`: the body's visible text,
+ * when the caller has it already.
+ */
+export function busySignals(text = document.body?.innerText ?? ""): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    if (isProgressLine(line)) out.push(JSON.stringify(cut(line.trim(), 60)));
+    if (out.length >= 3) return out;
+  }
+  for (const el of Array.from(document.querySelectorAll(INDICATORS)).slice(0, 200)) {
+    const what = indicator(el);
+    if (what && !out.includes(what)) out.push(what);
+  }
+  const emptied = emptiedRegion();
+  if (emptied) out.push(emptied);
+  return out;
+}
+
+/**
+ * Whether the page shows that it is loading: a progress line or a loading indicator (spinners
+ * and skeletons aside, which may stay in a layout for good).
+ */
+export function isBusy(): boolean {
+  const text = document.body?.innerText ?? "";
+  if (text.split("\n").some(isProgressLine)) return true;
+  return Array.from(document.querySelectorAll('[aria-busy="true"], progress, [role="progressbar"]'))
+    .slice(0, 50).some((el) => indicator(el) !== "");
+}
+
+function indicator(el: Element): string {
+  if (!visible(el)) return "";
+  if (el.getAttribute("aria-busy") === "true") return "aria-busy";
+  if (el instanceof HTMLProgressElement || el.getAttribute("role") === "progressbar") {
+    const now = el instanceof HTMLProgressElement
+      ? (el.hasAttribute("value") ? el.value : NaN)
+      : Number(el.getAttribute("aria-valuenow") ?? NaN);
+    const max = el instanceof HTMLProgressElement
+      ? el.max
+      : Number(el.getAttribute("aria-valuemax") ?? 100);
+    return now >= max ? "" : "a progress bar";
+  }
+  const cls = typeof el.className === "string" ? el.className : "";
+  if (/skeleton|shimmer|placeholder-glow/i.test(cls)) return "skeleton placeholders";
+  if (/(^|[-_\s])(spinner|loader)([-_\s]|$)/i.test(cls)) return "a spinner";
+  return "";
+}
