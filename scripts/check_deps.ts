@@ -6,6 +6,11 @@
  * (the commands main wires) may use every package, also only through `mod.ts`; nothing under
  * `internal/` imports them.
  *
+ * Inside `internal/browser`, it keeps the two worlds apart: code under a `page/` folder runs in
+ * the page (bundled into the runtime) and imports only other `page/` code, `shared/` and a
+ * feature's `policy.ts`; `shared/` imports only `shared/`; the Deno side imports `page/` code
+ * only as types (`import type`), but for the files in {@link PAGE_VALUE_IMPORTS}.
+ *
  * It also seals the boundaries of the three libraries that must stay in one package each:
  * `puppeteer-core` is imported only in `internal/browser`, `openai` only in `internal/llm`, the
  * MCP SDK only in `internal/mcp`; and no puppeteer type appears in what `internal/browser/mod.ts`
@@ -34,6 +39,15 @@ const SEALED: [RegExp, string][] = [
   [/^(npm:)?openai(@|\/|$)/, "llm"],
   [/^(npm:\/?)?@modelcontextprotocol\/sdk(@|\/|$)/, "mcp"],
 ];
+
+/**
+ * Deno-side files of `internal/browser` that import values from `page/` code, and why. Each is a
+ * debt: in-page code is bundled, not imported.
+ */
+const PAGE_VALUE_IMPORTS: Record<string, string> = {
+  "runtime/main_world.ts":
+    "serialises the main-world recorders (click listeners, action timers) into each new document",
+};
 
 /** The project folder: this script's parent, or the folder given as the first argument (tests). */
 const root = resolve(Deno.args[0] ?? new URL("..", import.meta.url).pathname);
@@ -72,6 +86,47 @@ for (const pkg of Deno.readDirSync(internal)) {
       }
     }
   }
+}
+
+// Inside internal/browser: the page's world and the Deno side meet only in shared/.
+const browserDir = join(internal, "browser");
+for (const file of walk(browserDir)) {
+  const where = relative(browserDir, file);
+  const source = Deno.readTextFileSync(file);
+  const inPage = isPageCode(where);
+  const inShared = where.startsWith("shared/");
+  for (const m of source.matchAll(/^(import|export)(\s+type)?\b[^;]*?from\s*["']([^"']+)["']/gms)) {
+    const spec = m[3]!;
+    const typeOnly = m[2] !== undefined;
+    const path = `internal/browser/${where}`;
+    if (!spec.startsWith(".")) {
+      if (inPage || inShared) {
+        problems.push(
+          `${path} imports "${spec}": in-page and shared code import only project files`,
+        );
+      }
+      continue;
+    }
+    const target = relative(browserDir, resolve(dirname(file), spec));
+    const targetPage = isPageCode(target);
+    const targetShared = target.startsWith("shared/");
+    if (inShared && !targetShared) {
+      problems.push(`${path} imports "${spec}": shared/ code imports only shared/`);
+    } else if (inPage && !targetPage && !targetShared && !target.endsWith("/policy.ts")) {
+      problems.push(
+        `${path} imports "${spec}": in-page code imports only page/ code, shared/ and policy.ts`,
+      );
+    } else if (!inPage && targetPage && !typeOnly && !(where in PAGE_VALUE_IMPORTS)) {
+      problems.push(
+        `${path} imports "${spec}" as a value: the Deno side imports page/ code only as types; move what both sides need to shared/`,
+      );
+    }
+  }
+}
+
+/** Whether a path under internal/browser is in-page code (in a `page/` folder). */
+function isPageCode(path: string): boolean {
+  return path.split("/").slice(0, -1).includes("page");
 }
 
 // main.ts and cli/: any package, but only through its mod.ts.
