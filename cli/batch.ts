@@ -8,10 +8,13 @@ export interface BatchTask {
   max_steps?: number;
 }
 
-/** How one batch task ended (a replayed recording that failed: `replay_failed`). */
+/**
+ * How one batch task ended (a replayed recording that failed: `replay_failed`; a recorded run
+ * that cannot be replayed because it did not succeed: `skipped`).
+ */
 export interface BatchOutcome {
   name: string;
-  reason: TerminalReason | "replay_failed";
+  reason: TerminalReason | "replay_failed" | "skipped";
   /** The answer, or what went wrong. */
   message: string;
   steps: number;
@@ -126,7 +129,13 @@ export function resultsTable(outcomes: readonly BatchOutcome[]): string {
     ["task", "result", "steps", "time", "tokens", "answer or reason"],
     ...outcomes.map((o) => [
       o.name,
-      o.not_run ? "not run" : o.reason === "goal_satisfied" ? "passed" : `failed (${o.reason})`,
+      o.not_run
+        ? "not run"
+        : o.reason === "skipped"
+        ? "skipped"
+        : o.reason === "goal_satisfied"
+        ? "passed"
+        : `failed (${o.reason})`,
       String(o.steps),
       `${(o.ms / 1000).toFixed(1)} s`,
       String(o.tokens),
@@ -136,20 +145,23 @@ export function resultsTable(outcomes: readonly BatchOutcome[]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const passed = outcomes.filter((o) => o.reason === "goal_satisfied").length;
   const notRun = outcomes.filter((o) => o.not_run).length;
+  const skipped = outcomes.filter((o) => o.reason === "skipped").length;
   return [
     ...rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()),
-    `${passed} passed, ${outcomes.length - passed - notRun} failed${
+    `${passed} passed, ${outcomes.length - passed - notRun - skipped} failed${
       notRun ? `, ${notRun} not run` : ""
-    }`,
+    }${skipped ? `, ${skipped} skipped` : ""}`,
   ].join("\n");
 }
 
 /**
  * A JUnit XML report: one test case per task; a task that did not end with goal_satisfied is a
- * failure whose message is its terminal reason and last error; one never started is skipped.
+ * failure whose message is its terminal reason and last error; one never started, or a
+ * recording that cannot be replayed, is skipped.
  */
 export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-agent"): string {
-  const skipped = outcomes.filter((o) => o.not_run).length;
+  const isSkipped = (o: BatchOutcome) => o.not_run === true || o.reason === "skipped";
+  const skipped = outcomes.filter(isSkipped).length;
   const failures = outcomes.filter((o) => o.reason !== "goal_satisfied").length - skipped;
   const total = outcomes.reduce((s, o) => s + o.ms, 0) / 1000;
   const cases = outcomes.map((o) => {
@@ -161,7 +173,7 @@ export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-age
       xml(`${o.message}\nrun folder: ${o.run_dir}${retried}`)
     }</system-out>`;
     if (o.reason === "goal_satisfied") return `${head}\n${out}\n  </testcase>`;
-    if (o.not_run) return `${head}\n    <skipped message="${xml(o.message)}"/>\n  </testcase>`;
+    if (isSkipped(o)) return `${head}\n    <skipped message="${xml(o.message)}"/>\n  </testcase>`;
     const message = `${o.reason}: ${o.last_error ?? o.message}`;
     return `${head}\n    <failure message="${xml(oneLine(message, 500))}" type="${xml(o.reason)}">${
       xml(`${o.message}${o.last_error ? `\nlast error: ${o.last_error}` : ""}`)

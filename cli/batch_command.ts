@@ -144,7 +144,6 @@ async function runAttempt(
   const endpoint = () => (lease?.endpoint ? { endpoint: shownEndpoint(lease.endpoint) } : {});
   try {
     lease = await source.open({ signal, ...(avoid ? { avoid } : {}) });
-    if (task.start_url) await lease.session.navigate(task.start_url, { signal });
     outcome = await runOne(ctx, {
       task: task.task,
       browser: lease.session,
@@ -152,11 +151,12 @@ async function runAttempt(
       dir,
       progress,
       ...(task.max_steps ? { maxSteps: task.max_steps } : {}),
-      // The task's start_url was opened above; a URL in its text is not opened again.
-      ...(task.start_url ? { startUrl: false as const } : {}),
+      // The start_url is opened as step 1, recorded as in a single run, so a replay opens it
+      // too; without one, the one URL the task names (or --start-url) is.
+      ...(task.start_url ? { startUrl: task.start_url } : {}),
     });
   } catch (error) {
-    // A task that cannot start (bad start_url, no endpoint) fails alone; the batch goes on.
+    // A task that cannot start (no endpoint, no context) fails alone; the batch goes on.
     const { reason, message } = startFailure(error, signal);
     progress.line(`${reason}: ${message}`);
     const ms = Math.round(performance.now() - started);

@@ -9,7 +9,12 @@
 import { basename, join } from "node:path";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
-import { loadRecording, type Recording, replayRun } from "../internal/trace/mod.ts";
+import {
+  loadRecording,
+  type Recording,
+  replayRun,
+  UnsuccessfulRunError,
+} from "../internal/trace/mod.ts";
 import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
 import {
   type Attempt,
@@ -31,17 +36,28 @@ export interface NamedRecording {
   recording: Recording;
 }
 
+/** A run folder in a batch whose run cannot be replayed (it did not succeed), and why. */
+export interface SkippedRecording {
+  name: string;
+  dir: string;
+  message: string;
+}
+
 /** What `--replay` names: the recordings, and whether they make a batch. */
 export interface FoundRecordings {
   recordings: NamedRecording[];
+  /** Run folders of a batch whose run did not succeed: listed as skipped, not replayed. */
+  skipped: SkippedRecording[];
   /** More than one folder was given, or a folder of run folders. */
   batch: boolean;
 }
 
 /**
  * Loads the recordings `--replay` names: each path is a run folder (it holds `trace.jsonl`) or a
- * folder whose sub-folders are run folders (sorted by name). Throws a {@link ConfigError} when a
- * path holds neither, a run did not succeed, or two runs have the same folder name.
+ * folder whose sub-folders are run folders (sorted by name). In a batch, a run that did not
+ * succeed is skipped (a failed task of a `--tasks` batch's `--out` folder); the others replay.
+ * Throws a {@link ConfigError} when a path holds neither, a single run or every run of a batch
+ * did not succeed, or two runs have the same folder name.
  *
  * @example
  * ```ts
@@ -64,6 +80,7 @@ export async function findRecordings(paths: readonly string[]): Promise<FoundRec
     }
   }
   const recordings: NamedRecording[] = [];
+  const skipped: SkippedRecording[] = [];
   const byName = new Map<string, string>();
   for (const dir of dirs) {
     const name = basename(dir.replace(/\/+$/, "")) || dir;
@@ -77,10 +94,25 @@ export async function findRecordings(paths: readonly string[]): Promise<FoundRec
     try {
       recordings.push({ name, recording: await loadRecording(dir) });
     } catch (error) {
-      throw new ConfigError((error as Error).message);
+      if (!batch || !(error instanceof UnsuccessfulRunError)) {
+        throw new ConfigError((error as Error).message);
+      }
+      skipped.push({
+        name,
+        dir,
+        message:
+          `Skipped: the recorded run did not succeed (${error.reason}), so it cannot be replayed`,
+      });
     }
   }
-  return { recordings, batch };
+  if (batch && recordings.length === 0) {
+    throw new ConfigError(
+      `Cannot replay ${
+        paths.map((p) => `"${p}"`).join(", ")
+      }: none of its ${skipped.length} runs ended with goal_satisfied; only successful runs can be replayed`,
+    );
+  }
+  return { recordings, skipped, batch };
 }
 
 /**
@@ -92,15 +124,29 @@ export async function replayBatch(
   ctx: CliContext,
   signal: AbortSignal,
   all: readonly NamedRecording[],
+  allSkipped: readonly SkippedRecording[] = [],
 ): Promise<number> {
   const { cli } = ctx.config;
   const summary = progressFor(ctx);
   let recordings = [...all];
+  let skipped = [...allSkipped];
   if (cli.shard) {
     recordings = shardItems(recordings, (r) => r.name, cli.shard);
+    skipped = shardItems(skipped, (r) => r.name, cli.shard);
     summary.info(
       `shard ${cli.shard.index}/${cli.shard.total}: ${recordings.length} of ${all.length} recordings`,
     );
+  }
+  for (const s of skipped) {
+    progressFor(ctx, `${s.name}: `).info(s.message);
+    if (cli.json) {
+      ctx.stdout(
+        ctx.mask(
+          JSON.stringify({ name: s.name, reason: "skipped", message: s.message, recording: s.dir }),
+        ) +
+          "\n",
+      );
+    }
   }
   const root = cli.out ?? defaultRunDir(ctx.config, "replay-batch");
   let outcomes: BatchOutcome[] = [];
@@ -123,13 +169,17 @@ export async function replayBatch(
       await source.close();
     }
   }
+  outcomes = [...outcomes, ...skipped.map(skippedOutcome)];
   if (!cli.json) ctx.stdout(resultsTable(outcomes) + "\n");
   if (cli.junit) {
     await Deno.writeTextFile(cli.junit, junitXml(outcomes));
     summary.info(`JUnit report: ${cli.junit}`);
   }
   if (signal.aborted) return EXIT.interrupted;
-  return outcomes.every((o) => o.reason === "goal_satisfied") ? EXIT.ok : EXIT.failed;
+  // A skipped run is listed, not failed: the exit code is that of the replays.
+  return outcomes.every((o) => o.reason === "goal_satisfied" || o.reason === "skipped")
+    ? EXIT.ok
+    : EXIT.failed;
 }
 
 async function replayOne(
@@ -238,6 +288,18 @@ async function replayAttempt(
     },
     started: ran,
     ...(lost ? { lostOn: lost } : {}),
+  };
+}
+
+function skippedOutcome(s: SkippedRecording): BatchOutcome {
+  return {
+    name: s.name,
+    reason: "skipped",
+    message: s.message,
+    steps: 0,
+    ms: 0,
+    tokens: 0,
+    run_dir: s.dir,
   };
 }
 

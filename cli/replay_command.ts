@@ -28,7 +28,7 @@ export async function replayCommand(
         "Cannot use --session with a batch of replays: each replay gets a fresh context",
       );
     }
-    return await replayBatch(ctx, signal, found.recordings);
+    return await replayBatch(ctx, signal, found.recordings, found.skipped);
   }
   const { recording } = found.recordings[0]!;
   const dir = recording.dir;

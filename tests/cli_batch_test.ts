@@ -52,14 +52,16 @@ Deno.test("cli --tasks runs a batch in isolated contexts with --concurrency 2: t
     assert.equal(run.code, 1, run.stderr); // one task fails
     const rows = run.stdout.trim().split("\n");
     assert.match(rows[0]!, /^task\s+result\s+steps\s+time\s+tokens\s+answer or reason$/);
-    assert.match(run.stdout, /^price\s+passed\s+1\s+[\d.]+ s\s+\d+\s+\$24\.00$/m);
-    assert.match(run.stdout, /^fresh\s+passed\s+1\s.*cookie none, storage none$/m);
+    assert.match(run.stdout, /^price\s+passed\s+2\s+[\d.]+ s\s+\d+\s+\$24\.00$/m);
+    assert.match(run.stdout, /^fresh\s+passed\s+2\s.*cookie none, storage none$/m);
     assert.match(
       run.stdout,
-      /^missing\s+failed \(goal_failed\)\s+1\s.*The page has no such thing$/m,
+      /^missing\s+failed \(goal_failed\)\s+2\s.*The page has no such thing$/m,
     );
     assert.equal(rows.at(-1), "3 passed, 1 failed");
-    assert.match(run.stderr, /^price: step 1 · done · ok/m);
+    // The start_url is step 1, recorded as in a single run; the model's done is step 2.
+    assert.match(run.stderr, /^price: step 1 · navigate \S+\/cli\/price\.html · ok/m);
+    assert.match(run.stderr, /^price: step 2 · done · ok/m);
     for (const t of tasks) {
       assert.ok((await Deno.stat(`${dir}/runs/${t.name}/report.html`)).isFile);
     }

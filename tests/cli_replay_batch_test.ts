@@ -3,7 +3,7 @@ import { findRecordings } from "../cli/replay_batch.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { startRemoteChromium } from "./support/remote_chromium.ts";
 import { runCli } from "./support/run_cli.ts";
-import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+import { idOf, type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
 
 function greeter(label: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Greeter</title></head>
@@ -225,6 +225,125 @@ Deno.test("cli --replay batch over two --cdp-url Chromiums: a recording whose br
     assert.match(junit, /retried: the browser at http:\/\/127\.0\.0\.1:\d+ was lost/);
   } finally {
     await (killed ?? a[Symbol.asyncDispose]());
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("cli --replay of a --tasks batch's --out folder: a start_url run replays from its recorded start page, a failed run is listed as skipped", async () => {
+  let hellos = 0;
+  await using site = startFixtureServer({
+    routes: [(_req, url) => {
+      if (url.pathname === "/cli/greeter.html") {
+        return new Response(greeter("Say hello"), { headers: { "content-type": "text/html" } });
+      }
+      if (url.pathname === "/cli/hello") {
+        hellos++;
+        return new Response("Hello, you!");
+      }
+    }],
+  });
+  const root = await Deno.makeTempDir({ prefix: "ba-replay-tasks-" });
+  // Each task clicks the button on its start page; "broken" then gives up.
+  const answer = (req: ModelRequest) => {
+    const task = /# TASK\s*\n([^\n]+)/.exec(req.user)?.[1] ?? "";
+    const page = req.user.split("# CURRENT PAGE")[1] ?? "";
+    if (!/Hello, you!/.test(page)) return { tool: "click", args: { id: idOf(req, "Say hello") } };
+    return task.includes("broken")
+      ? { tool: "done", args: { result: "no luck", success: false } }
+      : { tool: "done", args: { result: "Hello, you!", success: true } };
+  };
+  await using model = startScriptedModel(Array.from({ length: 8 }, () => answer));
+  try {
+    const start_url = site.url("/cli/greeter.html");
+    await Deno.writeTextFile(
+      `${root}/tasks.jsonl`,
+      [
+        { name: "greet", task: "say hello", start_url },
+        { name: "broken", task: "say hello (broken)", start_url },
+      ].map((t) => JSON.stringify(t)).join("\n"),
+    );
+    const batch = await runCli({
+      args: ["--tasks", `${root}/tasks.jsonl`, "--out", `${root}/suite`],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(batch.code, 1, batch.stderr); // "broken" failed
+    assert.match(batch.stderr, /^greet: step 1 · navigate http:\/\/\S+\/cli\/greeter\.html · ok/m);
+    hellos = 0;
+
+    // One run folder of the batch replays on its own: it opens its start page first.
+    const one = await runCli({ args: ["--replay", `${root}/suite/greet`] });
+    assert.equal(one.code, 0, one.stderr);
+    assert.match(one.stderr, /^step 1 · navigate http:\/\/\S+\/cli\/greeter\.html · ok/m);
+    assert.match(one.stderr, /^step 2 · click \[\d+\] button "Say hello" · ok/m);
+    assert.equal(hellos, 1);
+
+    // The whole folder: the passed run replays, the failed one is listed as skipped.
+    const all = await runCli({
+      args: ["--replay", `${root}/suite`, "--junit", `${root}/junit.xml`, "--out", `${root}/re`],
+    });
+    assert.equal(all.code, 0, all.stderr);
+    assert.match(all.stdout, /^greet\s+passed\s+2\s/m);
+    assert.match(all.stdout, /^broken\s+skipped\s+0\s.*did not succeed \(goal_failed\)/m);
+    assert.equal(all.stdout.trim().split("\n").at(-1), "1 passed, 0 failed, 1 skipped");
+    const junit = header(await Deno.readTextFile(`${root}/junit.xml`));
+    assert.deepEqual([junit.tests, junit.failures, junit.skipped], ["2", "0", "1"]);
+    const json = await runCli({ args: ["--replay", `${root}/suite`, "--json"] });
+    assert.equal(json.code, 0, json.stderr);
+    const lines = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(lines.map((l) => [l.name, l.reason]).sort(), [
+      ["broken", "skipped"],
+      ["greet", "replay_passed"],
+    ]);
+
+    // Nothing replayable at all is a usage error.
+    await Deno.remove(`${root}/suite/greet`, { recursive: true });
+    const none = await runCli({ args: ["--replay", `${root}/suite`] });
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /none of its 1 runs ended with goal_satisfied/);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("cli --replay of an older recording without its opening step starts from the recorded URL", async () => {
+  let hellos = 0;
+  await using site = startFixtureServer({
+    routes: [(_req, url) => {
+      if (url.pathname === "/cli/greeter.html") {
+        return new Response(greeter("Say hello"), { headers: { "content-type": "text/html" } });
+      }
+      if (url.pathname === "/cli/hello") {
+        hellos++;
+        return new Response("Hello, you!");
+      }
+    }],
+  });
+  const root = await Deno.makeTempDir({ prefix: "ba-replay-old-" });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/cli/greeter.html") } },
+    (req) => ({ tool: "click", args: { id: idOf(req, "Say hello") } }),
+    { tool: "done", args: { result: "Hello, you!" } },
+  ]);
+  try {
+    const record = await runCli({
+      args: ["--out", `${root}/old`, "say hello"],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(record.code, 0, record.stderr);
+    // As a batch task's start_url was recorded before: no opening step, the click on its page.
+    const trace = (await Deno.readTextFile(`${root}/old/trace.jsonl`)).trim().split("\n");
+    const kept = trace.filter((l) => !/"type":"step","step":1,/.test(l));
+    assert.equal(kept.length, trace.length - 1);
+    await Deno.writeTextFile(`${root}/old/trace.jsonl`, kept.join("\n") + "\n");
+    hellos = 0;
+
+    const replay = await runCli({ args: ["--replay", `${root}/old`, "--json"] });
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.match(replay.stderr, /^step 0 · navigate http:\/\/\S+\/cli\/greeter\.html · ok/m);
+    assert.match(replay.stderr, /^step 2 · click \[\d+\] button "Say hello" · ok/m);
+    assert.equal(JSON.parse(replay.stdout).reason, "replay_passed");
+    assert.equal(hellos, 1);
+  } finally {
     await Deno.remove(root, { recursive: true });
   }
 });

@@ -14,6 +14,7 @@ export {
   type ReplayOptions,
   type ReplayResult,
   replayRun,
+  UnsuccessfulRunError,
 } from "./replay.ts";
 export { renderReport, writeReport } from "./report_html.ts";
 export {

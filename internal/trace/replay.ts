@@ -11,6 +11,22 @@ export interface Recording {
   steps: TraceStep[];
   /** The recorded answer. */
   answer: string;
+  /**
+   * The page the run was on before its first step, when that step does not open one itself:
+   * recordings made before a batch's `start_url` was recorded as a step. Replay opens it first.
+   */
+  startUrl?: string;
+}
+
+/** A run folder whose run cannot be replayed: it did not end with goal_satisfied. */
+export class UnsuccessfulRunError extends TypeError {
+  override name = "UnsuccessfulRunError";
+  /** How the recorded run ended (`goal_failed`, …, or `unfinished`). */
+  readonly reason: string;
+  constructor(message: string, reason: string) {
+    super(message);
+    this.reason = reason;
+  }
 }
 
 /** What {@link replayRun} needs. */
@@ -73,6 +89,11 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     confirmAll: options.confirmAll ?? false,
     tools: registry.tools,
   });
+  if (options.recording.startUrl) {
+    const opened = await openStart(options, options.recording.startUrl);
+    if (!opened.ok) return { ...opened, steps: done, ms: elapsed() };
+    done++;
+  }
   for (const recorded of steps) {
     if (signal.aborted) {
       return { ok: false, message: "Stopped by the user", steps: done, ms: elapsed() };
@@ -183,14 +204,46 @@ export async function loadRecording(dir: string): Promise<Recording> {
   });
   const end = lines.find((l) => l.type === "end");
   if (!end || end.reason !== "goal_satisfied") {
-    throw new TypeError(
-      `Cannot replay "${dir}": only a run that ended with goal_satisfied can be replayed (this one: ${
-        end?.reason ?? "unfinished"
-      })`,
+    const reason = end?.reason ?? "unfinished";
+    throw new UnsuccessfulRunError(
+      `Cannot replay "${dir}": only a run that ended with goal_satisfied can be replayed (this one: ${reason})`,
+      reason,
     );
   }
   const steps = lines.filter((l): l is TraceStep => l.type === "step" && l.result.ok);
-  return { dir, steps, answer: end.message };
+  const first = steps[0];
+  const startUrl =
+    first && first.call.name !== "navigate" && /^(https?|file|data):/i.test(first.url)
+      ? first.url
+      : undefined;
+  return { dir, steps, answer: end.message, ...(startUrl ? { startUrl } : {}) };
+}
+
+/** Opens the page an older recording started on, reported as step 0. */
+async function openStart(
+  options: ReplayOptions,
+  url: string,
+): Promise<{ ok: true } | { ok: false; message: string; screenshot?: string }> {
+  const call = {
+    name: "navigate",
+    args: { url },
+    reasoning: "Open the page the recording started on",
+  };
+  const t0 = performance.now();
+  const result = await options.registry.dispatch(call, {
+    browser: options.browser,
+    signal: options.signal,
+  });
+  options.onStep?.({ step: 0, call, result, ms: Math.round(performance.now() - t0) });
+  if (result.ok) return { ok: true };
+  const screenshot = await saveScreenshot(options, 0);
+  return {
+    ok: false,
+    message: `Cannot open ${url}, the page the recording started on: ${result.text}${
+      screenshot ? `; see ${screenshot}` : ""
+    }`,
+    ...(screenshot ? { screenshot } : {}),
+  };
 }
 
 /** Observes until the recorded target shows up, or the time runs out; the last observation. */
