@@ -31,17 +31,12 @@ import {
 import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
-import { checkTask } from "./task_input.ts";
+import { checkTask, readTasksFile } from "./task_input.ts";
 
 /** Runs the batch; returns the exit code (0 when every task passed, 1 otherwise). */
 export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promise<number> {
   const file = ctx.config.cli.tasks!;
-  let text: string;
-  try {
-    text = await Deno.readTextFile(file);
-  } catch (error) {
-    throw new ConfigError(`Cannot read --tasks "${file}": ${(error as Error).message}`);
-  }
+  const text = await readTasksFile(file);
   let tasks: BatchTask[];
   try {
     tasks = parseTasks(text, file);

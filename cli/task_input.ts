@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { resolve } from "node:path";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { estimateTokens, readAtMost } from "../internal/llm/mod.ts";
 
@@ -64,6 +65,34 @@ export function checkTask(task: string, maxRequestTokens: number, where = "The t
   if (tokens > limit) {
     throw new ConfigError(
       `${where} is too long: about ${tokens} tokens (${task.length} characters), and a task may take at most ${limit}, a quarter of --max-request-tokens ${maxRequestTokens}; shorten it, or raise --max-request-tokens`,
+    );
+  }
+}
+
+/**
+ * Reads the `--tasks` file. Throws a {@link ConfigError} (exit 2) that names the path as given
+ * and as resolved, why it cannot be read in words (not the system's message), and the fix.
+ *
+ * @example
+ * ```ts
+ * const text = await readTasksFile("smoke.jsonl");
+ * ```
+ */
+export async function readTasksFile(file: string): Promise<string> {
+  try {
+    return await Deno.readTextFile(file);
+  } catch (error) {
+    const at = resolve(file);
+    const where = at === file ? "" : ` (${at})`;
+    const why = error instanceof Deno.errors.NotFound
+      ? "there is no such file"
+      : error instanceof Deno.errors.IsADirectory
+      ? "it is a folder"
+      : error instanceof Deno.errors.PermissionDenied
+      ? "you may not read it"
+      : "it cannot be read";
+    throw new ConfigError(
+      `Cannot read --tasks "${file}"${where}: ${why}; give a JSONL file with one {"name": …, "task": …} per line`,
     );
   }
 }
