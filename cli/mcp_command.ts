@@ -19,7 +19,7 @@ import { withSignals, withTempRoot } from "./process_scope.ts";
 export async function mcpCommand(argv: string[], version: string): Promise<number> {
   let config: Config;
   try {
-    config = loadConfig(argv, Deno.env.toObject(), { needsModel: false });
+    config = loadConfig(argv, Deno.env.toObject(), { needsModel: false, command: "mcp" });
   } catch (error) {
     return fail(error, EXIT.usage);
   }

@@ -143,6 +143,7 @@ Deno.test("renderElement() writes the compact [ID] line", () => {
 Deno.test("loadConfig() reads flags over environment, with defaults", () => {
   const c = loadConfig(["--max-steps", "7", "--headed", "find", "it"], {
     OPENAI_API_KEY: "sk",
+    DISPLAY: ":0",
     OPENAI_MODEL: "m1",
     BROWSER_AGENT_MAX_STEPS: "3",
     CHROME_PATH: "/x/chrome",

@@ -1,8 +1,9 @@
 import { ConfigError } from "../entity/mod.ts";
 import { type CliOptions, cliOptions } from "./cli_options.ts";
 import { dataDir } from "./data_dir.ts";
-import { DEFAULTS, MAX_CDP_URLS } from "./flag_table.ts";
+import { COMMANDS, DEFAULTS, MAX_CDP_URLS } from "./flag_table.ts";
 import { flagValue, preview, splitArgs } from "./flags.ts";
+import { closest } from "./closest.ts";
 import { type RunConfig, runOptions } from "./run_options.ts";
 import { type ActionConfig, actionOptions } from "./action_options.ts";
 import { type ObserveConfig, observeOptions } from "./observe_options.ts";
@@ -49,17 +50,18 @@ export const DEFAULT_MODEL = DEFAULTS.model;
  * ```
  *
  * With `options.needsModel` false (the `mcp` command: its client brings the model), no model
- * needs to be configured.
+ * needs to be configured. `options.command`: the subcommand the words belong to (`mcp`).
  */
 export function loadConfig(
   argv: string[],
   env: Record<string, string | undefined>,
-  options: { needsModel?: boolean } = {},
+  options: { needsModel?: boolean; command?: string } = {},
 ): Config {
   const { values: v, positionals } = splitArgs(argv);
   const help = v.help === true;
   const version = v.version === true;
 
+  checkCommandWord(positionals[0], options.command);
   const positional = positionals.join(" ").trim();
   const flagTask = typeof v.task === "string" ? v.task : undefined;
   if (flagTask !== undefined && flagTask.trim() === "") {
@@ -100,6 +102,11 @@ export function loadConfig(
     );
   }
   if (cdpUrls && cdpUrls.length > 1) cli.cdpUrls = cdpUrls;
+  if (v.headed && noDisplay && !cdpUrl && !help && !version && !cli.forget) {
+    throw new ConfigError(
+      "Cannot use --headed: there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set); use --headless or run under xvfb-run",
+    );
+  }
   const needsModel = options.needsModel !== false && !cli.replay && !cli.forget;
   if (!help && !version && needsModel && !apiKey && !baseUrl) {
     throw new ConfigError(
@@ -131,6 +138,31 @@ export function loadConfig(
   const tempDir = nonEmpty(env.TMPDIR);
   if (tempDir) config.tempDir = tempDir;
   return config;
+}
+
+/**
+ * Refuses a first positional word that is a subcommand out of place (`--json sessions`) or
+ * almost one (`sesions`), rather than sending it to a model as the task. A quoted task with
+ * spaces is never taken for one. `command`: the subcommand already chosen (`mcp`).
+ */
+function checkCommandWord(word: string | undefined, command: string | undefined): void {
+  if (word === undefined || /\s/.test(word)) return;
+  const lower = word.toLowerCase();
+  const meant = COMMANDS.find((c) => c === lower) ?? closest(lower, COMMANDS);
+  if (!meant) return;
+  const shown = preview(word);
+  if (command !== undefined) {
+    throw new ConfigError(`"${command}" takes no other command (got "${shown}"): see --help`);
+  }
+  const asTask = `give it with --task "…"`;
+  if (meant === lower) {
+    throw new ConfigError(
+      `"${meant}" is a command: write it first (browser-agent ${meant} …); for a task, ${asTask}`,
+    );
+  }
+  throw new ConfigError(
+    `"${shown}" is not a command: did you mean browser-agent ${meant}? For a task, ${asTask}`,
+  );
 }
 
 /**

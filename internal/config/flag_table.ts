@@ -33,12 +33,17 @@ export interface FlagSpec {
   /** May be given several times (`--secret`). */
   multiple?: boolean;
   /**
-   * The value may be left out (`--ui` alone); a separate word is taken as the value only when it
-   * matches this (`--ui 8080`), else the value is written `--flag=VALUE`.
+   * The value may be left out (`--ui` alone). A RegExp: a separate word that matches it is the
+   * value (`--ui 8080`, help `--ui [PORT]`); `"inline"`: the value is only written
+   * `--flag=VALUE` (help `--speak[=CMD]`). A single word after it that is not its value is
+   * refused rather than taken as the task (`--ui abc hello`).
    */
-  optionalValue?: RegExp;
+  optionalValue?: RegExp | "inline";
   check?: FlagCheck;
 }
+
+/** The subcommands, written first on the command line (`browser-agent sessions`). */
+export const COMMANDS = ["mcp", "sessions", "merge-reports"] as const;
 
 /** Longest path, name or URL a flag takes. */
 export const MAX_TEXT_FLAG = 4096;
@@ -253,7 +258,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     value: "CMD",
     about:
       "speak progress, questions, held actions and the answer (--speak=CMD; default espeak-ng, spd-say or say)",
-    optionalValue: /^$/,
+    optionalValue: "inline",
     check: { kind: "text", maxLength: 1000 },
   },
   {

@@ -1,4 +1,5 @@
 import { ConfigError } from "../entity/mod.ts";
+import { closest } from "./closest.ts";
 import { FLAG_TABLE, type FlagSpec } from "./flag_table.ts";
 import { type ArgOption, parseArgsStrict } from "./parse_args.ts";
 
@@ -26,7 +27,9 @@ export function splitArgs(argv: readonly string[]): { values: RawFlags; position
     const next = argv[i + 1];
     if (spec?.optionalValue) {
       // `--ui` alone, `--ui 8080`, `--ui=8080`: a separate word only when it looks like a value.
-      const take = next !== undefined && spec.optionalValue.test(next) && next !== "";
+      const pattern = spec.optionalValue;
+      const take = next !== undefined && next !== "" && pattern !== "inline" && pattern.test(next);
+      if (!take && next !== undefined && /^[^-\s]\S*$/.test(next)) throw unclearWord(spec, next);
       args.push(`${arg}=${take ? next : ""}`);
       if (take) i++;
     } else if (spec?.check?.kind === "whole" && next !== undefined && /^-[\d.]/.test(next)) {
@@ -52,12 +55,34 @@ export function splitArgs(argv: readonly string[]): { values: RawFlags; position
   }
 }
 
+/**
+ * A single word after a flag whose value may be left out, that is not its value: `--ui abc
+ * hello` means a wrong port more likely than the task "abc hello", so neither is guessed.
+ */
+function unclearWord(spec: FlagSpec, word: string): ConfigError {
+  const check = spec.check;
+  const takes = spec.optionalValue === "inline"
+    ? `--${spec.name} takes no separate word: write --${spec.name}=${spec.value} or --${spec.name} alone`
+    : `--${spec.name} takes a ${spec.value}${
+      check?.kind === "whole" ? ` from ${check.min} to ${check.max}` : ""
+    }, or nothing`;
+  return new ConfigError(
+    `Cannot tell whether "${
+      preview(word)
+    }" after --${spec.name} is its value or the task: ${takes}; put a task in quotes ("…") or give it with --task`,
+  );
+}
+
 function parseError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: string }).code;
   const quoted = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
   const spec = quoted ? specOf(quoted) : undefined;
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+    const meant = quoted?.startsWith("--")
+      ? closest(quoted.slice(2), FLAG_TABLE.map((f) => f.name))
+      : undefined;
+    if (meant) return `Unknown flag "${quoted}": did you mean --${meant}? (see --help)`;
     return `Unknown or incomplete flag "${quoted ?? "?"}": see --help`;
   }
   if (spec && /does not take an argument/.test(message)) {
@@ -165,7 +190,7 @@ export function preview(value: string): string {
 /** One `--help` line per flag: flag, what it does, default, variable. */
 export function flagHelpLines(): string[] {
   const written = FLAG_TABLE.map((f) =>
-    `${f.short ? `-${f.short}, ` : ""}--${f.name}${f.value ? ` ${f.value}` : ""}`
+    `${f.short ? `-${f.short}, ` : ""}--${f.name}${valueOf(f)}`
   );
   const width = Math.max(...written.map((w) => w.length)) + 2;
   return FLAG_TABLE.map((f, i) => {
@@ -177,4 +202,11 @@ export function flagHelpLines(): string[] {
       extra.length ? ` (${extra.join("; ")})` : ""
     }`;
   });
+}
+
+/** How `--help` writes a flag's value: ` N`, ` [PORT]` (may be left out), `[=CMD]` (only inline). */
+function valueOf(f: FlagSpec): string {
+  if (!f.value) return "";
+  if (f.optionalValue === "inline") return `[=${f.value}]`;
+  return f.optionalValue ? ` [${f.value}]` : ` ${f.value}`;
 }
