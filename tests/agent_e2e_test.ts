@@ -39,6 +39,12 @@ Deno.test("agent finds a price across search, results and detail pages", async (
     /^# TASK\nFind the price of the Trailblazer 2 backpack on the trail shop\n/,
   );
   for (const req of model.requests) assert.equal(req.body.messages.length, 2);
+  // The prefix (system prompt, then tool list) is byte for byte the same in every step.
+  const [first] = model.requests;
+  for (const req of model.requests) {
+    assert.equal(req.system, first!.system);
+    assert.equal(JSON.stringify(req.body.tools), JSON.stringify(first!.body.tools));
+  }
   // The results were observed after they were fetched, and the detail page shows the price.
   assert.match(model.requests[2]!.user, /2 products found for "backpack"/);
   assert.match(model.requests[3]!.user, /Title: Trailblazer 2 Backpack · Trail Shop/);

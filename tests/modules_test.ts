@@ -91,7 +91,11 @@ Deno.test("a module from a config file is called by the model, its result reache
       !first!.toolNames.includes("click") ||
         first!.toolNames.filter((n) => n === "click").length === 1,
     );
-    assert.match(first!.system, /note_add\(text\) \| Adds a note/);
+    const noteAdd = first!.body.tools.find((t: { function: { name: string } }) =>
+      t.function.name === "note_add"
+    );
+    assert.match(noteAdd.function.description, /^Adds a note/);
+    assert.deepEqual(noteAdd.function.parameters.required, ["reasoning", "text"]);
     assert.match(second!.user, /note_add\(text="buy milk"\) → Noted "buy milk" \(from settings\)/);
     assert.match(third!.user, /note_fail\(\) → ERROR: No such note \(\{"id":7\}\)/);
     assert.equal(

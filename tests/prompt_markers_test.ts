@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { systemPrompt } from "../internal/llm/mod.ts";
-import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 
 /** A page that shows every state and mark the observer writes. */
@@ -38,7 +37,7 @@ Deno.test("systemPrompt() defines every state and mark CURRENT PAGE uses", async
           : undefined,
     ],
   });
-  const prompt = systemPrompt(new ToolRegistry(coreTools).specs());
+  const prompt = systemPrompt();
   await using browser = await BrowserSession.start({ headless: true });
   await browser.navigate(site.url("/marks.html"));
   const summary = (await browser.observe()).summary;

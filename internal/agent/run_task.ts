@@ -142,7 +142,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   // The browser going away ends the run at once, even while the model is still thinking.
   const signal = AbortSignal.any([options.signal, budget.signal, browser.lost]);
   const specs = registry.specs();
-  const system = systemPrompt(specs);
+  const system = systemPrompt();
   const fixedTokens = estimateTokens(system) + estimateTokens(JSON.stringify(specs)) +
     30 * specs.length;
   const requestCeiling = options.maxRequestTokens ?? DEFAULT_REQUEST_TOKENS;

@@ -11,6 +11,8 @@ export {
   ModelClient,
   type ModelOptions,
   type ModelReply,
+  type RequestTool,
+  requestTools,
   type RetryNotice,
 } from "./model_client.ts";
 export { boundedUserMessage, type ContextLimits } from "./context_budget.ts";

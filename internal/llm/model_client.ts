@@ -58,10 +58,8 @@ export interface ModelReply {
   ms: number;
 }
 
-const REASONING = {
-  type: "string",
-  description: "One line: why this action, now",
-} as const;
+/** Asked of every call; the system prompt says what it is (one line: why this action). */
+const REASONING = { type: "string" } as const;
 
 /**
  * A chat completions client that asks for exactly one tool call per step.
@@ -139,14 +137,7 @@ export class ModelClient {
             ? { role: "user", content: userParts(request.user, request.images) }
             : { role: "user", content: request.user },
         ],
-        tools: request.tools.map((t) => ({
-          type: "function" as const,
-          function: {
-            name: t.name,
-            description: t.description,
-            parameters: withReasoning(t.parameters) as Record<string, unknown>,
-          },
-        })),
+        tools: requestTools(request.tools),
         tool_choice: "required",
       }, { signal: request.signal });
     } catch (error) {
@@ -196,6 +187,33 @@ function userParts(
     });
   }
   return parts;
+}
+
+/** One tool as a request lists it (the OpenAI tools format). */
+export interface RequestTool {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/**
+ * The tool list as a request sends it: each tool in the OpenAI tools format, with the one-line
+ * `reasoning` every call carries. The same for every step, so it is part of the cached prefix.
+ *
+ * @example
+ * ```ts
+ * requestTools([{ name: "go_back", description: "Go back a page.", parameters: { type: "object", properties: {} } }]);
+ * // [{ type: "function", function: { name: "go_back", …, parameters: { …, required: ["reasoning"] } } }]
+ * ```
+ */
+export function requestTools(tools: readonly ToolSpec[]): RequestTool[] {
+  return tools.map((t) => ({
+    type: "function" as const,
+    function: {
+      name: t.name,
+      description: t.description,
+      parameters: withReasoning(t.parameters) as Record<string, unknown>,
+    },
+  }));
 }
 
 function withReasoning(schema: ToolSpec["parameters"]): ToolSpec["parameters"] {

@@ -1,25 +1,17 @@
 import { actionResult, actOptions, type Tool } from "./tool.ts";
 
-const ID = {
-  type: "integer",
-  description: "The element's number from the page, e.g. 12 for [12]",
-} as const;
-const INDEX = {
-  type: "integer",
-  minimum: 0,
-  description: "The tab's index from the tab list, e.g. 1",
-} as const;
+const ID = { type: "integer" } as const;
+const INDEX = { type: "integer", minimum: 0 } as const;
 
 /** select(id, option): chooses an option of a native or custom dropdown. */
 export const selectTool: Tool = {
   name: "select",
-  description:
-    "Choose an option in a dropdown (a <select>, a listbox or a combobox) by its visible text or value.",
+  description: "Choose an option of a dropdown.",
   parameters: {
     type: "object",
     properties: {
       id: ID,
-      option: { type: "string", description: "The option's visible text (or value)" },
+      option: { type: "string" },
     },
     required: ["id", "option"],
   },
@@ -36,7 +28,7 @@ export const selectTool: Tool = {
 /** go_back(): the previous page of the current tab. */
 export const goBack: Tool = {
   name: "go_back",
-  description: "Go back to the previous page in the current tab.",
+  description: "Go back a page.",
   parameters: { type: "object", properties: {} },
   async handler(_args, ctx) {
     return actionResult(await ctx.browser.goBack(actOptions(ctx)));
@@ -46,7 +38,7 @@ export const goBack: Tool = {
 /** switch_tab(index): works on another tab from now on. */
 export const switchTab: Tool = {
   name: "switch_tab",
-  description: "Switch to another open tab, by its index in the tab list.",
+  description: "Switch to a tab.",
   parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
   async handler(args, ctx) {
     return actionResult(await ctx.browser.switchTab(args.index as number, actOptions(ctx)));
@@ -56,7 +48,7 @@ export const switchTab: Tool = {
 /** close_tab(index): closes a tab. */
 export const closeTab: Tool = {
   name: "close_tab",
-  description: "Close a tab by its index in the tab list (not the only one).",
+  description: "Close a tab.",
   parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
   async handler(args, ctx) {
     return actionResult(await ctx.browser.closeTab(args.index as number));
@@ -66,13 +58,12 @@ export const closeTab: Tool = {
 /** upload(id, path): puts a local file into a file input. */
 export const upload: Tool = {
   name: "upload",
-  description:
-    "Upload a local file: give the file input, or the button that opens the file chooser, and the file's path.",
+  description: "Upload a local file through a file input or the button that opens one.",
   parameters: {
     type: "object",
     properties: {
       id: ID,
-      path: { type: "string", description: "Path of the local file, e.g. ./cv.pdf" },
+      path: { type: "string" },
     },
     required: ["id", "path"],
   },

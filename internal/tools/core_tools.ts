@@ -12,8 +12,7 @@ const ID = {
 /** click(id): a real mouse click on a numbered element. */
 export const click: Tool = {
   name: "click",
-  description:
-    "Click an element: buttons, links, checkboxes, menu items, tabs. The result says what changed.",
+  description: "Click an element.",
   parameters: { type: "object", properties: { id: ID }, required: ["id"] },
   async handler(args, ctx) {
     return actionResult(await ctx.browser.click(args.id as number, actOptions(ctx)));
@@ -23,18 +22,14 @@ export const click: Tool = {
 /** type(id, text, press_enter?, clear?): types into a field. */
 export const type: Tool = {
   name: "type",
-  description:
-    "Type text into a field, text area or editor (its old text is replaced unless clear=false). Set press_enter to submit a search or form. Without id, types where the focus is (a page that takes keys, like a terminal).",
+  description: "Type into a field, replacing its text; without id, where the focus is.",
   parameters: {
     type: "object",
     properties: {
-      id: { ...ID, description: "The field's number; omit to type where the focus is" },
+      id: { type: "integer" },
       text: { type: "string", description: "The text to type; new lines are kept" },
-      press_enter: { type: "boolean", description: "Press Enter afterwards (default false)" },
-      clear: {
-        type: "boolean",
-        description: "Replace the field's text (default true); false adds to its end",
-      },
+      press_enter: { type: "boolean" },
+      clear: { type: "boolean", description: "false adds to the end" },
     },
     required: ["text"],
   },
@@ -52,15 +47,8 @@ export const type: Tool = {
 /** press(key): a key or combination on the focused element. */
 export const press: Tool = {
   name: "press",
-  description:
-    "Press a key on the focused element: Enter, Escape, Tab, ArrowDown, PageDown, or a combination like Control+A.",
-  parameters: {
-    type: "object",
-    properties: {
-      key: { type: "string", description: "Key name or combination, e.g. Enter or Control+A" },
-    },
-    required: ["key"],
-  },
+  description: "Press a key or combination (Enter, Tab, Control+A…) on the focused element.",
+  parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"] },
   async handler(args, ctx) {
     return actionResult(await ctx.browser.press(args.key as string, actOptions(ctx)));
   },
@@ -69,13 +57,12 @@ export const press: Tool = {
 /** scroll(direction?, id?): a screen up or down, or an element into view. */
 export const scroll: Tool = {
   name: "scroll",
-  description:
-    "Scroll one screen up or down to see more. With id: scroll inside the list or panel that holds that element, or (without direction) bring the element into view.",
+  description: "Scroll a screen up or down; with id, inside that element's list, or to it.",
   parameters: {
     type: "object",
     properties: {
-      direction: { type: "string", enum: ["up", "down"], description: "up or down" },
-      id: { ...ID, description: "An element to scroll to, or whose scrollable area to scroll" },
+      direction: { type: "string", enum: ["up", "down"] },
+      id: { type: "integer" },
     },
   },
   async handler(args, ctx) {
@@ -96,11 +83,7 @@ export const scroll: Tool = {
 export const navigate: Tool = {
   name: "navigate",
   description: "Open a URL in the current tab.",
-  parameters: {
-    type: "object",
-    properties: { url: { type: "string", description: "Full address, e.g. https://example.com/" } },
-    required: ["url"],
-  },
+  parameters: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
   async handler(args, ctx) {
     const url = normalizeUrl(args.url as string);
     return actionResult(await ctx.browser.navigate(url, actOptions(ctx)));
@@ -110,16 +93,12 @@ export const navigate: Tool = {
 /** done(result, success): ends the run with the answer. */
 export const done: Tool = {
   name: "done",
-  description:
-    "Finish: only when the whole task is complete (or cannot be completed). Put the answer the user asked for in result.",
+  description: "Finish when the task is done, or cannot be (success=false).",
   parameters: {
     type: "object",
     properties: {
-      result: { type: "string", description: "The answer or a summary of what was achieved" },
-      success: {
-        type: "boolean",
-        description: "false when the task could not be completed (default true)",
-      },
+      result: { type: "string", description: "The answer the user asked for" },
+      success: { type: "boolean" },
     },
     required: ["result"],
   },
@@ -137,11 +116,10 @@ export const done: Tool = {
 /** ask_user(question): asks the person, or stops the run when nobody can answer. */
 export const askUser: Tool = {
   name: "ask_user",
-  description:
-    "Ask the user a question when the task is ambiguous or needs their decision or data.",
+  description: "Ask the user for a decision or data not on the page.",
   parameters: {
     type: "object",
-    properties: { question: { type: "string", description: "One clear question" } },
+    properties: { question: { type: "string" } },
     required: ["question"],
   },
   async handler(args, ctx) {

@@ -4,16 +4,12 @@ import type { Tool } from "./tool.ts";
 export const find: Tool = {
   name: "find",
   description:
-    "Search the whole page (off screen, frames, dialogs) for elements or text containing some words; returns elements with IDs you can click or type into. Matches inside collapsed sections are reported with the ID of the control to expand first.",
+    "Find elements and text anywhere in the page (even in collapsed sections), with ids.",
   parameters: {
     type: "object",
     properties: {
-      text: { type: "string", description: "Words to look for (case-insensitive, partial)" },
-      role: {
-        type: "string",
-        description:
-          "Only elements of this role: button, link, textbox, checkbox, radio, combobox, option, tab, menuitem…",
-      },
+      text: { type: "string" },
+      role: { type: "string" },
     },
     required: ["text"],
   },
@@ -39,13 +35,12 @@ export const find: Tool = {
 /** read(query?, page?): the page's main text as plain text, paged. */
 export const read: Tool = {
   name: "read",
-  description:
-    "Read the page's main text beyond the screen (articles, long tables) as plain text, page by page; with query, only the passages that mention it.",
+  description: "Read the page's text, page by page, or the passages that mention query.",
   parameters: {
     type: "object",
     properties: {
-      query: { type: "string", description: "Only passages mentioning this (optional)" },
-      page: { type: "integer", minimum: 1, description: "Which page of the text (default 1)" },
+      query: { type: "string" },
+      page: { type: "integer", minimum: 1 },
     },
   },
   readOnly: true,

@@ -34,14 +34,14 @@ export class ToolRegistry {
   }
 
   /**
-   * What the model is told about the tools; an argument that may be left out says so in its
-   * description ("(optional)"), for models that do not read `required`.
+   * What the model is told about the tools: name, description and JSON Schema, once each (the
+   * schema's `required` says which arguments may be left out).
    */
   specs(): ToolSpec[] {
     return this.tools.map(({ name, description, parameters }) => ({
       name,
       description,
-      parameters: markOptional(parameters),
+      parameters,
     }));
   }
 
@@ -76,17 +76,4 @@ export class ToolRegistry {
       return { ok: false, kind: error instanceof ActionError ? error.kind : "failed", text };
     }
   }
-}
-
-function markOptional(schema: Tool["parameters"]): Tool["parameters"] {
-  const required = new Set(schema.required ?? []);
-  const properties = Object.fromEntries(
-    Object.entries(schema.properties ?? {}).map(([name, p]) => [
-      name,
-      required.has(name) || /\boptional\b/i.test(p.description ?? "")
-        ? p
-        : { ...p, description: `${p.description ?? name} (optional)` },
-    ]),
-  );
-  return { ...schema, properties };
 }

@@ -8,8 +8,7 @@ const TEXT_SECONDS = 10;
 /** wait(seconds?, text?): gives a page that is still working time, or waits for a text. */
 export const wait: Tool = {
   name: "wait",
-  description:
-    "Wait while the page is still working: some seconds, or until a text appears (or, if shown, disappears). Says what changed meanwhile.",
+  description: "Wait some seconds, or until a text appears (or disappears).",
   readOnly: true,
   parameters: {
     type: "object",
@@ -18,9 +17,8 @@ export const wait: Tool = {
         type: "number",
         minimum: 0,
         maximum: MAX_SECONDS,
-        description: `Seconds to wait, or at most for text (default ${TEXT_SECONDS})`,
       },
-      text: { type: "string", description: "Text to wait for" },
+      text: { type: "string" },
     },
   },
   async handler(args, ctx) {
