@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
@@ -48,6 +49,9 @@ export async function mergeReportsCommand(argv: string[], io: MergeReportsIo): P
   if (parsed.positionals.length === 0) {
     throw new ConfigError(`merge-reports needs the shards' reports: ${USAGE}`);
   }
+  // The outputs' folders are made before anything is read: a fresh CI checkout has none.
+  if (junit) await makeFolderOf(junit, "--junit");
+  if (jsonl) await makeFolderOf(jsonl, "--jsonl");
   const files = (await Promise.all(parsed.positionals.map(reportFiles))).flat();
   const xmlFiles = files.filter((f) => f.endsWith(".xml"));
   const jsonlFiles = files.filter((f) => f.endsWith(".jsonl"));
@@ -108,6 +112,19 @@ async function read(file: string): Promise<string> {
     return await Deno.readTextFile(file);
   } catch (error) {
     throw new ConfigError(`Cannot read "${file}": ${(error as Error).message.split(":")[0]}`);
+  }
+}
+
+async function makeFolderOf(file: string, flag: string): Promise<void> {
+  const dir = dirname(resolve(file));
+  try {
+    await Deno.mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot use ${flag} "${file}": cannot create its folder "${dir}" (${
+        (error as Error).message.split(":")[0]
+      }); pick a file you can write`,
+    );
   }
 }
 

@@ -15,15 +15,16 @@ export interface PreflightPlan {
   browser: boolean;
   /** Folders it writes to, and the flag each comes from (for the message). */
   folders: { flag: string; dir: string; create?: boolean }[];
-  /** Files it writes, and their flag: their folder must be writable. */
+  /** Files it writes, and their flag: their folder is created now (or the run is refused). */
   files?: { flag: string; path: string }[];
 }
 
 /**
  * Checks that the `--session` is free, finds the browser (and runs an explicit `--chrome` with
  * `--version`), and checks each folder:
- * created when `create`, else its nearest existing parent must be a writable folder. Throws a
- * {@link ConfigError} that names the flag and the fix.
+ * created when `create`, else its nearest existing parent must be a writable folder; the folder
+ * of each file (`--junit`) is created, so a report written at the end has somewhere to go.
+ * Throws a {@link ConfigError} that names the flag and the fix.
  *
  * @example
  * ```ts
@@ -42,7 +43,7 @@ export async function preflight(config: Config, plan: PreflightPlan): Promise<vo
   }
   for (const { flag, dir, create } of plan.folders) await checkFolder(flag, dir, create === true);
   for (const { flag, path } of plan.files ?? []) {
-    await checkFolder(flag, dirname(resolve(path)), false, path);
+    await checkFolder(flag, dirname(resolve(path)), true, path);
   }
 }
 
@@ -53,7 +54,9 @@ async function checkFolder(flag: string, dir: string, create: boolean, shown = d
     try {
       await Deno.mkdir(dir, { recursive: true });
     } catch (error) {
-      throw fail(`cannot create it (${reason(error)})`);
+      throw fail(
+        `cannot create ${shown === dir ? "it" : `its folder "${dir}"`} (${reason(error)})`,
+      );
     }
   }
   // The nearest folder that exists must take a new file (the rest is made on the first write).

@@ -3,7 +3,7 @@ import { type BatchOutcome, junitXml } from "../cli/batch.ts";
 import { countCases, mergeJunit, parseJunit } from "../cli/junit_merge.ts";
 import { shardItems } from "../cli/shard.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { runCli } from "./support/run_cli.ts";
+import { baseEnv, runCli } from "./support/run_cli.ts";
 import { type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
 
 function outcome(i: number): BatchOutcome {
@@ -139,6 +139,99 @@ Deno.test("cli --shard 1/2 and 2/2 run each task once; merge-reports makes one J
     assert.equal(badShard.code, 2);
     assert.equal(badShard.stderr.trim().split("\n").length, 1);
     assert.match(badShard.stderr, /^error: Cannot use --shard "3\/2": give I\/N/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("the README's sharding example works in a fresh folder: --junit and merge-reports create the folders they write to", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel(Array.from({ length: 8 }, () => answer));
+  const dir = await Deno.makeTempDir({ prefix: "ba-readme-shard-" });
+  try {
+    const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+    const section = readme.slice(readme.indexOf("**Sharding across CI machines.**"));
+    const example = /```\n([\s\S]*?)```/.exec(section)![1]!;
+    assert.match(example, /--junit reports\/shard-2\.xml/);
+    const names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    await Deno.writeTextFile(
+      `${dir}/smoke.jsonl`,
+      names.map((name) =>
+        JSON.stringify({ name, task: "find the price", start_url: site.url("/cli/price.html") })
+      ).join("\n") + "\n",
+    );
+    const main = new URL("../main.ts", import.meta.url).pathname;
+    const script =
+      `set -e\nbrowser-agent() { "${Deno.execPath()}" run --allow-all --quiet "${main}" "$@"; }\n${example}`;
+    const run = await new Deno.Command("bash", {
+      args: ["-c", script],
+      cwd: dir,
+      clearEnv: true,
+      env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(run.stderr);
+    assert.equal(run.code, 0, stderr);
+    const merged = header(await Deno.readTextFile(`${dir}/junit.xml`));
+    assert.deepEqual([merged.tests, merged.failures], ["2", "0"], stderr);
+    const lines = (await Deno.readTextFile(`${dir}/results.jsonl`)).trim().split("\n");
+    assert.equal(lines.length, 2);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("cli --junit into a folder that does not exist creates it before the batch; one that cannot be made is exit 2 before anything runs", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel(Array.from({ length: 2 }, () => answer));
+  const dir = await Deno.makeTempDir({ prefix: "ba-junit-folder-" });
+  try {
+    const task = { name: "one", task: "find the price", start_url: site.url("/cli/price.html") };
+    await Deno.writeTextFile(`${dir}/tasks.jsonl`, JSON.stringify(task) + "\n");
+    const env = { OPENAI_BASE_URL: model.baseUrl };
+    const tasks = ["--tasks", `${dir}/tasks.jsonl`, "--out", `${dir}/runs`];
+    const made = await runCli({ args: [...tasks, "--junit", `${dir}/new/deeper/x.xml`], env });
+    assert.equal(made.code, 0, made.stderr);
+    assert.equal(header(await Deno.readTextFile(`${dir}/new/deeper/x.xml`)).tests, "1");
+    const replayed = await runCli({
+      args: ["--replay", `${dir}/runs`, "--junit", `${dir}/replays/r.xml`],
+    });
+    assert.equal(replayed.code, 0, replayed.stderr);
+    assert.equal(header(await Deno.readTextFile(`${dir}/replays/r.xml`)).tests, "1");
+
+    // Under a file no folder can be made: refused at once, before the model or a browser.
+    await Deno.writeTextFile(`${dir}/afile`, "");
+    const requests = model.requests.length;
+    const refused = await runCli({ args: [...tasks, "--junit", `${dir}/afile/x.xml`], env });
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(
+      refused.stderr,
+      /^error: Cannot use --junit "\S+\/afile\/x\.xml": cannot create its folder "\S+\/afile" \(.*\); pick a folder you can write to\n$/,
+    );
+    assert.equal(model.requests.length, requests);
+
+    const merge = await runCli({
+      args: [
+        "merge-reports",
+        `${dir}/new/deeper`,
+        "--junit",
+        `${dir}/m1/junit.xml`,
+        "--jsonl",
+        `${dir}/m2/r.jsonl`,
+      ],
+    });
+    assert.equal(merge.code, 0, merge.stderr);
+    assert.equal(header(await Deno.readTextFile(`${dir}/m1/junit.xml`)).tests, "1");
+    assert.equal(await Deno.readTextFile(`${dir}/m2/r.jsonl`), "");
+    const cannot = await runCli({
+      args: ["merge-reports", `${dir}/new/deeper`, "--jsonl", `${dir}/afile/r.jsonl`],
+    });
+    assert.equal(cannot.code, 2);
+    assert.match(
+      cannot.stderr,
+      /Cannot use --jsonl "\S+\/afile\/r\.jsonl": cannot create its folder/,
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
