@@ -1,5 +1,6 @@
 import type { StepRecord } from "../internal/entity/mod.ts";
 import { printable } from "../internal/llm/mod.ts";
+import { describeCall } from "../internal/tools/mod.ts";
 
 /** How progress is shown. */
 export interface ProgressOptions {
@@ -143,13 +144,7 @@ export class Progress {
 
   #stepLine(record: StepRecord): string {
     const { call, result } = record;
-    let what = call.name;
-    const arg = (name: string) => typeof call.args[name] === "string" ? call.args[name] : "";
-    if (record.target) what += ` ${record.target}`;
-    else if (call.name === "navigate") what += ` ${arg("url")}`;
-    else if (call.name === "press") what += ` ${arg("key")}`;
-    else if (call.name === "scroll") what += ` ${arg("direction")}`;
-    what = printable(oneLine(what));
+    const what = printable(oneLine(describeCall(call, record.target)));
     const status = result.ok
       ? this.paint("ok", 32)
       : this.paint(`error: ${printable(oneLine(result.text))}`, 31);

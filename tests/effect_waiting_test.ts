@@ -208,3 +208,55 @@ Deno.test("the wait tool lets the model wait for a text, and for seconds", async
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("wait(text) returns at once when the text already shows; wait(text, gone) waits for it to go; the progress line says what was waited for", async () => {
+  await using server = site();
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: server.url("/activity/working.html?ms=2000") } },
+    { tool: "wait", args: { text: "Summarise the report" } },
+    (req) => ({ tool: "click", args: { id: idOf(req, "Summarise the report") } }),
+    { tool: "wait", args: { text: "Working on it", gone: true, seconds: 10 } },
+    { tool: "wait", args: { text: "Working on it", gone: true } },
+    { tool: "wait", args: { seconds: 0.2 } },
+    { tool: "done", args: { result: "Sales grew 12 %", success: true } },
+  ]);
+  const dir = await Deno.makeTempDir({ prefix: "effect-waiting-" });
+  try {
+    const run = await runCli({
+      args: ["--downloads", join(dir, "dl"), "--settle-max", "500"],
+      stdin: "Summarise the report",
+      env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "k", OPENAI_MODEL: "scripted" },
+      cwd: dir,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const last = model.requests.at(-1)!.user;
+    assert.match(
+      last,
+      /2\. .*wait\(text="Summarise the report"\) → "Summarise the report" already shows\./,
+    );
+    assert.match(
+      last,
+      /4\. .*wait\(text="Working on it", gone=true, seconds=10\) → Waited [\d.]+ s until "Working on it" disappeared\./,
+    );
+    assert.match(
+      last,
+      /5\. .*wait\(text="Working on it", gone=true\) → "Working on it" does not show\./,
+    );
+    assert.match(run.stderr, /^step 2 · wait until "Summarise the report" shows · ok \(\d+ ms\)$/m);
+    assert.match(run.stderr, /^step 4 · wait until "Working on it" is gone · ok \(\d+ ms\)$/m);
+    assert.match(run.stderr, /^step 6 · wait 0\.2 s · ok \(\d+ ms\)$/m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("wait(gone) without a text is refused with the fix", async () => {
+  const { wait } = await import("../internal/tools/wait_tool.ts");
+  const result = await wait.handler({ gone: true, seconds: 2 }, {
+    browser: {} as never,
+    signal: new AbortController().signal,
+  });
+  assert.equal(result.ok, false);
+  assert.equal(result.kind, "invalid_args");
+  assert.match(result.text, /^Cannot wait until gone without a text: give the text that should go/);
+});

@@ -1,4 +1,5 @@
 import type { ActionOutcome, BrowserState, DownloadRecord, TabInfo } from "../entity/mod.ts";
+import type { WaitRequest } from "./actions/wait_step.ts";
 import type { ActOptions } from "./actions/action_runner.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
 import type {
@@ -87,8 +88,8 @@ export interface BrowserPort {
    */
   dismissBanners(): Promise<string[]>;
   waitFor(options: WaitOptions): Promise<string>;
-  /** Waits `seconds`, or for `text` to appear or disappear within them; says what changed. */
-  wait(request: { seconds: number; text?: string }, options?: ActOptions): Promise<ActionOutcome>;
+  /** Waits `seconds`, or until `text` shows (or, with `gone`, no longer does) within them; says what changed. */
+  wait(request: Omit<WaitRequest, "signal">, options?: ActOptions): Promise<ActionOutcome>;
   scrollTo(
     request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
   ): Promise<{ x: number; y: number; below: number }>;

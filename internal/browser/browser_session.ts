@@ -26,7 +26,7 @@ import { DomainGuard } from "./domains/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
 import { PageActivity } from "./settle/page_activity.ts";
 import { DialogAnswers } from "./dialogs/dialog_answers.ts";
-import { waitStep } from "./actions/wait_step.ts";
+import { type WaitRequest, waitStep } from "./actions/wait_step.ts";
 import { recordListeners } from "./runtime/main_world.ts";
 import {
   focusedElement,
@@ -389,11 +389,11 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   }
 
   /**
-   * Waits `seconds`, or until `text` appears (or, showing now, disappears) within `seconds`, as
-   * an action: the outcome says what changed meanwhile (see {@link waitStep}).
+   * Waits `seconds`, or until `text` shows (or, with `gone`, no longer does) within `seconds`,
+   * as an action: the outcome says what changed meanwhile (see {@link waitStep}).
    */
   wait(
-    request: { seconds: number; text?: string },
+    request: Omit<WaitRequest, "signal">,
     options: ActOptions = {},
   ): Promise<ActionOutcome> {
     return runAction(

@@ -1,4 +1,5 @@
 import type { ActionOutcome, BrowserState, DownloadRecord, TabInfo } from "../entity/mod.ts";
+import type { WaitRequest } from "./actions/wait_step.ts";
 import type {
   ActOptions,
   BrowserPort,
@@ -193,7 +194,7 @@ export class PendingBrowser<B extends Startable = Startable>
     return await (await this.#ready).waitFor(options);
   }
   async wait(
-    request: { seconds: number; text?: string },
+    request: Omit<WaitRequest, "signal">,
     options?: ActOptions,
   ): Promise<ActionOutcome> {
     return await (await this.#ready).wait(request, options);

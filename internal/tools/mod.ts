@@ -34,6 +34,7 @@ export {
   type StateSource,
 } from "./action_policy.ts";
 export { describeTarget, idOf, locate, type Located } from "./target.ts";
+export { describeCall } from "./call_line.ts";
 export {
   actionResult,
   actOptions,

@@ -5,10 +5,13 @@ const MAX_SECONDS = 30;
 /** How long `wait(text)` waits at most when no seconds are given. */
 const TEXT_SECONDS = 10;
 
-/** wait(seconds?, text?): gives a page that is still working time, or waits for a text. */
+/**
+ * wait(seconds?, text?, gone?): gives a page that is still working time, or waits until a text
+ * shows (at once when it already does), or with `gone` until it no longer shows.
+ */
 export const wait: Tool = {
   name: "wait",
-  description: "Wait some seconds, or until a text appears (or disappears).",
+  description: "Wait some seconds, or until a text shows (gone=true: until it no longer shows).",
   readOnly: true,
   parameters: {
     type: "object",
@@ -19,6 +22,7 @@ export const wait: Tool = {
         maximum: MAX_SECONDS,
       },
       text: { type: "string" },
+      gone: { type: "boolean" },
     },
   },
   async handler(args, ctx) {
@@ -26,6 +30,7 @@ export const wait: Tool = {
       ? args.text.trim()
       : undefined;
     const given = args.seconds as number | undefined;
+    const gone = args.gone === true;
     if (text === undefined && given === undefined) {
       return {
         ok: false,
@@ -33,8 +38,15 @@ export const wait: Tool = {
         text: "Cannot wait: give seconds (e.g. 2), a text to wait for, or both",
       };
     }
+    if (gone && text === undefined) {
+      return {
+        ok: false,
+        kind: "invalid_args",
+        text: 'Cannot wait until gone without a text: give the text that should go, e.g. "Loading"',
+      };
+    }
     const seconds = Math.min(given ?? TEXT_SECONDS, MAX_SECONDS);
-    const request = text === undefined ? { seconds } : { seconds, text };
+    const request = text === undefined ? { seconds } : { seconds, text, ...(gone ? { gone } : {}) };
     return actionResult(await ctx.browser.wait(request, actOptions(ctx)));
   },
 };
