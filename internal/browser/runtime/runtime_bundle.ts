@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "5dc590c2a7be";
+export const RUNTIME_VERSION = "0ed01c6195cc";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1741,9 +1741,12 @@ export const RUNTIME_SOURCE = [
   "    #watched = /* @__PURE__ */ new WeakSet();",
   "    #stop = new AbortController();",
   "    #on = { capture: true, passive: true, signal: this.#stop.signal };",
-  "    /** The innermost hovered and focused elements, the focus's form and the modal dialog. */",
-  "    #hovered = null;",
-  "    #focused = null;",
+  "    /**",
+  "     * The innermost hovered and focused elements (as they are when the cache starts: the first",
+  "     * walk sees them so), the focus's form and the modal dialog.",
+  "     */",
+  "    #hovered = deepHovered();",
+  "    #focused = deepActiveElement();",
   "    #form = null;",
   "    #modal = null;",
   "    #finished = /* @__PURE__ */ new WeakSet();",
@@ -1760,6 +1763,7 @@ export const RUNTIME_SOURCE = [
   "        this.#hovered = this.#moved(this.#hovered, e.composedPath()[0]);",
   "      }, this.#on);",
   "      const focus = (e) => {",
+  '        if (e.type === "focusout" && e.relatedTarget) return;',
   '        const to = e.type === "focusin" ? e.composedPath()[0] : deepActiveElement();',
   "        this.#focused = this.#moved(this.#focused, to);",
   "      };",
@@ -1973,6 +1977,16 @@ export const RUNTIME_SOURCE = [
   "      state += `|${r.top},${r.left},${r.width},${r.height}`;",
   "    }",
   "    return state;",
+  "  }",
+  "  function deepHovered() {",
+  "    let el = null;",
+  "    for (let root = document; root; ) {",
+  '      const inner = [...root.querySelectorAll(":hover")].at(-1);',
+  "      if (!inner) break;",
+  "      el = inner;",
+  "      root = inner.shadowRoot;",
+  "    }",
+  "    return el;",
   "  }",
   "  function sheetNode(n) {",
   "    if (n.nodeType !== 1) return false;",
@@ -2929,7 +2943,7 @@ export const RUNTIME_SOURCE = [
   "    showFieldText",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("5dc590c2a7be", api);',
+  '    install("0ed01c6195cc", api);',
   "    activityTracker();",
   "  }",
   "})();",

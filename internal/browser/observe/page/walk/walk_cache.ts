@@ -113,9 +113,12 @@ export class WalkCache {
   readonly #watched = new WeakSet<Node>();
   readonly #stop = new AbortController();
   readonly #on = { capture: true, passive: true, signal: this.#stop.signal };
-  /** The innermost hovered and focused elements, the focus's form and the modal dialog. */
-  #hovered: Node | null = null;
-  #focused: Node | null = null;
+  /**
+   * The innermost hovered and focused elements (as they are when the cache starts: the first
+   * walk sees them so), the focus's form and the modal dialog.
+   */
+  #hovered: Node | null = deepHovered();
+  #focused: Node | null = deepActiveElement();
   #form: Element | null = null;
   #modal: Element | null = null;
   readonly #finished = new WeakSet<Animation>();
@@ -135,6 +138,10 @@ export class WalkCache {
       this.#hovered = this.#moved(this.#hovered, e.composedPath()[0] as Node);
     }, this.#on);
     const focus = (e: FocusEvent) => {
+      // Focus passing from one element to another leaves it on the body for a moment: the
+      // focusin that follows says where it went (counting the body in between would mark
+      // every ancestor of both as restyled, the whole page).
+      if (e.type === "focusout" && e.relatedTarget) return;
       const to = e.type === "focusin" ? e.composedPath()[0] as Node : deepActiveElement();
       this.#focused = this.#moved(this.#focused, to);
     };
@@ -373,6 +380,18 @@ function probe(el: Element): string {
     state += `|${r.top},${r.left},${r.width},${r.height}`;
   }
   return state;
+}
+
+/** The innermost element under the pointer, in open shadow roots too; null when none. */
+function deepHovered(): Element | null {
+  let el: Element | null = null;
+  for (let root: ParentNode | null = document; root;) {
+    const inner: Element | undefined = [...root.querySelectorAll(":hover")].at(-1);
+    if (!inner) break;
+    el = inner;
+    root = inner.shadowRoot;
+  }
+  return el;
 }
 
 /** Style sheets: changing one restyles anything. */
