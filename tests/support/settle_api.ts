@@ -1,0 +1,44 @@
+import type { Route } from "./fixture_server.ts";
+
+/**
+ * The server side of the settle pages (`tests/fixtures/settle/`): answers that take the time the
+ * page asks for, so a page can depend on a request of a known length.
+ *
+ * - `GET /settle-api/slow?ms=N&text=T`: `T` (default `Answer after N ms`) after N ms;
+ * - `GET /settle-api/poll`: an empty answer at once (a page's polling);
+ * - `GET /settle-api/posts?from=K&ms=N`: ten post titles from K on, as JSON, after N ms;
+ * - `POST /settle-api/submit?ms=N`: a page thanking for the form, after N ms.
+ *
+ * @example
+ * ```ts
+ * await using site = startFixtureServer({ routes: [settleApi] });
+ * ```
+ */
+export const settleApi: Route = async (req, url) => {
+  if (!url.pathname.startsWith("/settle-api/")) return undefined;
+  const ms = Math.min(10_000, Number(url.searchParams.get("ms") ?? "0") || 0);
+  const wait = () => new Promise((r) => setTimeout(r, ms));
+  switch (url.pathname.slice("/settle-api/".length)) {
+    case "slow":
+      await wait();
+      return new Response(url.searchParams.get("text") ?? `Answer after ${ms} ms`);
+    case "poll":
+      return new Response(null, { status: 204 });
+    case "posts": {
+      await wait();
+      const from = Number(url.searchParams.get("from") ?? "1") || 1;
+      const posts = Array.from({ length: 10 }, (_, i) => `Post ${from + i}`);
+      return Response.json(posts);
+    }
+    case "submit": {
+      await req.body?.cancel();
+      await wait();
+      return new Response(
+        '<!doctype html><html lang="en"><title>Thanks</title><h1>Thanks for your message</h1>' +
+          "<p>We answer within a day.</p></html>",
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      );
+    }
+  }
+  return new Response("Not found", { status: 404 });
+};
