@@ -20,6 +20,8 @@ export interface BatchOutcome {
   steps: number;
   ms: number;
   tokens: number;
+  /** True when some of `tokens` were estimated (the server reported no believable counts). */
+  tokens_estimated?: boolean;
   cost?: number;
   /** The task's run folder. */
   run_dir: string;
@@ -138,7 +140,7 @@ export function resultsTable(outcomes: readonly BatchOutcome[]): string {
         : `failed (${o.reason})`,
       String(o.steps),
       `${(o.ms / 1000).toFixed(1)} s`,
-      String(o.tokens),
+      `${o.tokens_estimated ? "~" : ""}${o.tokens}`,
       oneLine(o.message, 60),
     ]),
   ];

@@ -180,6 +180,7 @@ async function runAttempt(
       steps: result.steps,
       ms: result.ms,
       tokens: result.usage.promptTokens + result.usage.completionTokens,
+      ...(result.usage.estimated ? { tokens_estimated: true } : {}),
       run_dir: dir,
       ...(result.cost !== undefined ? { cost: result.cost } : {}),
       ...(lastError ? { last_error: ctx.mask(lastError) } : {}),

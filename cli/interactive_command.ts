@@ -19,6 +19,7 @@ import {
   report,
   runOne,
   steps,
+  tokensShown,
 } from "./run_one.ts";
 
 /** Runs the prompt until /quit, Ctrl+D, or Ctrl+C at the prompt; returns the exit code. */
@@ -37,7 +38,7 @@ export async function interactiveCommand(
     throw error;
   }
   let runs = 0;
-  let tokens = 0;
+  const usage = { promptTokens: 0, completionTokens: 0, requests: 0, estimated: 0 };
   let last: RunResult | undefined;
 
   const repl: Repl = new Repl({
@@ -64,7 +65,7 @@ export async function interactiveCommand(
       });
       report(ctx, outcome, progress);
       last = outcome.result;
-      tokens += last.usage.promptTokens + last.usage.completionTokens;
+      for (const key of Object.keys(usage) as (keyof typeof usage)[]) usage[key] += last.usage[key];
     },
     status: async () => {
       const { url, title } = await browser.location();
@@ -72,7 +73,7 @@ export async function interactiveCommand(
         `session: ${session ?? "none (a temporary profile, deleted on exit)"}`,
         `page: ${url}${title ? ` "${title}"` : ""}`,
         `tasks: ${runs}${last ? `, last ${last.reason} in ${steps(last.steps)}` : ""}`,
-        `tokens: ${tokens}`,
+        `tokens: ${tokensShown(usage).replace(/ tokens/, "")}`,
         `model: ${ctx.model.model}`,
       ].join("\n");
     },

@@ -38,7 +38,7 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 export class Progress {
   readonly #o: ProgressOptions;
   #timer: ReturnType<typeof setInterval> | undefined;
-  #model: { ms: number; tokens: number } | undefined;
+  #model: { ms: number; tokens: number; estimated: boolean } | undefined;
   #pageTokens = 0;
 
   constructor(options: ProgressOptions) {
@@ -52,7 +52,10 @@ export class Progress {
     onObserved: (step: number, state: { summary: string }) => void;
     onModelReply: (
       step: number,
-      reply: { usage: { promptTokens: number; completionTokens: number }; ms: number },
+      reply: {
+        usage: { promptTokens: number; completionTokens: number; estimated?: boolean };
+        ms: number;
+      },
     ) => void;
   } {
     return {
@@ -65,6 +68,7 @@ export class Progress {
         this.#model = {
           ms: reply.ms,
           tokens: reply.usage.promptTokens + reply.usage.completionTokens,
+          estimated: reply.usage.estimated === true,
         };
       },
     };
@@ -96,7 +100,10 @@ export class Progress {
     this.#emit(this.#stepLine(record));
     if (this.#o.verbose) {
       const parts = [`why: ${record.call.reasoning || "(no reasoning)"}`];
-      if (this.#model) parts.push(`model ${this.#model.ms} ms, ${this.#model.tokens} tokens`);
+      if (this.#model) {
+        const about = this.#model.estimated ? " (estimated)" : "";
+        parts.push(`model ${this.#model.ms} ms, ${this.#model.tokens} tokens${about}`);
+      }
       parts.push(`page ${this.#pageTokens} tokens`);
       this.line(`  ${parts.join(this.#sep())}`);
     }

@@ -186,6 +186,20 @@ async function screenshot(browser: BrowserPort, hideFields: boolean): Promise<Ui
   return (await browser.screenshot({ hideFields, quality: 60 })).bytes;
 }
 
+/**
+ * A run's tokens for its summary: `5400 tokens`, or with estimates, which they are:
+ * `~5400 tokens (estimated: the model server reported no usable counts)`,
+ * `~5400 tokens (2 of 3 requests estimated)`.
+ */
+export function tokensShown(usage: RunResult["usage"]): string {
+  const total = usage.promptTokens + usage.completionTokens;
+  if (usage.estimated === 0) return `${total} tokens`;
+  if (usage.estimated === usage.requests) {
+    return `~${total} tokens (estimated: the model server reported no usable counts)`;
+  }
+  return `~${total} tokens (${usage.estimated} of ${usage.requests} requests estimated)`;
+}
+
 /** The result as one JSON object, for `--json`. */
 export function resultJson(outcome: RunOutcome): Record<string, unknown> {
   const { result, dir } = outcome;
@@ -198,6 +212,8 @@ export function resultJson(outcome: RunOutcome): Record<string, unknown> {
       prompt: result.usage.promptTokens,
       completion: result.usage.completionTokens,
       total: result.usage.promptTokens + result.usage.completionTokens,
+      requests: result.usage.requests,
+      estimated_requests: result.usage.estimated,
     },
     cost: result.cost ?? null,
     ms: result.ms,
@@ -220,7 +236,7 @@ export function report(ctx: CliContext, outcome: RunOutcome, progress: Progress)
     result.reason,
     steps(result.steps),
     `${(result.ms / 1000).toFixed(1)} s`,
-    `${result.usage.promptTokens + result.usage.completionTokens} tokens`,
+    tokensShown(result.usage),
   ].join(sep) + cost;
   const message = ctx.mask(result.message);
   switch (result.reason) {

@@ -144,6 +144,49 @@ Deno.test("agent stops with budget_exhausted before a request would pass --max-t
   assert.equal(result.steps, model.requests.length);
 });
 
+Deno.test("--max-tokens still limits when the model server reports 0 or no usage: the request's estimate counts, and the summary says so", async () => {
+  await using site = startFixtureServer();
+  const usages = [
+    { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+    undefined,
+    { prompt_tokens: 0, completion_tokens: 0 },
+  ];
+  const script = () =>
+    Array.from({ length: 12 }, (_, i) => ({
+      tool: "navigate",
+      args: { url: site.url(i % 2 ? "/shop/" : `/judgement/noop.html?${i}`) },
+      usage: usages[i % usages.length],
+    }));
+  await using model = startScriptedModel(script());
+  const run = await runCli({
+    args: ["--json", "--max-tokens", "4500", "wander around"],
+    env: modelEnv(model.baseUrl),
+  });
+  assert.equal(run.code, 1, run.stderr);
+  const result = JSON.parse(run.stdout);
+  assert.equal(result.reason, "budget_exhausted", run.stdout);
+  assert.match(
+    result.message,
+    /^Stopped after about \d+ tokens \(estimated\) and the next request needs about \d+ \(the --max-tokens limit is 4500\)/,
+  );
+  assert.ok(result.tokens.total > 0 && result.tokens.total <= 4500, `${result.tokens.total}`);
+  assert.ok(model.requests.length >= 1 && model.requests.length < 12, `${model.requests.length}`);
+  assert.equal(result.tokens.requests, model.requests.length);
+  assert.equal(result.tokens.estimated_requests, model.requests.length);
+
+  // The summary line says the figure is an estimate.
+  await using again = startScriptedModel(script());
+  const text = await runCli({
+    args: ["--max-tokens", "4500", "wander around"],
+    env: modelEnv(again.baseUrl),
+  });
+  assert.equal(text.code, 1, text.stderr);
+  assert.match(
+    text.stderr,
+    /budget_exhausted · \d+ steps? · [\d.]+ s · ~\d+ tokens \(estimated: the model server reported no usable counts\)/,
+  );
+});
+
 Deno.test("agent stops with budget_exhausted when --max-time runs out during a model call", async () => {
   await using model = startScriptedModel([
     { status: 429, headers: { "retry-after": "30" } },

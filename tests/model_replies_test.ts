@@ -115,6 +115,18 @@ Deno.test("ModelClient.next() estimates tokens when the server reports unbelieva
   }
 });
 
+Deno.test("ModelClient.next() estimates tokens the server reports as 0 or not at all, and says they are estimates", async () => {
+  const message = call({ name: "click", arguments: '{"id":1}' });
+  for (const usage of [{ prompt_tokens: 0, completion_tokens: 0 }, {}, { total_tokens: 0 }]) {
+    const got = await ask({ message, usage });
+    assert.ok(got.usage.promptTokens > 0, `usage ${JSON.stringify(usage)}`);
+    assert.ok(got.usage.completionTokens > 0, `usage ${JSON.stringify(usage)}`);
+    assert.equal(got.usage.estimated, true, `usage ${JSON.stringify(usage)}`);
+  }
+  const real = await ask({ message, usage: { prompt_tokens: 321, completion_tokens: 12 } });
+  assert.deepEqual(real.usage, { promptTokens: 321, completionTokens: 12 });
+});
+
 /** Bodies a server may send with 200 that are not chat completions, and what the error says. */
 const NOT_COMPLETIONS: [string, Reply, RegExp][] = [
   ["null", { raw: "null" }, /null instead of a JSON object/],

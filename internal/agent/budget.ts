@@ -44,8 +44,13 @@ export class Budget implements Disposable {
     return Math.round(performance.now() - this.#started);
   }
 
-  /** Why the run must stop now, or undefined while it may go on. */
-  exceeded(at: { step: number; tokens: number; nextRequest?: number }): string | undefined {
+  /**
+   * Why the run must stop now, or undefined while it may go on. `estimated`: some of `tokens`
+   * were estimated (the server reported no believable counts), which the reason says.
+   */
+  exceeded(
+    at: { step: number; tokens: number; nextRequest?: number; estimated?: boolean },
+  ): string | undefined {
     const { maxSteps, maxMs, maxTokens } = this.limits;
     if (at.step > maxSteps) {
       return `Stopped after ${maxSteps} steps without finishing: raise --max-steps or simplify the task`;
@@ -57,7 +62,8 @@ export class Budget implements Disposable {
     }
     if (maxTokens !== undefined && at.tokens + (at.nextRequest ?? 0) > maxTokens) {
       const next = at.nextRequest ? ` and the next request needs about ${at.nextRequest}` : "";
-      return `Stopped after ${at.tokens} tokens${next} (the --max-tokens limit is ${maxTokens}) without finishing: raise --max-tokens or simplify the task`;
+      const spent = at.estimated ? `about ${at.tokens} tokens (estimated)` : `${at.tokens} tokens`;
+      return `Stopped after ${spent}${next} (the --max-tokens limit is ${maxTokens}) without finishing: raise --max-tokens or simplify the task`;
     }
     return undefined;
   }

@@ -93,7 +93,7 @@ export interface RunOptions {
   /** Called with each model reply's token usage and latency (traces). */
   onModelReply?: (
     step: number,
-    reply: { usage: { promptTokens: number; completionTokens: number }; ms: number },
+    reply: { usage: ModelReply["usage"]; ms: number },
   ) => void;
 }
 
@@ -110,7 +110,11 @@ export interface RunResult {
   configError: boolean;
   steps: number;
   history: StepRecord[];
-  usage: { promptTokens: number; completionTokens: number };
+  /**
+   * Tokens of the whole run; `requests` model requests, of which `estimated` had their counts
+   * estimated from the request and the reply (the server reported none that could be true).
+   */
+  usage: { promptTokens: number; completionTokens: number; requests: number; estimated: number };
   /** Estimated cost in US dollars, for models with a known price. */
   cost?: number;
   ms: number;
@@ -132,7 +136,12 @@ const DEFAULT_REQUEST_TOKENS = 24_000;
 export async function runTask(options: RunOptions): Promise<RunResult> {
   const { browser, model, registry } = options;
   const history: StepRecord[] = [];
-  const usage = { promptTokens: 0, completionTokens: 0 };
+  const usage: RunResult["usage"] = {
+    promptTokens: 0,
+    completionTokens: 0,
+    requests: 0,
+    estimated: 0,
+  };
   const vault = new SecretVault(options.secrets);
   using budget = new Budget({
     maxSteps: options.maxSteps,
@@ -211,7 +220,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     for (let step = first;; step++) {
       if (options.signal.aborted) return aborted();
       const spent = usage.promptTokens + usage.completionTokens;
-      const over = budget.exceeded({ step: step - first + 1, tokens: spent });
+      const estimated = usage.estimated > 0;
+      const over = budget.exceeded({ step: step - first + 1, tokens: spent, estimated });
       if (over) return end("budget_exhausted", over);
 
       // Banners are closed by an explicit step: observing itself never touches the page.
@@ -228,6 +238,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       const tooBig = budget.exceeded({
         step: step - first + 1,
         tokens: spent,
+        estimated,
         nextRequest: user.tokens + fixedTokens,
       });
       // The trace's screenshot is taken while the model thinks; the page is not touched until
@@ -261,6 +272,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       await observed;
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
+      usage.requests++;
+      if (reply.usage.estimated) usage.estimated++;
       options.onModelReply?.(step, reply);
       if (options.signal.aborted) return aborted();
 

@@ -53,8 +53,11 @@ export interface ModelReply {
    * undefined, and `text` starts with the same sentence.
    */
   error?: string;
-  /** Tokens as the server counted them; estimated when it sent no believable count. */
-  usage: { promptTokens: number; completionTokens: number };
+  /**
+   * Tokens as the server counted them; estimated from the request and the reply when it sent no
+   * believable count (missing, 0, negative, too large), and then `estimated` is true.
+   */
+  usage: { promptTokens: number; completionTokens: number; estimated?: boolean };
   ms: number;
 }
 
@@ -127,6 +130,7 @@ export class ModelClient {
   }): Promise<ModelReply> {
     const [Sdk, client] = await this.#load();
     const started = performance.now();
+    const tools = requestTools(request.tools);
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     try {
       completion = await client.chat.completions.create({
@@ -137,7 +141,7 @@ export class ModelClient {
             ? { role: "user", content: userParts(request.user, request.images) }
             : { role: "user", content: request.user },
         ],
-        tools: requestTools(request.tools),
+        tools,
         tool_choice: "required",
       }, { signal: request.signal });
     } catch (error) {
@@ -147,13 +151,22 @@ export class ModelClient {
     const body = completion as unknown as { choices: { message: Record<string, unknown> }[] };
     const read = readMessage(body.choices[0]!.message);
     const reported = readUsage((completion as { usage?: unknown }).usage);
-    const usage = {
-      promptTokens: reported.promptTokens >= 0
-        ? reported.promptTokens
-        : estimateTokens(request.system) + estimateTokens(request.user),
-      completionTokens: reported.completionTokens >= 0
-        ? reported.completionTokens
-        : estimateTokens(read.text) + estimateTokens(JSON.stringify(read.call?.args ?? {})),
+    // A count that is missing or cannot be true (0 for a request that had text, 0 for a reply
+    // with a call or text) is estimated: a budget must not stop limiting because a server
+    // (some local servers and proxies) reports nothing.
+    const wrote = read.text.length > 0 || read.call !== undefined;
+    const promptEstimated = reported.promptTokens <= 0;
+    const completionEstimated = reported.completionTokens < 0 ||
+      (reported.completionTokens === 0 && wrote);
+    const usage: ModelReply["usage"] = {
+      promptTokens: promptEstimated
+        ? estimateTokens(request.system) + estimateTokens(request.user) +
+          estimateTokens(JSON.stringify(tools))
+        : reported.promptTokens,
+      completionTokens: completionEstimated
+        ? estimateTokens(read.text) + estimateTokens(JSON.stringify(read.call?.args ?? {}))
+        : reported.completionTokens,
+      ...(promptEstimated || completionEstimated ? { estimated: true } : {}),
     };
     const ms = Math.round(performance.now() - started);
     const reply: ModelReply = { text: read.text, callCount: read.callCount, usage, ms };

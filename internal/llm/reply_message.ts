@@ -67,8 +67,8 @@ export function readMessage(message: Record<string, unknown>): ReadMessage {
 }
 
 /**
- * Token counts a server reported: 0 when one is missing, -1 when it cannot be true (not a whole
- * number, negative, over {@link MAX_REPORTED_TOKENS}, `1e308`), for the caller to estimate.
+ * Token counts a server reported: -1 when one is missing or cannot be true (not a whole number,
+ * negative, over {@link MAX_REPORTED_TOKENS}, `1e308`), for the caller to estimate.
  */
 export function readUsage(usage: unknown): { promptTokens: number; completionTokens: number } {
   const u = (usage !== null && typeof usage === "object" ? usage : {}) as Record<string, unknown>;
@@ -77,7 +77,6 @@ export function readUsage(usage: unknown): { promptTokens: number; completionTok
 
 /** A reported count: a whole number from 0 to {@link MAX_REPORTED_TOKENS}, else -1 (unknown). */
 function count(value: unknown): number {
-  if (value === undefined || value === null) return 0;
   return typeof value === "number" && Number.isInteger(value) && value >= 0 &&
       value <= MAX_REPORTED_TOKENS
     ? value

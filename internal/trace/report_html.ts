@@ -43,9 +43,15 @@ export function renderReport(lines: TraceLine[], images: Map<string, string>): s
       `<b>${esc(end.reason)}</b>`,
       `${end.steps} steps`,
       `${(end.ms / 1000).toFixed(1)} s`,
-      `${
+      `${end.usage.estimated_requests ? "~" : ""}${
         end.usage.prompt_tokens + end.usage.completion_tokens
-      } tokens (${end.usage.prompt_tokens} in, ${end.usage.completion_tokens} out)`,
+      } tokens (${end.usage.prompt_tokens} in, ${end.usage.completion_tokens} out${
+        end.usage.estimated_requests
+          ? `; estimated for ${end.usage.estimated_requests} of ${
+            steps.filter((s) => s.model).length
+          } requests`
+          : ""
+      })`,
       end.cost !== undefined ? `$${end.cost.toFixed(4)}` : "cost unknown",
     ].join(" · ")
     : `<b>unfinished</b> · the run stopped before its end (killed or crashed) · ${steps.length} steps recorded`;
@@ -104,7 +110,11 @@ function renderStep(s: TraceStep, images: Map<string, string>): string {
     [
       "tokens",
       `${
-        s.model ? `${s.model.prompt_tokens} in, ${s.model.completion_tokens} out · ` : ""
+        s.model
+          ? `${s.model.prompt_tokens} in, ${s.model.completion_tokens} out${
+            s.model.estimated ? " (estimated)" : ""
+          } · `
+          : ""
       }page ${s.observation.tokens} (${s.observation.elements} elements, ${s.observation.fingerprint})`,
     ],
   ];

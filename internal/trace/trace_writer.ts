@@ -22,7 +22,14 @@ export interface TraceStep {
   /** What the model saw: a hash of the DOM summary, its size in tokens (estimated), elements. */
   observation: { fingerprint: string; tokens: number; elements: number };
   /** The model request: token counts and latency. */
-  model?: { prompt_tokens: number; completion_tokens: number; ms: number; cost?: number };
+  model?: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    ms: number;
+    cost?: number;
+    /** True when the counts were estimated (the server reported none that could be true). */
+    estimated?: boolean;
+  };
   call: { name: string; args: Record<string, unknown>; reasoning: string };
   /** The element the call acted on, as replay finds it again. */
   target?: TargetRecord;
@@ -48,7 +55,8 @@ export interface TraceEnd {
   reason: RunResult["reason"];
   message: string;
   steps: number;
-  usage: { prompt_tokens: number; completion_tokens: number };
+  /** `estimated_requests`: model requests whose counts were estimated (absent: none). */
+  usage: { prompt_tokens: number; completion_tokens: number; estimated_requests?: number };
   cost?: number;
   ms: number;
 }
@@ -138,6 +146,7 @@ export class TraceWriter implements AsyncDisposable {
           completion_tokens: reply.usage.completionTokens,
           ms: reply.ms,
           ...(cost !== undefined ? { cost } : {}),
+          ...(reply.usage.estimated ? { estimated: true } : {}),
         };
       },
       onStep: (record) => {
@@ -171,6 +180,7 @@ export class TraceWriter implements AsyncDisposable {
         usage: {
           prompt_tokens: result.usage.promptTokens,
           completion_tokens: result.usage.completionTokens,
+          ...(result.usage.estimated ? { estimated_requests: result.usage.estimated } : {}),
         },
         ...(cost !== undefined ? { cost } : {}),
         ms: result.ms,

@@ -25,6 +25,8 @@ export type Reply =
     extraCalls?: number;
     /** The arguments string sent verbatim instead of JSON of `args` (malformed JSON tests). */
     rawArgs?: string;
+    /** The `usage` sent verbatim instead of counts from the request's size (0, missing, …). */
+    usage?: unknown;
   }
   | { text: string }
   | { status: number; body?: unknown; headers?: Record<string, string> }
@@ -131,7 +133,7 @@ export function startScriptedModel(script: Step[]): {
       created: Math.floor(Date.now() / 1000),
       model: body.model,
       choices: [{ index: 0, message, finish_reason: "text" in reply ? "stop" : "tool_calls" }],
-      usage: {
+      usage: "usage" in reply ? reply.usage : {
         prompt_tokens: promptTokens,
         completion_tokens: 20,
         total_tokens: promptTokens + 20,
