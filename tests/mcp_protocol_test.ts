@@ -61,3 +61,61 @@ Deno.test("mcp answers pipelined calls in order, writes only JSON-RPC to stdout,
   assert.match(answers[2]!.result.content![0]!.text, /Trail Shop.*\n(.*\n)*.*Search products/);
   assert.match(log, /mcp: browser_navigate · ok[^\n]*\nmcp: browser_list_interactives · ok/);
 });
+
+Deno.test("mcp answers every request piped in before stdin closes, exactly once, then exits", async () => {
+  await using site = startFixtureServer();
+  const child = spawnRawMcp();
+  const stderr = new Response(child.stderr).text();
+  const request = (id: number | string, method: string, params?: unknown) => ({
+    jsonrpc: "2.0",
+    id,
+    method,
+    ...(params === undefined ? {} : { params }),
+  });
+  const call = (id: number, name: string, args: Record<string, unknown>) =>
+    request(id, "tools/call", { name, arguments: args });
+  const messages = [
+    request(1, "initialize", {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    }),
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    request("list", "tools/list"),
+    call(2, "browser_navigate", { url: site.url("/shop/") }),
+    call(3, "browser_list_interactives", {}),
+    call(4, "browser_find", { text: "Search" }),
+    request("ping", "ping"),
+    call(5, "browser_wait", { ms: 50 }),
+    call(6, "no_such_tool", {}),
+    call(7, "browser_list_interactives", { limit: 3 }),
+  ];
+  // Everything at once, and the input closed right after: the client is gone.
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join("")),
+  );
+  await writer.close();
+  const stdout = await new Response(child.stdout).text();
+  const { code } = await child.status;
+  const log = await stderr;
+  assert.equal(code, 0, log);
+
+  const answers = stdout.split("\n").filter((l) => l.trim()).map((l) =>
+    JSON.parse(l) as {
+      id: number | string;
+      result?: { structuredContent?: { status: string }; content?: { text: string }[] };
+      error?: unknown;
+    }
+  );
+  const ids = messages.flatMap((m) => "id" in m ? [m.id] : []);
+  assert.deepEqual(answers.map((a) => a.id).sort(), [...ids].sort(), stdout.slice(0, 2000));
+  const byId = new Map(answers.map((a) => [a.id, a]));
+  assert.ok((byId.get("list")!.result as { tools: unknown[] }).tools.length > 10);
+  for (const id of [2, 3, 4, 5, 7]) {
+    assert.equal(byId.get(id)!.result?.structuredContent?.status, "ok", `call ${id}: ${log}`);
+  }
+  assert.match(byId.get(3)!.result!.content![0]!.text, /Trail Shop/);
+  assert.match(byId.get(6)!.result!.content![0]!.text, /Unknown tool "no_such_tool"/);
+  assert.match(log, /mcp: input ended; finishing \d+ request\(s\) before exiting/);
+});

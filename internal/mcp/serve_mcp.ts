@@ -1,4 +1,3 @@
-import process from "node:process";
 import { Server } from "@modelcontextprotocol/sdk/server";
 // The SDK's "./*" export points types at "*.js.d.ts": name the declaration files directly.
 // @ts-types="@modelcontextprotocol/sdk/types"
@@ -42,9 +41,16 @@ const INSTRUCTIONS =
 const ASK_TIMEOUT_MS = 300_000;
 
 /**
+ * Once stdin has ended, how long a tool call may still run (from the end of input, or from its
+ * own start for one queued behind others) before it is stopped and answered as cancelled.
+ */
+export const DRAIN_CALL_MS = 10_000;
+
+/**
  * Serves the `browser_*` tools over stdio to one MCP client, with one browser, one call at a
- * time. Returns when the client disconnects (stdin ends) or `signal` aborts; the browser is
- * closed before it returns.
+ * time. When stdin ends it finishes the requests it received and answers each (a tool call still
+ * running {@link DRAIN_CALL_MS} after that is stopped and answered as cancelled), then returns;
+ * when `signal` aborts it stops at once. The browser is closed before it returns.
  *
  * @example
  * ```ts
@@ -56,6 +62,33 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const stopping = new AbortController();
   let browser: Promise<McpBrowser> | undefined;
   let queue: Promise<unknown> = Promise.resolve();
+  const inputEnded = Promise.withResolvers<void>();
+  /** Aborts a call that runs on too long after the client's input ended; `clear` when done. */
+  const drainLimit = () => {
+    const limit = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let cleared = false;
+    inputEnded.promise.then(() => {
+      if (cleared) return;
+      timer = setTimeout(() => {
+        limit.abort(
+          new DOMException(
+            `Stopped: the client closed its input and this call was still running ${
+              DRAIN_CALL_MS / 1000
+            } s later`,
+            "TimeoutError",
+          ),
+        );
+      }, DRAIN_CALL_MS);
+    });
+    return {
+      signal: limit.signal,
+      clear: () => {
+        cleared = true;
+        clearTimeout(timer);
+      },
+    };
+  };
 
   const call = async (
     name: string,
@@ -97,7 +130,11 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       options.log(`mcp: cannot start the browser: ${why}`);
       return toCallToolResult({ ok: false, text: `Cannot start the browser: ${why}` });
     }
-    const ctx = { browser: session, signal: AbortSignal.any([signal, stopping.signal]) };
+    const limit = drainLimit();
+    const ctx = {
+      browser: session,
+      signal: AbortSignal.any([signal, stopping.signal, limit.signal]),
+    };
     const done = await gate.run(
       tool,
       args,
@@ -106,12 +143,14 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       (dialogs) => registry.dispatch({ name, args }, { ...ctx, dialogs }),
     ).catch((error: unknown) => ({
       ok: false,
-      text: ctx.signal.aborted
+      text: limit.signal.aborted
+        ? (limit.signal.reason as Error).message
+        : ctx.signal.aborted
         ? "Cancelled"
         : error instanceof Error
         ? error.message
         : String(error),
-    }));
+    })).finally(limit.clear);
     const result = restarted
       ? {
         ...done,
@@ -173,11 +212,20 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     stopping.abort(new DOMException("The MCP server is stopping", "AbortError"));
     server.close().catch((error) => options.log(`mcp: cannot close cleanly: ${error}`));
   };
-  process.stdin.once("end", stop);
-  process.stdin.once("close", stop);
   options.signal?.addEventListener("abort", stop, { once: true });
 
-  await server.connect(new GuardedStdioTransport({ log: options.log }));
+  const transport = new GuardedStdioTransport({ log: options.log });
+  // The client's input ended: every request it sent is finished and answered, then we close.
+  transport.oninputend = () => {
+    inputEnded.resolve();
+    const left = transport.unanswered;
+    if (left > 0) options.log(`mcp: input ended; finishing ${left} request(s) before exiting`);
+    transport.answered().then(() => {
+      if (stopping.signal.aborted) return;
+      server.close().catch((error) => options.log(`mcp: cannot close cleanly: ${error}`));
+    });
+  };
+  await server.connect(transport);
   options.log(
     `mcp: browser-agent ${options.version} serving ${registry.tools.length} tools on stdio`,
   );
@@ -189,8 +237,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     await Promise.race([queue, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
     clearTimeout(timer);
   } finally {
-    process.stdin.off("end", stop);
-    process.stdin.off("close", stop);
+    inputEnded.resolve();
     options.signal?.removeEventListener("abort", stop);
     const session = await browser?.catch(() => undefined);
     await session?.close();
