@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type ActionOutcome, BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { ActionError, type BrowserState } from "../internal/entity/mod.ts";
-import { ActionPolicy, coreTools, type ToolContext, ToolRegistry } from "../internal/tools/mod.ts";
+import { z } from "zod";
+import {
+  ActionPolicy,
+  coreTools,
+  defineTool,
+  type ToolContext,
+  ToolRegistry,
+} from "../internal/tools/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { download } from "./support/routes.ts";
 import { startMcp } from "./support/mcp_client.ts";
@@ -62,12 +69,12 @@ Deno.test("renderOutcome() words every field of an outcome for the model", () =>
 Deno.test("dispatch keeps the kind of a thrown ActionError; a blocked navigation fails as blocked", async () => {
   const registry = new ToolRegistry([
     ...coreTools,
-    {
+    defineTool({
       name: "vanish",
       description: "throws gone",
-      parameters: { type: "object", properties: {} },
+      args: z.object({}),
       handler: () => Promise.reject(new ActionError("gone", "Element [4] is gone")),
-    },
+    }),
   ]);
   const browser = {
     throwIfGone() {},

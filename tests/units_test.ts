@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { parseKeys, renderElement } from "../internal/browser/mod.ts";
 import { loadConfig } from "../internal/config/mod.ts";
 import { parseLooseJson, parseTextCall, systemPrompt, userMessage } from "../internal/llm/mod.ts";
-import { coreTools, normalizeUrl, ToolRegistry, validateArgs } from "../internal/tools/mod.ts";
+import { z } from "zod";
+import {
+  coreTools,
+  defineTool,
+  normalizeUrl,
+  ToolRegistry,
+  validateArgs,
+} from "../internal/tools/mod.ts";
 import type { ToolContext } from "../internal/tools/mod.ts";
 
 Deno.test("parseTextCall() reads the function_call text fallback and JSON objects", () => {
@@ -31,7 +38,7 @@ Deno.test("parseLooseJson() repairs fences, trailing commas, single quotes and b
 });
 
 Deno.test("validateArgs() coerces what models send and names what is wrong", () => {
-  const schema = coreTools.find((t) => t.name === "type")!.parameters;
+  const schema = coreTools.find((t) => t.name === "type")!;
   assert.deepEqual(validateArgs(schema, { id: "[12]", text: 5, press_enter: "true" }), {
     ok: true,
     args: { id: 12, text: "5", press_enter: true },
@@ -44,7 +51,7 @@ Deno.test("validateArgs() coerces what models send and names what is wrong", () 
     ok: false,
     error: 'Argument "id" must be an integer, got 1.5',
   });
-  const scroll = coreTools.find((t) => t.name === "scroll")!.parameters;
+  const scroll = coreTools.find((t) => t.name === "scroll")!;
   assert.deepEqual(validateArgs(scroll, { direction: "DOWN" }), {
     ok: true,
     args: { direction: "down" },
@@ -62,12 +69,12 @@ Deno.test("validateArgs() coerces what models send and names what is wrong", () 
 Deno.test("ToolRegistry.dispatch() turns unknown tools, bad arguments and thrown errors into results", async () => {
   const registry = new ToolRegistry([
     ...coreTools,
-    {
+    defineTool({
       name: "explode",
       description: "throws",
-      parameters: { type: "object", properties: {} },
+      args: z.object({}),
       handler: () => Promise.reject(new Error("Boom: it broke")),
-    },
+    }),
   ]);
   const ctx = { signal: new AbortController().signal } as unknown as ToolContext;
   const unknown = await registry.dispatch({ name: "clik", args: {} }, ctx);

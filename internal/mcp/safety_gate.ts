@@ -70,7 +70,7 @@ export class SafetyGate {
     act: (dialogs: "accept" | "dismiss") => Promise<ToolResult>,
   ): Promise<ToolResult> {
     // Invalid arguments are left to `act`, which says what is wrong with them.
-    const checked = validateArgs(tool.parameters, args);
+    const checked = validateArgs(tool, args);
     if (!checked.ok) return await act("dismiss");
     const valid = checked.args;
     const confirmed = valid.confirm === true;

@@ -103,7 +103,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     }
     // Exact types and bounded sizes, checked before anything starts: a client sends JSON by the
     // schema, so "12" for 12, null for an omitted argument or a megabyte-long string is refused.
-    const checked = validateArgs(tool.parameters, args, { strict: true });
+    const checked = validateArgs(tool, args, { strict: true });
     if (!checked.ok) {
       options.log(`mcp: ${name} · error: ${checked.error}`);
       return toCallToolResult({

@@ -1,5 +1,14 @@
+import { z } from "zod";
 import type { ErrorKind, JsonSchema, ToolResult } from "../entity/mod.ts";
-import { CONFIRM, type Tool } from "../tools/mod.ts";
+import {
+  argsFromJson,
+  type ArgsJson,
+  argsJsonSchema,
+  type ArgsSchema,
+  CONFIRM,
+  defineTool,
+  type Tool,
+} from "../tools/mod.ts";
 import type { AgentModule, ModuleResult, ToolDefinition } from "./module_api.ts";
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -49,22 +58,29 @@ function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp:
   if (typeof fn.description !== "string" || !fn.description.trim()) {
     throw new TypeError(`tool "${fn.name}" has no description`);
   }
-  const parameters = (fn.parameters ?? { type: "object", properties: {} }) as JsonSchema;
-  if (parameters.type !== "object") {
+  const given = (fn.parameters ?? { type: "object", properties: {} }) as JsonSchema;
+  if (given.type !== "object") {
     throw new TypeError(`tool "${fn.name}" has parameters that are not an object schema`);
   }
   const destructive = definition.destructive === true;
   const name = fn.name;
-  return {
+  // The module's JSON Schema is what the model and MCP clients see; the same checks as for core
+  // tools are read from it.
+  const parameters: ArgsJson = destructive && mcp
+    ? { ...given, type: "object", properties: { ...given.properties, confirm: confirmJson() } }
+    : { ...given, type: "object" };
+  let args: ArgsSchema;
+  try {
+    args = argsFromJson(parameters);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new TypeError(`tool "${name}" has parameters that cannot be read: ${why}`);
+  }
+  return defineTool({
     name,
     description: fn.description.trim(),
-    parameters: destructive && mcp
-      ? {
-        ...parameters,
-        type: "object",
-        properties: { ...parameters.properties, confirm: CONFIRM },
-      }
-      : { ...parameters, type: "object" },
+    args,
+    parameters,
     ...(definition.readOnly === true ? { readOnly: true } : {}),
     ...(definition.readOnly === true || definition.changesPage === false ? { offPage: true } : {}),
     ...(destructive ? { destructive: true } : {}),
@@ -90,7 +106,12 @@ function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp:
       }
       return toResult(module.name, name, result);
     },
-  };
+  });
+}
+
+/** The JSON Schema of the `confirm` argument, as core tools write it. */
+function confirmJson(): JsonSchema {
+  return argsJsonSchema(z.object({ confirm: CONFIRM })).properties!.confirm!;
 }
 
 /** A module's answer as a tool result; anything malformed is a failure that says so. */

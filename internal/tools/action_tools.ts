@@ -1,78 +1,55 @@
-import { actionResult, actOptions, type Tool } from "./tool.ts";
+import { z } from "zod";
+import { actionResult, actOptions, defineTool } from "./tool.ts";
 
-const ID = { type: "integer" } as const;
-const INDEX = { type: "integer", minimum: 0 } as const;
+const ID = z.int();
+const INDEX = z.int().min(0);
 
 /** select(id, option): chooses an option of a native or custom dropdown. */
-export const selectTool: Tool = {
+export const selectTool = defineTool({
   name: "select",
   description: "Choose an option of a dropdown.",
-  parameters: {
-    type: "object",
-    properties: {
-      id: ID,
-      option: { type: "string" },
-    },
-    required: ["id", "option"],
-  },
+  args: z.object({ id: ID, option: z.string() }),
   async handler(args, ctx) {
-    const outcome = await ctx.browser.select(
-      args.id as number,
-      args.option as string,
-      actOptions(ctx),
-    );
-    return actionResult(outcome);
+    return actionResult(await ctx.browser.select(args.id, args.option, actOptions(ctx)));
   },
-};
+});
 
 /** go_back(): the previous page of the current tab. */
-export const goBack: Tool = {
+export const goBack = defineTool({
   name: "go_back",
   description: "Go back a page.",
-  parameters: { type: "object", properties: {} },
+  args: z.object({}),
   async handler(_args, ctx) {
     return actionResult(await ctx.browser.goBack(actOptions(ctx)));
   },
-};
+});
 
 /** switch_tab(index): works on another tab from now on. */
-export const switchTab: Tool = {
+export const switchTab = defineTool({
   name: "switch_tab",
   description: "Switch to a tab.",
-  parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
+  args: z.object({ index: INDEX }),
   async handler(args, ctx) {
-    return actionResult(await ctx.browser.switchTab(args.index as number, actOptions(ctx)));
+    return actionResult(await ctx.browser.switchTab(args.index, actOptions(ctx)));
   },
-};
+});
 
 /** close_tab(index): closes a tab. */
-export const closeTab: Tool = {
+export const closeTab = defineTool({
   name: "close_tab",
   description: "Close a tab.",
-  parameters: { type: "object", properties: { index: INDEX }, required: ["index"] },
+  args: z.object({ index: INDEX }),
   async handler(args, ctx) {
-    return actionResult(await ctx.browser.closeTab(args.index as number));
+    return actionResult(await ctx.browser.closeTab(args.index));
   },
-};
+});
 
 /** upload(id, path): puts a local file into a file input. */
-export const upload: Tool = {
+export const upload = defineTool({
   name: "upload",
   description: "Upload a local file through a file input or the button that opens one.",
-  parameters: {
-    type: "object",
-    properties: {
-      id: ID,
-      path: { type: "string" },
-    },
-    required: ["id", "path"],
-  },
+  args: z.object({ id: ID, path: z.string() }),
   async handler(args, ctx) {
-    const outcome = await ctx.browser.upload(
-      args.id as number,
-      args.path as string,
-      actOptions(ctx),
-    );
-    return actionResult(outcome);
+    return actionResult(await ctx.browser.upload(args.id, args.path, actOptions(ctx)));
   },
-};
+});

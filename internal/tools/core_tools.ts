@@ -1,109 +1,88 @@
+import { z } from "zod";
 import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 import { find, read } from "./observe_tools.ts";
 import { wait } from "./wait_tool.ts";
 import { ActionError } from "../entity/mod.ts";
-import { actionResult, actOptions, type Tool } from "./tool.ts";
+import { actionResult, actOptions, defineTool, type Tool } from "./tool.ts";
 
-const ID = {
-  type: "integer",
-  description: "The element's number from the page, e.g. 12 for [12]",
-} as const;
+const ID = z.int().describe("The element's number from the page, e.g. 12 for [12]");
 
 /** click(id): a real mouse click on a numbered element. */
-export const click: Tool = {
+export const click = defineTool({
   name: "click",
   description: "Click an element.",
-  parameters: { type: "object", properties: { id: ID }, required: ["id"] },
+  args: z.object({ id: ID }),
   async handler(args, ctx) {
-    return actionResult(await ctx.browser.click(args.id as number, actOptions(ctx)));
+    return actionResult(await ctx.browser.click(args.id, actOptions(ctx)));
   },
-};
+});
 
 /** type(id, text, press_enter?, clear?): types into a field. */
-export const type: Tool = {
+export const type = defineTool({
   name: "type",
   description: "Type into a field, replacing its text; without id, where the focus is.",
-  parameters: {
-    type: "object",
-    properties: {
-      id: { type: "integer" },
-      text: { type: "string", description: "The text to type; new lines are kept" },
-      press_enter: { type: "boolean" },
-      clear: { type: "boolean", description: "false adds to the end" },
-    },
-    required: ["text"],
-  },
+  args: z.object({
+    id: z.int().optional(),
+    text: z.string().describe("The text to type; new lines are kept"),
+    press_enter: z.boolean().optional(),
+    clear: z.boolean().describe("false adds to the end").optional(),
+  }),
   async handler(args, ctx) {
-    const outcome = await ctx.browser.type(
-      args.id as number | undefined,
-      args.text as string,
-      args.press_enter === true,
-      { ...actOptions(ctx), clear: args.clear !== false },
-    );
+    const outcome = await ctx.browser.type(args.id, args.text, args.press_enter === true, {
+      ...actOptions(ctx),
+      clear: args.clear !== false,
+    });
     return actionResult(outcome);
   },
-};
+});
 
 /** press(key): a key or combination on the focused element. */
-export const press: Tool = {
+export const press = defineTool({
   name: "press",
   description: "Press a key or combination (Enter, Tab, Control+A…) on the focused element.",
-  parameters: { type: "object", properties: { key: { type: "string" } }, required: ["key"] },
+  args: z.object({ key: z.string() }),
   async handler(args, ctx) {
-    return actionResult(await ctx.browser.press(args.key as string, actOptions(ctx)));
+    return actionResult(await ctx.browser.press(args.key, actOptions(ctx)));
   },
-};
+});
 
 /** scroll(direction?, id?): a screen up or down, or an element into view. */
-export const scroll: Tool = {
+export const scroll = defineTool({
   name: "scroll",
   description: "Scroll a screen up or down; with id, inside that element's list, or to it.",
-  parameters: {
-    type: "object",
-    properties: {
-      direction: { type: "string", enum: ["up", "down"] },
-      id: { type: "integer" },
-    },
-  },
+  args: z.object({ direction: z.enum(["up", "down"]).optional(), id: z.int().optional() }),
   async handler(args, ctx) {
-    const direction = args.direction as "up" | "down" | undefined;
-    const id = args.id as number | undefined;
-    if (direction === undefined && id === undefined) {
+    if (args.direction === undefined && args.id === undefined) {
       return {
         ok: false,
         kind: "invalid_args",
         text: "Cannot scroll: give a direction (up or down), an id, or both",
       };
     }
-    return actionResult(await ctx.browser.scroll(direction, id, actOptions(ctx)));
+    return actionResult(await ctx.browser.scroll(args.direction, args.id, actOptions(ctx)));
   },
-};
+});
 
 /** navigate(url): open an address. */
-export const navigate: Tool = {
+export const navigate = defineTool({
   name: "navigate",
   description: "Open a URL in the current tab.",
-  parameters: { type: "object", properties: { url: { type: "string" } }, required: ["url"] },
+  args: z.object({ url: z.string() }),
   async handler(args, ctx) {
-    const url = normalizeUrl(args.url as string);
-    return actionResult(await ctx.browser.navigate(url, actOptions(ctx)));
+    return actionResult(await ctx.browser.navigate(normalizeUrl(args.url), actOptions(ctx)));
   },
-};
+});
 
 /** done(result, success): ends the run with the answer. */
-export const done: Tool = {
+export const done = defineTool({
   name: "done",
   description: "Finish when the task is done, or cannot be (success=false).",
-  parameters: {
-    type: "object",
-    properties: {
-      result: { type: "string", description: "The answer the user asked for" },
-      success: { type: "boolean" },
-    },
-    required: ["result"],
-  },
+  args: z.object({
+    result: z.string().describe("The answer the user asked for"),
+    success: z.boolean().optional(),
+  }),
   handler(args) {
-    const answer = args.result as string;
+    const answer = args.result;
     const success = args.success !== false;
     return Promise.resolve({
       ok: true,
@@ -111,19 +90,15 @@ export const done: Tool = {
       stop: { kind: "done", success, answer },
     });
   },
-};
+});
 
 /** ask_user(question): asks the person, or stops the run when nobody can answer. */
-export const askUser: Tool = {
+export const askUser = defineTool({
   name: "ask_user",
   description: "Ask the user for a decision or data not on the page.",
-  parameters: {
-    type: "object",
-    properties: { question: { type: "string" } },
-    required: ["question"],
-  },
+  args: z.object({ question: z.string() }),
   async handler(args, ctx) {
-    const question = args.question as string;
+    const question = args.question;
     if (!ctx.askUser) {
       return {
         ok: true,
@@ -134,7 +109,7 @@ export const askUser: Tool = {
     const answer = await ctx.askUser(question);
     return { ok: true, text: `The user answered: ${JSON.stringify(answer)}` };
   },
-};
+});
 
 /** The core tools, in the order the model sees them. */
 export const coreTools: readonly Tool[] = [

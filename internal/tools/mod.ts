@@ -1,11 +1,13 @@
 /**
- * The one tool registry: declarative tools (one object each, with a typed handler) shared by the
- * agent loop, the MCP server and modules; `dispatch` validates, runs, and turns every failure
- * into a result with an error kind. Also the one action policy ({@link ActionPolicy}) that
+ * The one tool registry: declarative tools (one object each: arguments defined once with zod,
+ * which gives the handler's type, the validation and the JSON Schema) shared by the agent loop,
+ * the MCP server and modules; `dispatch` validates, runs, and turns every failure into a result
+ * with an error kind. Also the one action policy ({@link ActionPolicy}) that
  * judges destructive calls for all three front-ends. Builds on `browser` and `entity`.
  *
  * Where things are: the agent's tools (`core_tools.ts`, `action_tools.ts`, `observe_tools.ts`),
- * the registry and validation (`registry.ts`, `validate.ts`), safety (`action_policy.ts`,
+ * tools and their schemas (`tool.ts`, `arg_schema.ts`), the registry and validation
+ * (`registry.ts`, `check_args.ts`), safety (`action_policy.ts`,
  * `safety.ts`, `safety_words.ts`), what a call targets (`target.ts`).
  *
  * @module
@@ -40,9 +42,18 @@ export {
   actOptions,
   type ActsAs,
   CONFIRM,
+  defineTool,
   type Tool,
   type ToolContext,
+  type ToolDefinition,
 } from "./tool.ts";
 /** What packages that may not import `browser` themselves need of it. */
 export { type BrowserPort, renderDownload, renderElement, renderOutcome } from "../browser/mod.ts";
-export { validateArgs } from "./validate.ts";
+export { validateArgs, type ValidateOptions } from "./check_args.ts";
+export {
+  ARG_LIMITS,
+  argsFromJson,
+  type ArgsJson,
+  argsJsonSchema,
+  type ArgsSchema,
+} from "./arg_schema.ts";

@@ -6,7 +6,7 @@ import {
   type ToolSpec,
 } from "../entity/mod.ts";
 import type { Tool, ToolContext } from "./tool.ts";
-import { validateArgs } from "./validate.ts";
+import { validateArgs } from "./check_args.ts";
 
 /**
  * The tool list shared by the agent loop and the MCP server. Tools from outside the core are
@@ -60,7 +60,7 @@ export class ToolRegistry {
         text: `Unknown tool "${call.name}": use one of ${names}`,
       };
     }
-    const checked = validateArgs(tool.parameters, call.args);
+    const checked = validateArgs(tool, call.args);
     if (!checked.ok) {
       return { ok: false, kind: "invalid_args", text: `${checked.error} (tool ${tool.name})` };
     }

@@ -1,5 +1,7 @@
+import { z } from "zod";
 import { type ActOptions, type BrowserPort, renderOutcome } from "../browser/mod.ts";
-import type { ActionOutcome, JsonSchema, ToolResult } from "../entity/mod.ts";
+import type { ActionOutcome, ToolResult } from "../entity/mod.ts";
+import { type ArgsJson, argsJsonSchema, type ArgsSchema } from "./arg_schema.ts";
 
 /** What a tool handler gets besides its arguments. */
 export interface ToolContext {
@@ -41,19 +43,21 @@ export interface ActsAs {
 }
 
 /** The `confirm` argument of tools the safety policy may hold until the user agrees. */
-export const CONFIRM = {
-  type: "boolean",
-  description: "true once the user agreed to this action",
-} as const;
+export const CONFIRM = z.boolean().describe("true once the user agreed to this action").optional();
 
 /**
- * One tool: a declarative object. Its handler gets arguments already validated against
- * `parameters`, and may throw: `dispatch` turns any error into a result for the model.
+ * One tool: a declarative object. Its arguments are defined once, in `args` (zod): the handler's
+ * argument type, their validation and the JSON Schema in `parameters` all come from it. The
+ * handler gets the arguments already validated, and may throw: `dispatch` turns any error into a
+ * result for the model.
  */
-export interface Tool {
+export interface Tool<S extends ArgsSchema = ArgsSchema> {
   name: string;
   description: string;
-  parameters: JsonSchema & { type: "object" };
+  /** The arguments, once: their type, their validation and their JSON Schema. */
+  args: S;
+  /** The arguments' JSON Schema as the model and MCP clients see it, written from `args`. */
+  readonly parameters: ArgsJson;
   /** True for tools that only look (safe to call any time). */
   readOnly?: boolean;
   /**
@@ -70,5 +74,33 @@ export interface Tool {
    * have it take a `confirm` argument ({@link CONFIRM}).
    */
   actsAs?: (args: Record<string, unknown>) => ActsAs | undefined;
-  handler(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolResult>;
+  handler(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool as written: its JSON Schema is written from `args` unless given (a module's own). */
+export type ToolDefinition<S extends ArgsSchema = ArgsSchema> = Omit<Tool<S>, "parameters"> & {
+  parameters?: ArgsJson;
+};
+
+/**
+ * A tool from its definition; its JSON Schema is written from `args` the first time it is read
+ * (not at start-up).
+ *
+ * @example
+ * ```ts
+ * const goBack = defineTool({
+ *   name: "go_back",
+ *   description: "Go back a page.",
+ *   args: z.object({}),
+ *   handler: async (_args, ctx) => actionResult(await ctx.browser.goBack(actOptions(ctx))),
+ * });
+ * ```
+ */
+export function defineTool<S extends ArgsSchema>(definition: ToolDefinition<S>): Tool<S> {
+  let json = definition.parameters;
+  const { parameters: _, ...rest } = definition;
+  return Object.defineProperty(rest, "parameters", {
+    get: () => json ??= argsJsonSchema(definition.args),
+    enumerable: true,
+  }) as Tool<S>;
 }

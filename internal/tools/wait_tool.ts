@@ -1,4 +1,5 @@
-import { actionResult, actOptions, type Tool } from "./tool.ts";
+import { z } from "zod";
+import { actionResult, actOptions, defineTool } from "./tool.ts";
 
 /** The longest wait one call may ask for, in seconds. */
 const MAX_SECONDS = 30;
@@ -9,27 +10,18 @@ const TEXT_SECONDS = 10;
  * wait(seconds?, text?, gone?): gives a page that is still working time, or waits until a text
  * shows (at once when it already does), or with `gone` until it no longer shows.
  */
-export const wait: Tool = {
+export const wait = defineTool({
   name: "wait",
   description: "Wait some seconds, or until a text shows (gone=true: until it no longer shows).",
   readOnly: true,
-  parameters: {
-    type: "object",
-    properties: {
-      seconds: {
-        type: "number",
-        minimum: 0,
-        maximum: MAX_SECONDS,
-      },
-      text: { type: "string" },
-      gone: { type: "boolean" },
-    },
-  },
+  args: z.object({
+    seconds: z.number().min(0).max(MAX_SECONDS).optional(),
+    text: z.string().optional(),
+    gone: z.boolean().optional(),
+  }),
   async handler(args, ctx) {
-    const text = typeof args.text === "string" && args.text.trim() !== ""
-      ? args.text.trim()
-      : undefined;
-    const given = args.seconds as number | undefined;
+    const text = args.text?.trim() || undefined;
+    const given = args.seconds;
     const gone = args.gone === true;
     if (text === undefined && given === undefined) {
       return {
@@ -49,4 +41,4 @@ export const wait: Tool = {
     const request = text === undefined ? { seconds } : { seconds, text, ...(gone ? { gone } : {}) };
     return actionResult(await ctx.browser.wait(request, actOptions(ctx)));
   },
-};
+});

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import type { BrowserState, ErrorKind, ObservedElement, ToolResult } from "../../entity/mod.ts";
 import {
   type BrowserPort,
   click,
   CONFIRM,
+  defineTool,
   renderElement,
   selectTool,
   type Tool,
@@ -82,38 +84,23 @@ async function listElements(ctx: ToolContext, scope: "viewport" | "page"): Promi
   return { url: state.url, title: state.title, all, notes };
 }
 
-const LIMIT = {
-  type: "integer",
-  minimum: 1,
-  maximum: 500,
-  description: `Max elements (default ${DEFAULT_LIMIT})`,
-} as const;
-const OFFSET = {
-  type: "integer",
-  minimum: 0,
-  description: "Elements to skip (default 0)",
-} as const;
-const ACTION = { type: "string", enum: ["click", "type", "select"] } as const;
-const TEXT = { type: "string", description: "Text to type, or the option to select" } as const;
+const LIMIT = z.int().min(1).max(500).describe(`Max elements (default ${DEFAULT_LIMIT})`)
+  .optional();
+const OFFSET = z.int().min(0).describe("Elements to skip (default 0)").optional();
+const ACTION = z.enum(["click", "type", "select"]);
+const TEXT = z.string().describe("Text to type, or the option to select").optional();
 
 /** browser_list_interactives(scope?, limit?, offset?): numbers the elements. */
-export const browserListInteractives: Tool = {
+export const browserListInteractives = defineTool({
   name: "browser_list_interactives",
   description:
     "Number the interactive elements on screen (scope=page: whole page). Act with browser_overlay_act(index=number).",
   readOnly: true,
-  parameters: {
-    type: "object",
-    properties: {
-      scope: { type: "string", enum: ["viewport", "page"] },
-      limit: LIMIT,
-      offset: OFFSET,
-    },
-  },
+  args: z.object({ scope: z.enum(["viewport", "page"]).optional(), limit: LIMIT, offset: OFFSET }),
   async handler(args, ctx) {
-    const scope = (args.scope as "viewport" | "page" | undefined) ?? "viewport";
-    const limit = (args.limit as number | undefined) ?? DEFAULT_LIMIT;
-    const offset = (args.offset as number | undefined) ?? 0;
+    const scope = args.scope ?? "viewport";
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    const offset = args.offset ?? 0;
     const page = await listElements(ctx, scope);
     const shown = page.all.slice(offset, offset + limit);
     stateOf(ctx.browser).last = { url: page.url, limit, offset, ids: shown.map((el) => el.id) };
@@ -132,33 +119,29 @@ export const browserListInteractives: Tool = {
       data: { url: page.url, title: page.title, total, offset, limit, items: shown },
     };
   },
-};
+});
 
 /** browser_overlay_act(index, action, text?, limit?, offset?): acts on an element of the last list. */
-export const browserOverlayAct: Tool = {
+export const browserOverlayAct = defineTool({
   name: "browser_overlay_act",
   description:
     "Click, type into or select in the element numbered index in the last browser_list_interactives result.",
   destructive: true,
-  parameters: {
-    type: "object",
-    properties: {
-      index: { type: "integer", description: "The element's number, e.g. 12 for [12]" },
-      action: ACTION,
-      text: TEXT,
-      limit: LIMIT,
-      offset: OFFSET,
-      confirm: CONFIRM,
-    },
-    required: ["index", "action"],
-  },
+  args: z.object({
+    index: z.int().describe("The element's number, e.g. 12 for [12]"),
+    action: ACTION,
+    text: TEXT,
+    limit: LIMIT,
+    offset: OFFSET,
+    confirm: CONFIRM,
+  }),
   actsAs: (args) => ({ name: String(args.action), args: { id: args.index } }),
   async handler(args, ctx) {
-    const index = args.index as number;
+    const index = args.index;
     const last = stateOf(ctx.browser).last;
     if (!last) return fail("No list yet: call browser_list_interactives first", "invalid_args");
-    const limit = (args.limit as number | undefined) ?? last.limit;
-    const offset = (args.offset as number | undefined) ?? last.offset;
+    const limit = args.limit ?? last.limit;
+    const offset = args.offset ?? last.offset;
     if (limit !== last.limit || offset !== last.offset) {
       return fail(
         `The last list used limit=${last.limit} offset=${last.offset}, not limit=${limit} offset=${offset}: list again with the limit and offset you want`,
@@ -190,38 +173,33 @@ export const browserOverlayAct: Tool = {
     }
     return actOn(index, args, ctx);
   },
-};
+});
 
 /** browser_act_by_index(id, action, text?): acts on any element by its number, no list check. */
-export const browserActByIndex: Tool = {
+export const browserActByIndex = defineTool({
   name: "browser_act_by_index",
   description:
     "Fallback: act on element [id] from any list or find result, without the last-list check.",
   destructive: true,
-  parameters: {
-    type: "object",
-    properties: {
-      id: { type: "integer", description: "The element's number" },
-      action: ACTION,
-      text: TEXT,
-      confirm: CONFIRM,
-    },
-    required: ["id", "action"],
-  },
+  args: z.object({
+    id: z.int().describe("The element's number"),
+    action: ACTION,
+    text: TEXT,
+    confirm: CONFIRM,
+  }),
   actsAs: (args) => ({ name: String(args.action), args: { id: args.id } }),
   handler(args, ctx) {
-    return actOn(args.id as number, args, ctx);
+    return actOn(args.id, args, ctx);
   },
-};
+});
 
 /** Clicks, types into or selects an option of element `id`, through the agent's tools. */
 async function actOn(
   id: number,
-  args: Record<string, unknown>,
+  args: { action: z.infer<typeof ACTION>; text?: string | undefined },
   ctx: ToolContext,
 ): Promise<ToolResult> {
-  const action = args.action as "click" | "type" | "select";
-  const text = args.text as string | undefined;
+  const { action, text } = args;
   let result: ToolResult;
   if (action === "click") result = await click.handler({ id }, ctx);
   else if (text === undefined) return fail(`Action "${action}" needs text`, "invalid_args");
@@ -231,54 +209,51 @@ async function actOn(
 }
 
 /** browser_overlay_show(): draws the numbers on the page. */
-export const browserOverlayShow: Tool = {
+export const browserOverlayShow = defineTool({
   name: "browser_overlay_show",
   description: "Draw high-contrast element numbers on the page (seen in screenshots).",
   readOnly: true,
-  parameters: { type: "object", properties: {} },
+  args: z.object({}),
   async handler(_args, ctx) {
     stateOf(ctx.browser).overlay = true;
     const state = await ctx.browser.observe({ overlay: true });
     const count = state.lines.filter((l) => l.kind === "element").length;
     return { ok: true, text: `Numbered ${count} elements on screen.`, data: { count } };
   },
-};
+});
 
 /** browser_overlay_hide(): removes the numbers. */
-export const browserOverlayHide: Tool = {
+export const browserOverlayHide = defineTool({
   name: "browser_overlay_hide",
   description: "Remove the element numbers from the page.",
   readOnly: true,
-  parameters: { type: "object", properties: {} },
+  args: z.object({}),
   async handler(_args, ctx) {
     stateOf(ctx.browser).overlay = false;
     await ctx.browser.observe({ overlay: false });
     return { ok: true, text: "The numbers are hidden." };
   },
-};
+});
 
 /** browser_find(role?, text?, limit?, offset?): a landmark anywhere in the page. */
-export const browserFind: Tool = {
+export const browserFind = defineTool({
   name: "browser_find",
   description:
     "Find elements or text anywhere in the page (off screen, frames, shadow DOM) by words (any language, partial) and/or role. Matches inside collapsed sections are reported with the ID of the control to expand first.",
   readOnly: true,
-  parameters: {
-    type: "object",
-    properties: {
-      text: { type: "string" },
-      role: { type: "string", description: "e.g. button, link, textbox, combobox" },
-      limit: LIMIT,
-      offset: OFFSET,
-    },
-  },
+  args: z.object({
+    text: z.string().optional(),
+    role: z.string().describe("e.g. button, link, textbox, combobox").optional(),
+    limit: LIMIT,
+    offset: OFFSET,
+  }),
   async handler(args, ctx) {
-    const text = ((args.text as string | undefined) ?? "").trim();
-    const role = (args.role as string | undefined)?.trim() || undefined;
+    const text = (args.text ?? "").trim();
+    const role = args.role?.trim() || undefined;
     if (!text && !role) return fail("Give text, role, or both to find", "invalid_args");
     const found = await ctx.browser.find(text, role);
-    const limit = (args.limit as number | undefined) ?? DEFAULT_LIMIT;
-    const offset = (args.offset as number | undefined) ?? 0;
+    const limit = args.limit ?? DEFAULT_LIMIT;
+    const offset = args.offset ?? 0;
     const shown = found.matches.slice(offset, offset + limit);
     const ids = shown.flatMap((m) => m.id === undefined ? [] : [m.id]);
     const more = offset + shown.length < found.matches.length
@@ -290,7 +265,7 @@ export const browserFind: Tool = {
     };
     return found.count > 0 ? { ok: true, ...result } : { ok: false, kind: "not_found", ...result };
   },
-};
+});
 
 function fail(text: string, kind: ErrorKind): ToolResult {
   return { ok: false, kind, text };

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import type { ToolResult } from "../../entity/mod.ts";
 import {
   actionResult,
   actOptions,
   CONFIRM,
+  defineTool,
   goBack,
   navigate,
   press,
@@ -20,38 +22,33 @@ import { tabAndFileTools } from "./tab_tools.ts";
  * @module
  */
 
-const ID = { type: "integer", description: "The element's [id]" } as const;
-const NONE = { type: "object", properties: {} } as const;
+const ID = z.int().describe("The element's [id]");
+const NONE = z.object({});
 
 /** browser_navigate(url). */
-export const browserNavigate: Tool = {
+export const browserNavigate = defineTool({
   name: "browser_navigate",
   description: "Open a URL in the current tab.",
-  parameters: navigate.parameters,
+  args: navigate.args,
   async handler(args, ctx) {
     return withPage(await navigate.handler(args, ctx), ctx);
   },
-};
+});
 
 /** browser_wait(selector?, state?, network_idle?, ms?): waits for a real signal. */
-export const browserWait: Tool = {
+export const browserWait = defineTool({
   name: "browser_wait",
   description:
     "Wait for a CSS selector's state or network idle (up to ms, default 10000); ms alone: a pause; no argument: until the page settles.",
   readOnly: true,
-  parameters: {
-    type: "object",
-    properties: {
-      selector: { type: "string" },
-      state: { type: "string", enum: ["visible", "hidden", "attached", "detached"] },
-      network_idle: { type: "boolean" },
-      ms: { type: "integer", minimum: 0, maximum: 30_000 },
-    },
-  },
+  args: z.object({
+    selector: z.string().optional(),
+    state: z.enum(["visible", "hidden", "attached", "detached"]).optional(),
+    network_idle: z.boolean().optional(),
+    ms: z.int().min(0).max(30_000).optional(),
+  }),
   async handler(args, ctx) {
-    const selector = args.selector as string | undefined;
-    const state = args.state as "visible" | "hidden" | "attached" | "detached" | undefined;
-    const ms = args.ms as number | undefined;
+    const { selector, state, ms } = args;
     const networkIdle = args.network_idle === true;
     if (!selector && !networkIdle && ms === undefined) {
       const settled = await ctx.browser.settle(ctx.signal);
@@ -68,27 +65,27 @@ export const browserWait: Tool = {
     });
     return { ok: true, text: waited ? `Done: ${waited}.` : "Done." };
   },
-};
+});
 
 /** browser_back(): the agent's go_back. */
-export const browserBack: Tool = {
+export const browserBack = defineTool({
   name: "browser_back",
   description: "Go back in the tab's history.",
-  parameters: NONE,
+  args: NONE,
   async handler(args, ctx) {
     return withPage(await goBack.handler(args, ctx), ctx);
   },
-};
+});
 
 function historyTool(action: "forward" | "reload", description: string): Tool {
-  return {
+  return defineTool({
     name: `browser_${action}`,
     description,
-    parameters: NONE,
+    args: NONE,
     async handler(_args, ctx) {
       return withPage(actionResult(await ctx.browser.history(action, actOptions(ctx))), ctx);
     },
-  };
+  });
 }
 
 /** browser_forward(), browser_reload(). */
@@ -98,14 +95,14 @@ export const browserReload = historyTool("reload", "Reload the page.");
 const MAX_TABS = 200;
 
 function focusTool(direction: "next" | "prev"): Tool {
-  return {
+  return defineTool({
     name: `browser_focus_${direction}`,
     description: `Move the keyboard focus to the ${
       direction === "next" ? "next" : "previous"
     } element (Tab), optionally of a role such as link or textbox.`,
-    parameters: { type: "object", properties: { role: { type: "string" } } },
+    args: z.object({ role: z.string().optional() }),
     async handler(args, ctx) {
-      const role = (args.role as string | undefined)?.trim().toLowerCase();
+      const role = args.role?.trim().toLowerCase();
       const key = direction === "next" ? "Tab" : "Shift+Tab";
       let first: string | undefined;
       for (let i = 0; i < MAX_TABS && !ctx.signal.aborted; i++) {
@@ -135,7 +132,7 @@ function focusTool(direction: "next" | "prev"): Tool {
         text: `No focusable ${role ?? "element"} found with ${key}`,
       };
     },
-  };
+  });
 }
 
 /** browser_focus_next(role?), browser_focus_prev(role?). */
@@ -143,52 +140,44 @@ export const browserFocusNext = focusTool("next");
 export const browserFocusPrev = focusTool("prev");
 
 /** browser_press(key, id?): a key on the focused element, or on [id] after focusing it. */
-export const browserPress: Tool = {
+export const browserPress = defineTool({
   name: "browser_press",
   description:
     "Press a key (Enter, Escape, Tab, ArrowDown, k, Control+A) on the focused element or [id].",
   destructive: true,
-  parameters: {
-    type: "object",
-    properties: { key: press.parameters.properties!.key!, id: ID, confirm: CONFIRM },
-    required: ["key"],
-  },
+  args: z.object({ key: press.args.shape.key, id: ID.optional(), confirm: CONFIRM }),
   actsAs: (args) => ({
     name: "press",
     args: { key: args.key },
     ...(typeof args.id === "number" ? { focus: args.id } : {}),
   }),
   async handler(args, ctx) {
-    const id = args.id as number | undefined;
-    if (id === undefined) return press.handler({ key: args.key }, ctx);
-    return actionResult(await ctx.browser.press(args.key as string, { ...actOptions(ctx), id }));
+    if (args.id === undefined) return press.handler({ key: args.key }, ctx);
+    return actionResult(await ctx.browser.press(args.key, { ...actOptions(ctx), id: args.id }));
   },
-};
+});
 
 /** browser_scroll(to? | by_x? | by_y? | element_id?, behavior?). */
-export const browserScroll: Tool = {
+export const browserScroll = defineTool({
   name: "browser_scroll",
   description: "Scroll: to top/bottom/up/down (a screen), by pixels, or an element into view.",
-  parameters: {
-    type: "object",
-    properties: {
-      to: { type: "string", enum: ["up", "down", "top", "bottom"] },
-      by_x: { type: "integer" },
-      by_y: { type: "integer" },
-      element_id: ID,
-      behavior: { type: "string", enum: ["auto", "smooth"] },
-    },
-  },
+  args: z.object({
+    to: z.enum(["up", "down", "top", "bottom"]).optional(),
+    by_x: z.int().optional(),
+    by_y: z.int().optional(),
+    element_id: ID.optional(),
+    behavior: z.enum(["auto", "smooth"]).optional(),
+  }),
   async handler(args, ctx) {
-    const to = args.to as "up" | "down" | "top" | "bottom" | undefined;
+    const to = args.to;
     const smooth = args.behavior === "smooth";
-    const id = args.element_id as number | undefined;
+    const id = args.element_id;
     if (id !== undefined) {
       await ctx.browser.scrollIntoView(id, smooth);
       return { ok: true, text: `Scrolled [${id}] into view.` };
     }
-    const x = args.by_x as number | undefined;
-    const y = args.by_y as number | undefined;
+    const x = args.by_x;
+    const y = args.by_y;
     if ((to === undefined && x === undefined && y === undefined) || to === "up" || to === "down") {
       return scroll.handler({ direction: to ?? "down" }, ctx);
     }
@@ -204,17 +193,14 @@ export const browserScroll: Tool = {
       data: pos,
     };
   },
-};
+});
 
 /** browser_extract(mode='summary'): the page as the agent reads it. */
-export const browserExtract: Tool = {
+export const browserExtract = defineTool({
   name: "browser_extract",
   description: "Read the page: title, URL, headings, text and numbered elements on screen.",
   readOnly: true,
-  parameters: {
-    type: "object",
-    properties: { mode: { type: "string", enum: ["summary"] } },
-  },
+  args: z.object({ mode: z.enum(["summary"]).optional() }),
   async handler(_args, ctx) {
     const state = await ctx.browser.observe();
     return {
@@ -223,14 +209,14 @@ export const browserExtract: Tool = {
       data: { url: state.url, title: state.title },
     };
   },
-};
+});
 
 /** browser_screenshot(full_page=false): an image of the page. */
-export const browserScreenshot: Tool = {
+export const browserScreenshot = defineTool({
   name: "browser_screenshot",
   description: "Take a screenshot of the viewport (or the full page).",
   readOnly: true,
-  parameters: { type: "object", properties: { full_page: { type: "boolean" } } },
+  args: z.object({ full_page: z.boolean().optional() }),
   async handler(args, ctx) {
     const fullPage = args.full_page === true;
     const { mimeType, base64 } = await ctx.browser.screenshot({ fullPage });
@@ -242,7 +228,7 @@ export const browserScreenshot: Tool = {
       image: { mimeType, base64 },
     };
   },
-};
+});
 
 /** Adds the page's URL and title to a result's data. */
 async function withPage(result: ToolResult, ctx: ToolContext): Promise<ToolResult> {

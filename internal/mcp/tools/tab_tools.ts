@@ -1,9 +1,11 @@
+import { z } from "zod";
 import type { DownloadRecord, ToolResult } from "../../entity/mod.ts";
 import {
   actionResult,
   actOptions,
   click,
   CONFIRM,
+  defineTool,
   renderDownload,
   switchTab,
   type Tool,
@@ -17,41 +19,34 @@ import {
  * @module
  */
 
-const ID = { type: "integer", description: "The element's [id]" } as const;
-const TIMEOUT = {
-  type: "integer",
-  minimum: 100,
-  maximum: 300_000,
-  description: "Longest wait for a download to start, ms (default 10000)",
-} as const;
+const ID = z.int().describe("The element's [id]");
+const TIMEOUT = z.int().min(100).max(300_000)
+  .describe("Longest wait for a download to start, ms (default 10000)").optional();
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** browser_open_in_new_tab(id): opens a link in a new tab, which becomes current. */
-export const browserOpenInNewTab: Tool = {
+export const browserOpenInNewTab = defineTool({
   name: "browser_open_in_new_tab",
   description: "Open the link [id] in a new tab and switch to it.",
-  parameters: { type: "object", properties: { id: ID, confirm: CONFIRM }, required: ["id"] },
+  args: z.object({ id: ID, confirm: CONFIRM }),
   // A link that says "Delete account" is held in a new tab as in the current one.
   actsAs: (args) => ({ name: "click", args: { id: args.id } }),
   async handler(args, ctx) {
-    const result = actionResult(await ctx.browser.openInNewTab(args.id as number, actOptions(ctx)));
+    const result = actionResult(await ctx.browser.openInNewTab(args.id, actOptions(ctx)));
     return { ...result, data: { tabs: await ctx.browser.tabs() } };
   },
-};
+});
 
 /** browser_switch_tab(index?, title_contains?): switches tabs, or lists them. */
-export const browserSwitchTab: Tool = {
+export const browserSwitchTab = defineTool({
   name: "browser_switch_tab",
   description:
     "Switch to a tab by index (0-based) or by part of its title or URL. With neither: list the tabs.",
-  parameters: {
-    type: "object",
-    properties: { index: { type: "integer", minimum: 0 }, title_contains: { type: "string" } },
-  },
+  args: z.object({ index: z.int().min(0).optional(), title_contains: z.string().optional() }),
   async handler(args, ctx) {
     const tabs = await ctx.browser.tabs();
-    const wanted = (args.title_contains as string | undefined)?.trim().toLowerCase();
-    let index = args.index as number | undefined;
+    const wanted = args.title_contains?.trim().toLowerCase();
+    let index = args.index;
     if (index === undefined && wanted) {
       index = tabs.find((t) => `${t.title} ${t.url}`.toLowerCase().includes(wanted))?.index;
       if (index === undefined) {
@@ -66,21 +61,17 @@ export const browserSwitchTab: Tool = {
     const result = await switchTab.handler({ index }, ctx);
     return { ...result, data: { tabs: await ctx.browser.tabs() } };
   },
-};
+});
 
 /** browser_click_and_wait_download(id, timeout_ms?): clicks, then waits for the file. */
-export const browserClickAndWaitDownload: Tool = {
+export const browserClickAndWaitDownload = defineTool({
   name: "browser_click_and_wait_download",
   description: "Click [id] and wait for the download it starts; returns the saved path.",
   destructive: true,
-  parameters: {
-    type: "object",
-    properties: { id: ID, timeout_ms: TIMEOUT, confirm: CONFIRM },
-    required: ["id"],
-  },
+  args: z.object({ id: ID, timeout_ms: TIMEOUT, confirm: CONFIRM }),
   actsAs: (args) => ({ name: "click", args: { id: args.id } }),
   async handler(args, ctx) {
-    const timeout = (args.timeout_ms as number | undefined) ?? DEFAULT_TIMEOUT_MS;
+    const timeout = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const mark = ctx.browser.downloadMark();
     const clicked = await click.handler({ id: args.id }, ctx);
     if (!clicked.ok) return clicked;
@@ -100,16 +91,16 @@ export const browserClickAndWaitDownload: Tool = {
     const then = saved.map(renderDownload).join("; ");
     return withSaved({ ...clicked, text: `${clicked.text} Then ${then}.` }, saved);
   },
-};
+});
 
 /** browser_download_wait(timeout_ms?): waits for a download that starts on its own. */
-export const browserDownloadWait: Tool = {
+export const browserDownloadWait = defineTool({
   name: "browser_download_wait",
   description: "Wait for a download to start and finish (e.g. after a countdown page).",
   readOnly: true,
-  parameters: { type: "object", properties: { timeout_ms: TIMEOUT } },
+  args: z.object({ timeout_ms: TIMEOUT }),
   async handler(args, ctx) {
-    const timeout = (args.timeout_ms as number | undefined) ?? DEFAULT_TIMEOUT_MS;
+    const timeout = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const saved = await ctx.browser.waitForDownloads(
       ctx.browser.downloadMark(),
       timeout,
@@ -128,23 +119,19 @@ export const browserDownloadWait: Tool = {
       saved,
     );
   },
-};
+});
 
 /** browser_upload(id, files): puts a local file into a file input. */
-export const browserUpload: Tool = {
+export const browserUpload = defineTool({
   name: "browser_upload",
   description: "Upload a local file into the file input [id] (or the button that opens a chooser).",
   destructive: true,
-  parameters: {
-    type: "object",
-    properties: { id: ID, files: { type: "array", items: { type: "string" } } },
-    required: ["id", "files"],
-  },
+  args: z.object({ id: ID, files: z.array(z.string()) }),
   // Judged by nothing: putting a file into a field sends nothing by itself.
   actsAs: () => undefined,
   handler(args, ctx) {
-    const files = typeof args.files === "string" ? [args.files] : args.files;
-    if (!Array.isArray(files) || files.length !== 1 || typeof files[0] !== "string") {
+    const files = args.files;
+    if (files.length !== 1 || files[0] === undefined) {
       return Promise.resolve({
         ok: false,
         kind: "invalid_args",
@@ -153,13 +140,13 @@ export const browserUpload: Tool = {
     }
     return upload.handler({ id: args.id, path: files[0] }, ctx);
   },
-};
+});
 
 /** browser_close_banners(): closes cookie and consent banners now. */
-export const browserCloseBanners: Tool = {
+export const browserCloseBanners = defineTool({
   name: "browser_close_banners",
   description: "Close cookie/consent banners and overlays (also done automatically after loads).",
-  parameters: { type: "object", properties: {} },
+  args: z.object({}),
   async handler(_args, ctx) {
     const closed = await ctx.browser.closeBanners();
     return {
@@ -168,7 +155,7 @@ export const browserCloseBanners: Tool = {
       data: { closed: closed.length },
     };
   },
-};
+});
 
 function listTabs(tabs: { index: number; title: string; url: string; active: boolean }[]): string {
   return tabs.map((t) => `${t.active ? "*" : ""}${t.index} "${t.title}" ${t.url}`).join("; ");
