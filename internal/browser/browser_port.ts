@@ -1,4 +1,10 @@
-import type { ActionOutcome, BrowserState, DownloadRecord, TabInfo } from "../entity/mod.ts";
+import type {
+  ActionOutcome,
+  BrowserState,
+  DownloadRecord,
+  ElementIdentity,
+  TabInfo,
+} from "../entity/mod.ts";
 import type { WaitRequest } from "./actions/wait_step.ts";
 import type { ActOptions } from "./actions/action_runner.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
@@ -46,6 +52,12 @@ export interface BrowserPort {
   /** Elements and text anywhere in the page; elements get IDs the actions accept. */
   find(text: string, role?: string): Promise<FindResult>;
   read(options?: { query?: string; page?: number }): Promise<{ text: string; pages: number }>;
+  /**
+   * What identifies elements of an observation apart from their role and name (id, test id,
+   * form field name, place in the page with classes), in the order of `ids`; undefined for one
+   * that is gone. Replays use it to find an element again after its text changed.
+   */
+  identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]>;
   tabs(): Promise<TabInfo[]>;
 
   click(id: number, options?: ActOptions): Promise<ActionOutcome>;

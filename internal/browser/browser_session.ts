@@ -1,5 +1,10 @@
 import type { Browser, BrowserContext, ElementHandle, Page } from "puppeteer-core";
-import type { ActionOutcome, BrowserState, DownloadRecord } from "../entity/mod.ts";
+import type {
+  ActionOutcome,
+  BrowserState,
+  DownloadRecord,
+  ElementIdentity,
+} from "../entity/mod.ts";
 import {
   type BrowserOptions,
   closeBrowser,
@@ -43,6 +48,7 @@ import {
 import { type FocusedInfo, inRealm, preloadRuntime } from "./runtime/page_runtime.ts";
 import { isolatedRealm } from "./runtime/realm.ts";
 import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
+import { elementIdentities } from "./observe/identities.ts";
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();
@@ -212,6 +218,14 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** The page's main text, in pages that fit the token budget; with a query, what mentions it. */
   read(options: { query?: string; page?: number } = {}): Promise<{ text: string; pages: number }> {
     return this.#observer.read(this.#page, options);
+  }
+
+  /** What identifies elements apart from role and name (id, test id, field name, place). */
+  identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]> {
+    return this.#health.run(
+      this.#page,
+      () => elementIdentities((id) => this.#observer.ref(id), ids),
+    );
   }
 
   /** The element behind an ID, in the current tab; throws `unknown_element`, `gone`, `wrong_tab`. */

@@ -1,4 +1,10 @@
-import type { ActionOutcome, BrowserState, DownloadRecord, TabInfo } from "../entity/mod.ts";
+import type {
+  ActionOutcome,
+  BrowserState,
+  DownloadRecord,
+  ElementIdentity,
+  TabInfo,
+} from "../entity/mod.ts";
 import type { WaitRequest } from "./actions/wait_step.ts";
 import type {
   ActOptions,
@@ -122,6 +128,10 @@ export class PendingBrowser<B extends Startable = Startable>
   }
   async read(options?: { query?: string; page?: number }) {
     return await (await this.#ready).read(options);
+  }
+  async identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]> {
+    if (this.#early()) return ids.map(() => undefined); // the blank tab lists no element
+    return await (await this.#ready).identify(ids);
   }
   /** Before the browser runs: its one tab, blank (a live view asks while it starts). */
   async tabs(): Promise<TabInfo[]> {

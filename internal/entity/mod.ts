@@ -95,6 +95,25 @@ export interface ObservedElement {
   level?: number;
 }
 
+/**
+ * What identifies an element apart from its role and name, so that a replay can find it again
+ * after its text changed: attributes its authors set to name it, and its place in the page.
+ */
+export interface ElementIdentity {
+  /** The `id` attribute. */
+  id?: string;
+  /** A test id: `data-testid` or one of its usual variants (`data-test`, `data-qa`, `data-cy`, …). */
+  testId?: string;
+  /** A form field's `name` attribute (inputs, selects, text areas, buttons). */
+  name?: string;
+  /**
+   * Its place in the page, from the outermost ancestor kept down to itself (the body left out):
+   * one step per element, `tag.class1.class2` (classes sorted) and `:N` when it is the N-th of
+   * its parent's children with that tag (N > 1).
+   */
+  path: string[];
+}
+
 /** A line of the DOM summary: an element with an ID, or text a person reads. */
 export type SummaryLine =
   | { kind: "element"; element: ObservedElement }

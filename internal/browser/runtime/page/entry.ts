@@ -33,6 +33,7 @@ import {
 } from "../../actions/page/options.ts";
 import { clearOverlay, drawOverlay } from "../../actions/page/overlay.ts";
 import { elementByLocalId, linkHref } from "./refs.ts";
+import { elementIdentities } from "../../observe/page/identity.ts";
 import { centreElement, revealElement, scrollBy, scrollWindow } from "../../actions/page/scroll.ts";
 import { install } from "./state.ts";
 import { walkFrame } from "../../observe/page/walk/walk_frame.ts";
@@ -42,6 +43,7 @@ import { textShows, waitForText } from "../../actions/page/wait_text.ts";
 export const api = {
   walkFrame,
   elementByLocalId,
+  elementIdentities,
   frameIdOf: frameId,
   linkHref,
   drawOverlay,
