@@ -111,6 +111,7 @@ export async function runOne(ctx: CliContext, options: {
     model: ctx.model.model,
     agent: ctx.version,
     screenshot: () => screenshot(browser, Object.keys(ctx.runFlags.secrets ?? {}).length > 0),
+    identify: (ids) => browser.identify(ids),
     mask: ctx.mask,
   });
   const t = trace.hooks();

@@ -44,6 +44,7 @@ Deno.test("cli --json prints one result object and the run folder holds trace, s
     assert.equal(click.call.name, "click");
     assert.equal(click.target?.name, "Add to cart");
     assert.equal(click.target?.role, "button");
+    assert.deepEqual(click.target?.identity, { path: ["button"] }, "what replays heal by");
     assert.ok(click.observation.tokens > 0 && click.observation.fingerprint.length === 8);
     assert.ok(click.model!.prompt_tokens > 0 && click.model!.ms >= 0);
     assert.equal(click.result.ok, true);

@@ -1,4 +1,4 @@
-import type { BrowserState, ObservedElement } from "../entity/mod.ts";
+import type { BrowserState, ElementIdentity, ObservedElement } from "../entity/mod.ts";
 import { idOf } from "../tools/mod.ts";
 
 /**
@@ -18,10 +18,28 @@ export interface TargetRecord {
   nth: number;
   /** How many such elements the page had. */
   of: number;
+  /**
+   * What else identified it, for a replay to find it again after its text changed (absent in
+   * traces recorded before, and when the page could not tell).
+   */
+  identity?: TargetIdentity;
+}
+
+/** An element's {@link ElementIdentity} as a trace records it. */
+export interface TargetIdentity {
+  /** The `id` attribute. */
+  id?: string;
+  /** `data-testid` or one of its usual variants. */
+  test_id?: string;
+  /** A form field's `name` attribute. */
+  name?: string;
+  /** Its place in the page: `tag.classes:N` steps from the outermost kept ancestor down. */
+  path?: string[];
 }
 
 /**
- * Records the element a call's `id` argument points at in the observation it was chosen from.
+ * Records the element a call's `id` argument points at in the observation it was chosen from,
+ * with what identifies it (`identities`: from `BrowserPort.identify`, by element ID).
  *
  * @example
  * ```ts
@@ -31,6 +49,7 @@ export interface TargetRecord {
 export function recordTarget(
   state: BrowserState,
   args: Record<string, unknown>,
+  identities?: ReadonlyMap<number, ElementIdentity>,
 ): TargetRecord | undefined {
   const id = idOf(args);
   if (id === undefined) return undefined;
@@ -38,6 +57,7 @@ export function recordTarget(
   const element = elements.find((e) => e.id === id);
   if (!element) return undefined;
   const similar = elements.filter((e) => sameKind(e, element));
+  const identity = identities?.get(id);
   return {
     id,
     tag: element.tag,
@@ -46,6 +66,17 @@ export function recordTarget(
     attrs: element.attrs,
     nth: similar.indexOf(element),
     of: similar.length,
+    ...(identity ? { identity: traceIdentity(identity) } : {}),
+  };
+}
+
+/** An identity as a trace records it: only what the page set, in the trace's spelling. */
+export function traceIdentity(identity: ElementIdentity): TargetIdentity {
+  return {
+    ...(identity.id ? { id: identity.id } : {}),
+    ...(identity.testId ? { test_id: identity.testId } : {}),
+    ...(identity.name ? { name: identity.name } : {}),
+    ...(identity.path.length ? { path: identity.path } : {}),
   };
 }
 

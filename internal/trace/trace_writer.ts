@@ -1,4 +1,9 @@
-import { type BrowserState, estimateTokens, type StepRecord } from "../entity/mod.ts";
+import {
+  type BrowserState,
+  type ElementIdentity,
+  estimateTokens,
+  type StepRecord,
+} from "../entity/mod.ts";
 import type { RunOptions, RunResult } from "../agent/mod.ts";
 import { recordTarget, type TargetRecord } from "./replay_target.ts";
 import { writeReport } from "./report_html.ts";
@@ -81,6 +86,11 @@ export interface TraceOptions {
   agent: string;
   /** Takes a screenshot of the page as the model saw it (JPEG bytes); none when absent. */
   screenshot?: () => Promise<Uint8Array>;
+  /**
+   * What identifies the observed elements apart from role and name (`BrowserPort.identify`),
+   * read while the model thinks, so a step's target records it for replays to heal by.
+   */
+  identify?: (ids: readonly number[]) => Promise<(ElementIdentity | undefined)[]>;
   /** Masks secrets in text; applied to every line written. */
   mask?: (text: string) => string;
   /** The cost in dollars of some tokens, when known. */
@@ -104,7 +114,12 @@ export class TraceWriter implements AsyncDisposable {
   readonly #options: TraceOptions;
   readonly #pending = new Map<
     number,
-    { state: BrowserState; shot?: Uint8Array; model?: TraceStep["model"] }
+    {
+      state: BrowserState;
+      shot?: Uint8Array;
+      identities?: Map<number, ElementIdentity>;
+      model?: TraceStep["model"];
+    }
   >();
   /** Serializes writes so lines keep their order. */
   #queue: Promise<void> = Promise.resolve();
@@ -134,8 +149,12 @@ export class TraceWriter implements AsyncDisposable {
   hooks(): Required<Pick<RunOptions, "onObserved" | "onModelReply" | "onStep">> {
     return {
       onObserved: async (step, state) => {
-        const shot = await this.#capture();
-        this.#pending.set(step, shot ? { state, shot } : { state });
+        const [shot, identities] = await Promise.all([this.#capture(), this.#identify(state)]);
+        this.#pending.set(step, {
+          state,
+          ...(shot ? { shot } : {}),
+          ...(identities ? { identities } : {}),
+        });
       },
       onModelReply: (step, reply) => {
         const entry = this.#pending.get(step);
@@ -198,7 +217,7 @@ export class TraceWriter implements AsyncDisposable {
     this.#pending.delete(record.step);
     const state = entry?.state;
     const screenshot = entry?.shot ? await this.#save(record.step, entry.shot) : undefined;
-    const target = state ? recordTarget(state, record.call.args) : undefined;
+    const target = state ? recordTarget(state, record.call.args, entry?.identities) : undefined;
     const line: TraceStep = {
       type: "step",
       step: record.step,
@@ -242,6 +261,25 @@ export class TraceWriter implements AsyncDisposable {
       return undefined;
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /** The observed elements' identities by ID; none when the page cannot tell (it navigated). */
+  async #identify(state: BrowserState): Promise<Map<number, ElementIdentity> | undefined> {
+    if (!this.#options.identify) return undefined;
+    const ids = state.lines.flatMap((l) => l.kind === "element" ? [l.element.id] : []);
+    if (ids.length === 0) return undefined;
+    try {
+      const found = await this.#options.identify(ids);
+      const out = new Map<number, ElementIdentity>();
+      ids.forEach((id, i) => {
+        const identity = found[i];
+        if (identity) out.set(id, identity);
+      });
+      return out;
+    } catch {
+      // A page that navigates or closes meanwhile leaves targets without identity: no healing.
+      return undefined;
     }
   }
 
