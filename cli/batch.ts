@@ -31,6 +31,33 @@ export interface BatchOutcome {
   not_run?: boolean;
   /** The `--cdp-url` endpoint whose browser died under the task's first attempt (it was retried). */
   retried_from?: string;
+  /** It failed, then passed on a retry (`--retries`). */
+  flaky?: true;
+  /**
+   * Every attempt, in order, when there was more than one (`--retries`); the outcome is then the
+   * last attempt's, but `ms`, `tokens` and `cost` add up all of them.
+   */
+  attempts?: AttemptRecord[];
+}
+
+/** One attempt at a batch item that was run more than once (`--retries`). */
+export interface AttemptRecord {
+  /** 1 for the first. */
+  attempt: number;
+  /** How it ended, in the words of the item's JSON line (`goal_failed`, `replay_failed`, …). */
+  reason: string;
+  /** The answer, or what went wrong. */
+  message: string;
+  steps: number;
+  ms: number;
+  /** Model tokens, and their estimated cost, for tasks. */
+  tokens?: number;
+  cost?: number;
+  /** Where its files are (an earlier attempt's: `attempt-N/` in the item's run folder). */
+  run_dir: string;
+  last_error?: string;
+  /** A failed replay's screenshot of the step that failed. */
+  screenshot?: string;
 }
 
 /**
@@ -125,19 +152,37 @@ export async function runPool<T, R>(
   return results;
 }
 
+/**
+ * How an item ended, in a word or a few: `passed`, `flaky (passed on attempt 2)`,
+ * `failed (goal_failed)`, `failed (goal_failed, 3 attempts)`, `skipped`, `not run`.
+ */
+export function resultWords(o: BatchOutcome): string {
+  if (o.not_run) return "not run";
+  if (o.reason === "skipped") return "skipped";
+  const tries = o.attempts?.length ?? 1;
+  if (o.reason === "goal_satisfied") {
+    return o.flaky ? `flaky (passed on attempt ${tries})` : "passed";
+  }
+  return `failed (${o.reason}${tries > 1 ? `, ${tries} attempts` : ""})`;
+}
+
+/**
+ * Whether a batch passed: every item passed (a flaky one too, unless `failOnFlaky`) or was
+ * skipped as not replayable.
+ */
+export function batchPassed(outcomes: readonly BatchOutcome[], failOnFlaky: boolean): boolean {
+  return outcomes.every((o) =>
+    (o.reason === "goal_satisfied" && !(failOnFlaky && o.flaky)) || o.reason === "skipped"
+  );
+}
+
 /** A plain text table of outcomes, one row per task, for people. */
 export function resultsTable(outcomes: readonly BatchOutcome[]): string {
   const rows = [
     ["task", "result", "steps", "time", "tokens", "answer or reason"],
     ...outcomes.map((o) => [
       o.name,
-      o.not_run
-        ? "not run"
-        : o.reason === "skipped"
-        ? "skipped"
-        : o.reason === "goal_satisfied"
-        ? "passed"
-        : `failed (${o.reason})`,
+      resultWords(o),
       String(o.steps),
       `${(o.ms / 1000).toFixed(1)} s`,
       `${o.tokens_estimated ? "~" : ""}${o.tokens}`,
@@ -146,20 +191,26 @@ export function resultsTable(outcomes: readonly BatchOutcome[]): string {
   ];
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   const passed = outcomes.filter((o) => o.reason === "goal_satisfied").length;
+  const flaky = outcomes.filter((o) => o.flaky).length;
   const notRun = outcomes.filter((o) => o.not_run).length;
   const skipped = outcomes.filter((o) => o.reason === "skipped").length;
+  // Passed on the first attempt, flaky (passed on a retry) and failed are counted apart.
   return [
     ...rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ").trimEnd()),
-    `${passed} passed, ${outcomes.length - passed - notRun - skipped} failed${
-      notRun ? `, ${notRun} not run` : ""
-    }${skipped ? `, ${skipped} skipped` : ""}`,
+    `${passed - flaky} passed, ${flaky ? `${flaky} flaky, ` : ""}${
+      outcomes.length - passed - notRun - skipped
+    } failed${notRun ? `, ${notRun} not run` : ""}${skipped ? `, ${skipped} skipped` : ""}`,
   ].join("\n");
 }
 
 /**
  * A JUnit XML report: one test case per task; a task that did not end with goal_satisfied is a
  * failure whose message is its terminal reason and last error; one never started, or a
- * recording that cannot be replayed, is skipped.
+ * recording that cannot be replayed, is skipped. Retried items follow Maven Surefire's
+ * convention, which CI tools read: a flaky one passes with a `<flakyFailure>` per failed
+ * attempt; one that failed every attempt has its first as `<failure>` and each later one as
+ * `<rerunFailure>` (message and type as `<failure>`'s, the details in `<stackTrace>`, the
+ * attempt's run folder in `<system-out>`).
  */
 export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-agent"): string {
   const isSkipped = (o: BatchOutcome) => o.not_run === true || o.reason === "skipped";
@@ -174,12 +225,21 @@ export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-age
     const out = `    <system-out>${
       xml(`${o.message}\nrun folder: ${o.run_dir}${retried}`)
     }</system-out>`;
-    if (o.reason === "goal_satisfied") return `${head}\n${out}\n  </testcase>`;
+    const attempts = o.attempts ?? [];
+    if (o.reason === "goal_satisfied") {
+      const flaky = attempts.slice(0, -1).map((a) => rerunXml("flakyFailure", a));
+      return [head, ...flaky, out, "  </testcase>"].join("\n");
+    }
     if (isSkipped(o)) return `${head}\n    <skipped message="${xml(o.message)}"/>\n  </testcase>`;
-    const message = `${o.reason}: ${o.last_error ?? o.message}`;
-    return `${head}\n    <failure message="${xml(oneLine(message, 500))}" type="${xml(o.reason)}">${
-      xml(`${o.message}${o.last_error ? `\nlast error: ${o.last_error}` : ""}`)
-    }</failure>\n${out}\n  </testcase>`;
+    const first = attempts[0] ?? o;
+    const message = `${first.reason}: ${first.last_error ?? first.message}`;
+    const failure = `    <failure message="${xml(oneLine(message, 500))}" type="${
+      xml(first.reason)
+    }">${
+      xml(`${first.message}${first.last_error ? `\nlast error: ${first.last_error}` : ""}`)
+    }</failure>`;
+    const reruns = attempts.slice(1).map((a) => rerunXml("rerunFailure", a));
+    return [head, failure, ...reruns, out, "  </testcase>"].join("\n");
   });
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites tests="${outcomes.length}" failures="${failures}" time="${total.toFixed(3)}">
@@ -192,6 +252,18 @@ ${cases.join("\n")}
 </testsuite>
 </testsuites>
 `;
+}
+
+/** A failed attempt of a retried item, as Surefire writes a rerun (`flakyFailure`, `rerunFailure`). */
+function rerunXml(tag: string, a: AttemptRecord): string {
+  const message = oneLine(`${a.reason}: ${a.last_error ?? a.message}`, 500);
+  const details = `attempt ${a.attempt}: ${a.message}${
+    a.last_error ? `\nlast error: ${a.last_error}` : ""
+  }${a.screenshot ? `\nscreenshot: ${a.screenshot}` : ""}`;
+  return `    <${tag} message="${xml(message)}" type="${xml(a.reason)}">
+      <stackTrace>${xml(details)}</stackTrace>
+      <system-out>${xml(`run folder: ${a.run_dir}`)}</system-out>
+    </${tag}>`;
 }
 
 function xml(text: string): string {
@@ -240,6 +312,8 @@ export interface Attempt {
   started: boolean;
   /** The `--cdp-url` endpoint whose browser was lost during the attempt. */
   lostOn?: string;
+  /** It ended on a usage error (the model's name or key), which every retry would repeat. */
+  configError?: boolean;
 }
 
 /**

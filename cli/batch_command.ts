@@ -1,23 +1,26 @@
 /**
  * `--tasks FILE.jsonl`: many tasks, each in its own isolated context of one browser (or spread
  * over several `--cdp-url` endpoints, a task whose endpoint died retried once on another), at
- * most `--concurrency` at once, optionally one `--shard` of them; a results table (or `--json`
- * lines) and an optional JUnit report.
+ * most `--concurrency` at once, optionally one `--shard` of them, a failed one run again up to
+ * `--retries` times; a results table (or `--json` lines) and an optional JUnit report.
  *
  * @module
  */
 import {
   type Attempt,
   type BatchOutcome,
+  batchPassed,
   type BatchTask,
   junitXml,
   notRunOutcome,
   parseTasks,
   resultsTable,
+  resultWords,
   runPool,
   startFailure,
   withEndpointRetry,
 } from "./batch.ts";
+import { withRetries } from "./batch_retries.ts";
 import { EXIT, FLAG_TABLE } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import {
@@ -33,7 +36,10 @@ import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
 import { checkTask, readTasksFile } from "./task_input.ts";
 
-/** Runs the batch; returns the exit code (0 when every task passed, 1 otherwise). */
+/**
+ * Runs the batch; returns the exit code (0 when every task passed, a flaky one too unless
+ * `--fail-on-flaky`; 1 otherwise).
+ */
 export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promise<number> {
   const file = ctx.config.cli.tasks!;
   const text = await readTasksFile(file);
@@ -75,26 +81,38 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
     outcomes = await runPool(tasks, ctx.config.cli.concurrency, async (task) => {
       const dir = `${root}/${task.name.replace(/[^\w.-]+/g, "_")}`;
       const progress = progressFor(ctx, `${task.name}: `);
-      // The endpoint's browser died under the task: it runs once more, on another endpoint.
-      const attempt = await withEndpointRetry(
-        source,
+      const say = (line: string) => progress.line(line);
+      // A failed task runs again (--retries), each time in a fresh context; within an attempt,
+      // one whose endpoint's browser died runs once more, on another endpoint.
+      const attempt = await withRetries({
+        retries: ctx.config.cli.retries,
         signal,
-        (retry) =>
-          runAttempt(
-            ctx,
-            signal,
+        dir,
+        say,
+        attempt: () =>
+          withEndpointRetry(
             source,
-            task,
-            retry ? `${dir}-retry` : dir,
-            progress,
-            retry?.avoid,
+            signal,
+            (retry) =>
+              runAttempt(
+                ctx,
+                signal,
+                source,
+                task,
+                retry ? `${dir}-retry` : dir,
+                progress,
+                retry?.avoid,
+              ),
+            { say, shown: shownEndpoint },
           ),
-        { say: (line) => progress.line(line), shown: shownEndpoint },
-      );
+      });
       const { outcome, json } = attempt;
       if (attempt.started) {
+        const tries = outcome.attempts?.length ?? 1;
         progress.info(
-          `${outcome.reason === "goal_satisfied" ? "passed" : `failed: ${outcome.reason}`}`,
+          outcome.reason === "goal_satisfied"
+            ? resultWords(outcome)
+            : `failed: ${outcome.reason}${tries > 1 ? ` (${tries} attempts)` : ""}`,
         );
       }
       if (ctx.config.cli.json) ctx.stdout(ctx.mask(JSON.stringify(json)) + "\n");
@@ -110,7 +128,7 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
   if (!ctx.config.cli.json) ctx.stdout(resultsTable(outcomes) + "\n");
   await writeJunit(ctx, summary, outcomes);
   if (signal.aborted) return EXIT.interrupted;
-  return outcomes.every((o) => o.reason === "goal_satisfied") ? EXIT.ok : EXIT.failed;
+  return batchPassed(outcomes, ctx.config.cli.failOnFlaky) ? EXIT.ok : EXIT.failed;
 }
 
 async function writeJunit(
@@ -188,5 +206,6 @@ async function runAttempt(
     json: { name: task.name, ...resultJson(outcome), ...endpoint() },
     started: true,
     ...(lost ? { lostOn: lost } : {}),
+    ...(result.configError ? { configError: true } : {}),
   };
 }

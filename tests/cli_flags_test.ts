@@ -78,6 +78,27 @@ const BAD: [string[], Record<string, string>, RegExp][] = [
     {},
     /--concurrency "100": give a whole number of tasks from 1 to 16/,
   ],
+  [
+    ["--retries", "11", "--tasks", "t.jsonl"],
+    {},
+    /^Cannot use --retries "11": give a whole number of retries from 0 to 10$/,
+  ],
+  [
+    ["--retries", "-1", "--tasks", "t.jsonl"],
+    {},
+    /^Cannot use --retries "-1": give a whole number of retries from 0 to 10$/,
+  ],
+  [["--retries", "two", "--replay", "r"], {}, /^Cannot use --retries "two": give a whole number/],
+  [
+    ["--retries", "2", "find it"],
+    {},
+    /^--retries N needs a batch: add --tasks FILE or --replay DIR \(a single run is not retried\)$/,
+  ],
+  [
+    ["--fail-on-flaky"],
+    {},
+    /^--fail-on-flaky needs --retries N: only a task that is run again can pass on a retry$/,
+  ],
   [["--scope", "everything"], {}, /^Cannot use --scope "everything": use viewport or page$/],
   [
     ["--model", "m".repeat(300)],
@@ -172,6 +193,17 @@ Deno.test("loadConfig() reads bounded numbers at their limits, and an empty vari
   assert.equal(c.browser.settleCapMs, 5000);
   assert.equal(c.tempDir, "/tmp/t");
   assert.equal(c.browser.searchPath, "/bin");
+});
+
+Deno.test("loadConfig() reads --retries from 0 to 10 and --fail-on-flaky for a batch; none by default", () => {
+  const tasks = ["--tasks", "t.jsonl"];
+  assert.deepEqual(
+    [loadConfig(tasks, MODEL).cli.retries, loadConfig(tasks, MODEL).cli.failOnFlaky],
+    [0, false],
+  );
+  const c = loadConfig([...tasks, "--retries", "10", "--fail-on-flaky"], MODEL);
+  assert.deepEqual([c.cli.retries, c.cli.failOnFlaky], [10, true]);
+  assert.equal(loadConfig(["--replay", "r", "--retries=0"], {}).cli.retries, 0);
 });
 
 Deno.test("FLAG_TABLE bounds every number and drives --help", () => {

@@ -14,6 +14,14 @@ Deno.test("cli --help lists the product flags with their defaults and variables"
   }
   assert.match(run.stdout, /--session NAME .*default: a fresh profile.*env BROWSER_AGENT_SESSION/);
   assert.match(run.stdout, /--concurrency N .*default: 2; env BROWSER_AGENT_CONCURRENCY/);
+  assert.match(
+    run.stdout,
+    /^ {2}--retries N +batch: run a failed task again, up to N times.*\(default: 0\)$/m,
+  );
+  assert.match(
+    run.stdout,
+    /^ {2}--fail-on-flaky +with --retries: exit 1 when a task passed only on a retry/m,
+  );
   assert.match(run.stdout, /--out DIR .*env BROWSER_AGENT_OUT/);
   assert.match(run.stdout, /browser-agent sessions/);
 });

@@ -32,6 +32,10 @@ export interface CliOptions {
   cdpUrls?: string[];
   /** Where to write a JUnit XML report of a batch (`--junit`). */
   junit?: string;
+  /** How many times a batch task or replay that failed runs again (`--retries`; 0: none). */
+  retries: number;
+  /** A task that passed only on a retry (flaky) fails the batch (`--fail-on-flaky`). */
+  failOnFlaky: boolean;
   /** `--ui [PORT]`: serve the live view (port 0: a free one); questions wait `timeoutMs`. */
   ui?: { port: number; timeoutMs: number };
   /** `--speak[=CMD]`: the speech command ("" for the first one found on PATH). */
@@ -51,6 +55,8 @@ export function cliOptions(
   const cli: CliOptions = {
     forget: v.forget === true,
     concurrency: (flagValue("concurrency", v, env) as number | undefined) ?? DEFAULTS.concurrency,
+    retries: (flagValue("retries", v, env) as number | undefined) ?? 0,
+    failOnFlaky: v["fail-on-flaky"] === true,
     json: v.json === true,
     quiet: v.quiet === true,
     verbose: v.verbose === true,
@@ -100,6 +106,16 @@ export function cliOptions(
   }
   if (cli.shard && !cli.tasks && !cli.replay) {
     throw new ConfigError("--shard I/N needs --tasks FILE or --replay DIR");
+  }
+  if (v.retries !== undefined && !cli.tasks && !cli.replay) {
+    throw new ConfigError(
+      "--retries N needs a batch: add --tasks FILE or --replay DIR (a single run is not retried)",
+    );
+  }
+  if (cli.failOnFlaky && v.retries === undefined) {
+    throw new ConfigError(
+      "--fail-on-flaky needs --retries N: only a task that is run again can pass on a retry",
+    );
   }
   if (cli.tasks && cli.session) {
     throw new ConfigError(

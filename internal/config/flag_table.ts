@@ -53,6 +53,9 @@ const PATH = { kind: "text", maxLength: MAX_TEXT_FLAG } as const;
 /** Most `--cdp-url` endpoints a batch spreads over. */
 export const MAX_CDP_URLS = 64;
 
+/** Most times `--retries` runs a failed batch task again. */
+export const MAX_RETRIES = 10;
+
 /** Defaults shared by the table and the code that applies them. */
 export const DEFAULTS = {
   model: "gpt-5-mini",
@@ -302,6 +305,17 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     value: "FILE",
     about: "batch (--tasks or --replay): write a JUnit XML report",
     check: PATH,
+  },
+  {
+    name: "retries",
+    value: "N",
+    about: "batch: run a failed task again, up to N times, each time in a fresh context",
+    fallback: "0",
+    check: { kind: "whole", min: 0, max: MAX_RETRIES, unit: "retries" },
+  },
+  {
+    name: "fail-on-flaky",
+    about: "with --retries: exit 1 when a task passed only on a retry (flaky)",
   },
   { name: "json", about: "print the result as JSON on stdout (one line per task)" },
   { name: "quiet", short: "q", about: "no progress lines, only the answer and errors" },
