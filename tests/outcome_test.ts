@@ -66,6 +66,33 @@ Deno.test("renderOutcome() words every field of an outcome for the model", () =>
   );
 });
 
+Deno.test("renderOutcome() says an address once: what the action opened gets only its title", () => {
+  const url = "http://x.test/cart";
+  const navigated = { kind: "navigated", url, title: "Cart" } as const;
+  assert.equal(
+    renderOutcome(outcome({ did: `Opened ${url}`, effects: [navigated] })),
+    'Opened http://x.test/cart "Cart". (settled in 120 ms)',
+  );
+  // A redirect elsewhere is still said, also to an address the opened one starts with.
+  assert.equal(
+    renderOutcome(outcome({ did: `Opened ${url}/2`, effects: [navigated] })),
+    'Opened http://x.test/cart/2. Now at http://x.test/cart "Cart". (settled in 120 ms)',
+  );
+  assert.equal(
+    renderOutcome(outcome({ did: `Opened ${url}`, effects: [{ ...navigated, url: `${url}/2` }] })),
+    'Opened http://x.test/cart. Now at http://x.test/cart/2 "Cart". (settled in 120 ms)',
+  );
+  assert.equal(
+    renderOutcome(
+      outcome({
+        did: `Opened ${url} (HTTP 404: the server answered with an error)`,
+        effects: [navigated],
+      }),
+    ),
+    'Opened http://x.test/cart (HTTP 404: the server answered with an error). The page is titled "Cart". (settled in 120 ms)',
+  );
+});
+
 Deno.test("dispatch keeps the kind of a thrown ActionError; a blocked navigation fails as blocked", async () => {
   const registry = new ToolRegistry([
     ...coreTools,

@@ -10,7 +10,7 @@ import { cut } from "../shared/text.ts";
 /**
  * The model's sentence for what an action did: `did`, then what changed, then the settle time,
  * e.g. `Clicked [5]. Now at http://…/cart "Cart"; focus moved to <input> "Email". (settled in
- * 180 ms)`. The one renderer of {@link ActionOutcome} for the model and the history.
+ * 180 ms)`; an address `did` names is not said again (`Opened http://…/cart "Cart".`). The one renderer of {@link ActionOutcome} for the model and the history.
  *
  * @example
  * ```ts
@@ -34,7 +34,14 @@ export function renderOutcome(o: ActionOutcome): string {
   }
   parts.push(...o.downloads.map(renderDownload));
   if (o.loaded) parts.push(`${o.loaded} more item${o.loaded === 1 ? "" : "s"} loaded`);
-  parts.push(...o.effects.map(renderEffect));
+  // "Opened URL" names the address already: the navigation it made adds only the page's title.
+  const named = o.effects.find((e) => e.kind === "navigated" && names(o.did, e.url));
+  let did = o.did;
+  parts.push(...o.effects.filter((e) => e !== named).map(renderEffect));
+  if (named?.kind === "navigated" && named.title) {
+    if (did.endsWith(named.url)) did += ` "${named.title}"`;
+    else parts.push(`the page is titled "${named.title}"`);
+  }
   parts.push(...o.banners);
   if (o.capped && o.stillBusy) {
     parts.push(
@@ -46,14 +53,22 @@ export function renderOutcome(o: ActionOutcome): string {
   }
   const effects = parts.length > 0
     ? ` ${capital(parts.join("; "))}.`
-    : o.measured
+    : o.measured && !named
     ? ` Nothing on the page changed${o.control ? "; the control may keep its state hidden" : ""}.`
     : "";
   const settled = o.settledMs !== undefined ? ` (settled in ${o.settledMs} ms)` : "";
   const blocked = o.blocked.map((b) =>
     ` Blocked ${b.url}: ${b.reason}; stay on them or ask the user.`
   );
-  return `${o.did}.${effects}${settled}${blocked.join("")}`;
+  return `${did}.${effects}${settled}${blocked.join("")}`;
+}
+
+/** `did` names `url` as a whole word (not a longer address that starts with it). */
+function names(did: string, url: string): boolean {
+  for (let at = did.indexOf(url); at >= 0; at = did.indexOf(url, at + 1)) {
+    if (/^(\s|$)/.test(did.slice(at + url.length, at + url.length + 1))) return true;
+  }
+  return false;
 }
 
 /** `downloaded "report.csv" (1.2 KB) to /home/me/downloads/report.csv`, or why it was not saved. */
