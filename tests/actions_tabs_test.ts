@@ -27,9 +27,11 @@ Deno.test("a target=_blank link opens a tab the agent switches to, and the tabs 
   const message = userMessage("task", [], state);
   assert.match(
     message,
-    /Tabs \(switch_tab to change; \* = current\):\n {2}tab 0: "Tabs home" http/,
+    /Tabs \(switch_tab to change; \* = current\):\n {2}tab 0: "Tabs home" \/actions\/tabs\.html\n/,
   );
-  assert.match(message, /\n\* tab 1: "Second page" http/);
+  // The current page's address is in full once (URL:), then its path.
+  assert.match(message, /\nURL: http:\/\/127\.0\.0\.1:\d+\/actions\/second\.html\n/);
+  assert.match(message, /\n\* tab 1: "Second page" \/actions\/second\.html\n/);
 
   // An ID from the other tab is refused, not clicked in the background.
   await assert.rejects(() => browser.click(link), /Element \[\d+\] is in another tab \(0\)/);

@@ -6,6 +6,7 @@ import {
   type StepRecord,
 } from "../entity/mod.ts";
 import { userMessage } from "./prompt.ts";
+import { urlsIn } from "./url_names.ts";
 
 /** How large a step's user message may grow. */
 export interface ContextLimits {
@@ -133,11 +134,12 @@ function shorten(record: StepRecord): StepRecord {
 function briefOutcome(o: ActionOutcome): string {
   const parts = [
     ...o.dialogs.map((d) => `a ${d.type} dialog (${d.answer})`),
-    ...(o.newTab ? [`tab ${o.newTab.index} opened: ${clip(o.newTab.url, 60)}`] : []),
+    // Addresses are whole here: the request cuts long ones to what tells them apart.
+    ...(o.newTab ? [`tab ${o.newTab.index} opened: ${o.newTab.url}`] : []),
     ...o.downloads.map((d) => `download ${clip(JSON.stringify(d.name), 40)} ${d.state}`),
     // "Opened URL" says the navigation already.
     ...o.effects.filter((e) => !(e.kind === "navigated" && o.did.includes(e.url))).map(briefEffect),
-    ...o.blocked.map((b) => `blocked ${clip(b.url, 60)}`),
+    ...o.blocked.map((b) => `blocked ${b.url}`),
   ];
   if (o.capped) parts.push(`not settled after ${o.capMs ?? 0} ms`);
   const navigated = o.effects.some((e) => e.kind === "navigated");
@@ -147,13 +149,15 @@ function briefOutcome(o: ActionOutcome): string {
     ? " Nothing on the page changed."
     : "";
   const settled = o.settledMs !== undefined ? ` (settled in ${o.settledMs} ms)` : "";
-  return `${clip(o.did, 80)}.${effects}${settled}`;
+  // An address in it is cut by the request, where it can tell it apart from the others.
+  const did = urlsIn(o.did).length > 0 ? o.did : clip(o.did, 80);
+  return `${did}.${effects}${settled}`;
 }
 
 function briefEffect(e: Effect): string {
   switch (e.kind) {
     case "navigated":
-      return `now at ${clip(e.url, 60)}`;
+      return `now at ${e.url}`;
     case "title":
       return `title ${clip(JSON.stringify(e.title), 40)}`;
     case "target": {

@@ -1,4 +1,5 @@
 import type { BrowserState, StepRecord } from "../entity/mod.ts";
+import { UrlNames } from "./url_names.ts";
 
 /** Bumped whenever the prompt's wording changes, so traces say which prompt a run used. */
 export const PROMPT_VERSION = 5;
@@ -47,7 +48,9 @@ export function historyLine(record: StepRecord): string {
 
 /**
  * The step's user message: TASK, HISTORY and CURRENT PAGE. `omittedSteps` older steps, left out
- * to keep the request small, are announced in one line before the history.
+ * to keep the request small, are announced in one line before the history. Each address is
+ * written in full once; later mentions are short, and long ones in HISTORY are cut to what tells
+ * them apart ({@link UrlNames}).
  */
 export function userMessage(
   task: string,
@@ -58,8 +61,10 @@ export function userMessage(
   const omitted = omittedSteps > 0
     ? [`(steps 1–${omittedSteps} left out to keep the request small)`]
     : [];
+  const steps = history.map(historyLine);
+  const urls = new UrlNames(page.url, task, steps, (page.tabs ?? []).map((t) => t.url));
   const lines = history.length > 0 || omitted.length > 0
-    ? [...omitted, ...history.map(historyLine)].join("\n")
+    ? [...omitted, ...steps.map((line) => urls.write(line, "history"))].join("\n")
     : "(nothing yet: this is the first step)";
   return `# TASK
 ${task}
@@ -68,17 +73,17 @@ ${task}
 ${lines}
 
 # CURRENT PAGE
-URL: ${page.url}
+URL: ${urls.name(page.url, "page")}
 Title: ${page.title}
-${tabLines(page)}
+${tabLines(page, urls)}
 ${page.summary}`;
 }
 
 /** `Tabs:` and one line per tab (`* [1] "Title" url` marks the current one), when there are several. */
-function tabLines(page: BrowserState): string {
+function tabLines(page: BrowserState, urls: UrlNames): string {
   if (!page.tabs || page.tabs.length < 2) return "";
   const tabs = page.tabs.map((t) =>
-    `${t.active ? "*" : " "} tab ${t.index}: ${JSON.stringify(t.title)} ${t.url}`
+    `${t.active ? "*" : " "} tab ${t.index}: ${JSON.stringify(t.title)} ${urls.name(t.url, "page")}`
   );
   return `Tabs (switch_tab to change; * = current):\n${tabs.join("\n")}\n`;
 }

@@ -63,13 +63,14 @@ export const scroll = defineTool({
   },
 });
 
-/** navigate(url): open an address. */
+/** navigate(url): open an address (a path is read against the current page's). */
 export const navigate = defineTool({
   name: "navigate",
   description: "Open a URL in the current tab.",
   args: z.object({ url: z.string() }),
   async handler(args, ctx) {
-    return actionResult(await ctx.browser.navigate(normalizeUrl(args.url), actOptions(ctx)));
+    const base = args.url.trim().startsWith("/") ? (await ctx.browser.location()).url : undefined;
+    return actionResult(await ctx.browser.navigate(normalizeUrl(args.url, base), actOptions(ctx)));
   },
 });
 
@@ -131,15 +132,34 @@ export const coreTools: readonly Tool[] = [
 ];
 
 /**
- * Adds `https://` to a bare host; rejects what is not a web address.
+ * Adds `https://` to a bare host, reads a path (`/cart`) against `base` (the current page's
+ * address, as requests write addresses on its site); rejects what is not a web address, and an
+ * address a request cut short (`…`).
  *
  * @example
  * ```ts
  * normalizeUrl("example.com"); // "https://example.com"
+ * normalizeUrl("/cart?id=2", "https://shop.test/a/b"); // "https://shop.test/cart?id=2"
  * ```
  */
-export function normalizeUrl(input: string): string {
+export function normalizeUrl(input: string, base?: string): string {
   const trimmed = input.trim();
+  if (trimmed.includes("…")) {
+    throw new ActionError(
+      "invalid_args",
+      `Cannot open "${input}": it is an address cut short in HISTORY; give the whole address, or use a link on the page`,
+    );
+  }
+  if (trimmed.startsWith("/")) {
+    const resolved = base && URL.canParse(trimmed, base) ? new URL(trimmed, base) : undefined;
+    if (!resolved || !/^https?:$/.test(resolved.protocol)) {
+      throw new ActionError(
+        "invalid_args",
+        `Cannot open "${input}": a path needs a web page to be read against; give a full address like https://example.com/`,
+      );
+    }
+    return resolved.href;
+  }
   const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /^(about|data):/i.test(trimmed);
   const withScheme = hasScheme
     ? trimmed
