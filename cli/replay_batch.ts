@@ -19,13 +19,16 @@ import { type ContextLease, type ContextSource, contextSource } from "./batch_co
 import {
   type Attempt,
   type BatchOutcome,
+  batchPassed,
   junitXml,
   notRunOutcome,
   resultsTable,
+  resultWords,
   runPool,
   startFailure,
   withEndpointRetry,
 } from "./batch.ts";
+import { withRetries } from "./batch_retries.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
@@ -117,8 +120,9 @@ export async function findRecordings(paths: readonly string[]): Promise<FoundRec
 
 /**
  * Replays the recordings at most `--concurrency` at once, each in its own context (a recording
- * whose endpoint's browser died under it replays once more on another endpoint); exit 0 when
- * every one passed, 1 otherwise, 130 after Ctrl+C.
+ * whose endpoint's browser died under it replays once more on another endpoint; one that failed
+ * replays again, up to `--retries` times); exit 0 when every one passed (a flaky one too, unless
+ * `--fail-on-flaky`), 1 otherwise, 130 after Ctrl+C.
  */
 export async function replayBatch(
   ctx: CliContext,
@@ -177,9 +181,7 @@ export async function replayBatch(
   }
   if (signal.aborted) return EXIT.interrupted;
   // A skipped run is listed, not failed: the exit code is that of the replays.
-  return outcomes.every((o) => o.reason === "goal_satisfied" || o.reason === "skipped")
-    ? EXIT.ok
-    : EXIT.failed;
+  return batchPassed(outcomes, cli.failOnFlaky) ? EXIT.ok : EXIT.failed;
 }
 
 async function replayOne(
@@ -190,20 +192,33 @@ async function replayOne(
   outDir: string,
 ): Promise<BatchOutcome> {
   const progress = progressFor(ctx, `${named.name}: `);
-  const { outcome, json } = await withEndpointRetry(
-    source,
+  const say = (line: string) => progress.line(line);
+  // A failed replay runs again (--retries) in a fresh context; within an attempt, one whose
+  // endpoint's browser died runs once more on another endpoint.
+  const { outcome, json } = await withRetries({
+    retries: ctx.config.cli.retries,
     signal,
-    (retry) =>
-      replayAttempt(ctx, signal, source, named, retry ? `${outDir}-retry` : outDir, {
-        progress,
-        ...(retry ? { avoid: retry.avoid } : {}),
-      }),
-    { say: (line) => progress.line(line), shown: shownEndpoint },
-  );
+    dir: outDir,
+    say,
+    attempt: () =>
+      withEndpointRetry(
+        source,
+        signal,
+        (retry) =>
+          replayAttempt(ctx, signal, source, named, retry ? `${outDir}-retry` : outDir, {
+            progress,
+            ...(retry ? { avoid: retry.avoid } : {}),
+          }),
+        { say, shown: shownEndpoint },
+      ),
+  });
+  const tries = outcome.attempts?.length ?? 1;
   progress.info(
     outcome.reason === "goal_satisfied"
-      ? "replay passed"
-      : `replay failed (${outcome.reason}): ${outcome.message}`,
+      ? `replay ${resultWords(outcome)}`
+      : `replay failed (${outcome.reason}${
+        tries > 1 ? `, ${tries} attempts` : ""
+      }): ${outcome.message}`,
   );
   if (ctx.config.cli.json) ctx.stdout(ctx.mask(JSON.stringify(json)) + "\n");
   return outcome;

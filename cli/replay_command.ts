@@ -14,7 +14,7 @@ import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
  * step found its target and worked, 3 when a destructive step or a `confirm()` dialog was held
  * (no `--yes`), 1 otherwise, 2 when the folder holds no successful run. Several run folders, a
- * folder of them, `--junit` or `--shard` replay as a batch (see {@link replayBatch}).
+ * folder of them, `--junit`, `--shard` or `--retries` replay as a batch (see {@link replayBatch}).
  */
 export async function replayCommand(
   ctx: CliContext,
@@ -22,7 +22,8 @@ export async function replayCommand(
   profileDir?: string,
 ): Promise<number> {
   const found = await findRecordings(ctx.config.cli.replay!);
-  if (found.batch || ctx.config.cli.junit || ctx.config.cli.shard) {
+  const { junit, shard, retries } = ctx.config.cli;
+  if (found.batch || junit || shard || retries > 0) {
     if (profileDir) {
       throw new ConfigError(
         "Cannot use --session with a batch of replays: each replay gets a fresh context",

@@ -16,7 +16,7 @@ Deno.test("cli --help lists the product flags with their defaults and variables"
   assert.match(run.stdout, /--concurrency N .*default: 2; env BROWSER_AGENT_CONCURRENCY/);
   assert.match(
     run.stdout,
-    /^ {2}--retries N +batch: run a failed task again, up to N times.*\(default: 0\)$/m,
+    /^ {2}--retries N +batch: run a failed task or replay again, up to N times.*\(default: 0\)$/m,
   );
   assert.match(
     run.stdout,

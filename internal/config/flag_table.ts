@@ -309,7 +309,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   {
     name: "retries",
     value: "N",
-    about: "batch: run a failed task again, up to N times, each time in a fresh context",
+    about: "batch: run a failed task or replay again, up to N times, each time in a fresh context",
     fallback: "0",
     check: { kind: "whole", min: 0, max: MAX_RETRIES, unit: "retries" },
   },
