@@ -15,6 +15,8 @@ export interface JunitCase {
   /** Seconds. */
   time: number;
   status: CaseStatus;
+  /** It passed after failed attempts (`<flakyFailure>` or `<flakyError>`, Surefire's marks). */
+  flaky: boolean;
   /** The element as written in its file (already escaped XML). */
   xml: string;
   /** The file it came from, for messages. */
@@ -27,6 +29,8 @@ export interface JunitCounts {
   failures: number;
   errors: number;
   skipped: number;
+  /** Passed after failed attempts; counted among the tests that did not fail. */
+  flaky: number;
   /** Seconds, the sum of the cases' times. */
   time: number;
 }
@@ -67,6 +71,7 @@ export function parseJunit(text: string, file: string): JunitCase[] {
       name: attrs.name,
       time: Number.isFinite(time) && time >= 0 ? time : 0,
       status,
+      flaky: status === "passed" && /<flaky(Failure|Error)[\s/>]/.test(inner),
       xml: m[0],
       file,
     });
@@ -82,13 +87,14 @@ export function countCases(cases: readonly JunitCase[]): JunitCounts {
     failures: count("failed"),
     errors: count("error"),
     skipped: count("skipped"),
+    flaky: cases.filter((c) => c.flaky).length,
     time: Math.round(cases.reduce((sum, c) => sum + c.time, 0) * 1000) / 1000,
   };
 }
 
 /**
  * One JUnit report of the cases of several (in the order given), in one `<testsuite>` named
- * `suite`. Throws a TypeError when a case (class and name) appears in two files: the same shard
+ * `suite`; each case is kept as written (a flaky one's `<flakyFailure>` elements too). Throws a TypeError when a case (class and name) appears in two files: the same shard
  * given twice, or two shards of different splits.
  *
  * @example

@@ -10,7 +10,7 @@ import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { countCases, type JunitCase, mergeJunit, parseJunit } from "./junit_merge.ts";
 
-const USAGE = "merge-reports [--junit FILE] [--jsonl FILE] DIR_OR_FILE...";
+const USAGE = "merge-reports [--junit FILE] [--jsonl FILE] [--fail-on-flaky] DIR_OR_FILE...";
 
 /** Where the command writes. */
 export interface MergeReportsIo {
@@ -21,8 +21,9 @@ export interface MergeReportsIo {
 /**
  * Reads every `.xml` (JUnit) and `.jsonl` (JSON lines of `--json`) file given, or found directly
  * in a folder given (sorted by name), and writes one JUnit report on stdout or to `--junit FILE`,
- * and the JSON lines, concatenated in the same order, to `--jsonl FILE`. Exit 1 when a test
- * failed or errored, 0 otherwise; bad input throws a {@link ConfigError} (exit 2).
+ * and the JSON lines, concatenated in the same order, to `--jsonl FILE` (flaky marks and all).
+ * Exit 1 when a test failed or errored (or, with `--fail-on-flaky`, passed only on a retry), 0
+ * otherwise; bad input throws a {@link ConfigError} (exit 2).
  *
  * @example
  * ```ts
@@ -34,7 +35,11 @@ export async function mergeReportsCommand(argv: string[], io: MergeReportsIo): P
   try {
     parsed = parseArgs({
       args: argv,
-      options: { junit: { type: "string" }, jsonl: { type: "string" } },
+      options: {
+        junit: { type: "string" },
+        jsonl: { type: "string" },
+        "fail-on-flaky": { type: "boolean" },
+      },
       strict: true,
       allowPositionals: true,
     });
@@ -46,6 +51,7 @@ export async function mergeReportsCommand(argv: string[], io: MergeReportsIo): P
     );
   }
   const { junit, jsonl } = parsed.values;
+  const failOnFlaky = parsed.values["fail-on-flaky"] === true;
   if (parsed.positionals.length === 0) {
     throw new ConfigError(`merge-reports needs the shards' reports: ${USAGE}`);
   }
@@ -76,10 +82,11 @@ export async function mergeReportsCommand(argv: string[], io: MergeReportsIo): P
   const n = countCases(cases);
   if (junit) {
     await write(junit, report, "--junit");
+    const passed = n.tests - n.failures - n.errors - n.skipped - n.flaky;
     io.stderr(
-      `${n.tests} tests from ${xmlFiles.length} reports: ${
-        n.tests - n.failures - n.errors - n.skipped
-      } passed, ${n.failures + n.errors} failed, ${n.skipped} skipped; JUnit report: ${junit}\n`,
+      `${n.tests} tests from ${xmlFiles.length} reports: ${passed} passed, ${
+        n.flaky ? `${n.flaky} flaky, ` : ""
+      }${n.failures + n.errors} failed, ${n.skipped} skipped; JUnit report: ${junit}\n`,
     );
   } else {
     io.stdout(report);
@@ -88,7 +95,7 @@ export async function mergeReportsCommand(argv: string[], io: MergeReportsIo): P
     await write(jsonl, lines.map((l) => l + "\n").join(""), "--jsonl");
     io.stderr(`${lines.length} JSON lines from ${jsonlFiles.length} files: ${jsonl}\n`);
   }
-  return n.failures + n.errors > 0 ? EXIT.failed : EXIT.ok;
+  return n.failures + n.errors > 0 || (failOnFlaky && n.flaky > 0) ? EXIT.failed : EXIT.ok;
 }
 
 /** The report files a path names: itself, or the `.xml` and `.jsonl` files directly in it. */

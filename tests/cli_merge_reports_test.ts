@@ -53,13 +53,108 @@ Deno.test("parseJunit() and mergeJunit() reject what is not a report, and the sa
     /"task <0> & "co"" is in both "a\.xml" and "b\.xml"/,
   );
   const empty = parseJunit(junitXml([]), "empty.xml");
-  assert.deepEqual(countCases(empty), { tests: 0, failures: 0, errors: 0, skipped: 0, time: 0 });
+  assert.deepEqual(countCases(empty), {
+    tests: 0,
+    failures: 0,
+    errors: 0,
+    skipped: 0,
+    flaky: 0,
+    time: 0,
+  });
   const other = `<testsuite name="x"><testcase name="a" time="1.5"/>` +
     `<testcase name="b"><error message="boom"/></testcase></testsuite>`;
   assert.deepEqual(parseJunit(other, "o.xml").map((c) => [c.name, c.status, c.time]), [
     ["a", "passed", 1.5],
     ["b", "error", 0],
   ]);
+});
+
+/** A task that failed `failed` times, then passed: flaky (or passed at once when 0). */
+function retried(name: string, failed: number): BatchOutcome {
+  const attempts = Array.from({ length: failed + 1 }, (_, i) => ({
+    attempt: i + 1,
+    reason: i < failed ? "goal_failed" : "goal_satisfied",
+    message: i < failed ? `gave up <${i + 1}>` : "found it",
+    steps: 2,
+    ms: 1000,
+    run_dir: i < failed ? `runs/${name}/attempt-${i + 1}` : `runs/${name}`,
+  }));
+  return {
+    name,
+    reason: "goal_satisfied",
+    message: "found it",
+    steps: 2,
+    ms: 1000 * (failed + 1),
+    tokens: 100,
+    run_dir: `runs/${name}`,
+    ...(failed ? { flaky: true as const, attempts } : {}),
+  };
+}
+
+Deno.test("mergeJunit() keeps flaky marks: a case that passed on a retry keeps its <flakyFailure>s and counts as flaky, Surefire's <flakyError> too", () => {
+  const one = junitXml([retried("a", 0), retried("b", 2)]);
+  const two = junitXml([retried("c", 1), outcome(1)]);
+  const merged = mergeJunit([...parseJunit(one, "1.xml"), ...parseJunit(two, "2.xml")]);
+  const cases = parseJunit(merged, "merged.xml");
+  assert.deepEqual(cases.map((c) => [c.name, c.status, c.flaky]), [
+    ["a", "passed", false],
+    ["b", "passed", true],
+    ["c", "passed", true],
+    ['task <1> & "co"', "failed", false],
+  ]);
+  assert.equal(merged.match(/<flakyFailure /g)?.length, 3);
+  assert.match(merged, /<stackTrace>attempt 2: gave up &#60;2&#62;<\/stackTrace>/);
+  assert.deepEqual(
+    [countCases(cases).tests, countCases(cases).failures, countCases(cases).flaky],
+    [4, 1, 2],
+  );
+  assert.deepEqual([header(merged).tests, header(merged).failures], ["4", "1"]);
+  const surefire = `<testsuite name="x" tests="1"><testcase name="t" time="1">` +
+    `<flakyError message="boom" type="java.lang.RuntimeException"><stackTrace>at x</stackTrace>` +
+    `</flakyError></testcase></testsuite>`;
+  assert.deepEqual(parseJunit(surefire, "s.xml").map((c) => [c.status, c.flaky]), [
+    ["passed", true],
+  ]);
+});
+
+Deno.test("cli merge-reports keeps the flaky marks in JUnit and JSON lines and counts them; exit 0, or 1 with --fail-on-flaky", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ba-merge-flaky-" });
+  try {
+    await Deno.mkdir(`${dir}/reports`);
+    await Deno.writeTextFile(`${dir}/reports/shard-1.xml`, junitXml([retried("a", 0)]));
+    await Deno.writeTextFile(
+      `${dir}/reports/shard-2.xml`,
+      junitXml([retried("b", 1), retried("c", 0)]),
+    );
+    const flakyLine = {
+      name: "b",
+      reason: "goal_satisfied",
+      flaky: true,
+      attempts: [{ attempt: 1, reason: "goal_failed" }, { attempt: 2, reason: "goal_satisfied" }],
+    };
+    await Deno.writeTextFile(`${dir}/reports/shard-1.jsonl`, `{"name":"a"}\n`);
+    await Deno.writeTextFile(
+      `${dir}/reports/shard-2.jsonl`,
+      `${JSON.stringify(flakyLine)}\n{"name":"c"}\n`,
+    );
+    const out = ["--junit", `${dir}/merged.xml`, "--jsonl", `${dir}/merged.jsonl`];
+    const merge = await runCli({ args: ["merge-reports", `${dir}/reports`, ...out] });
+    assert.equal(merge.code, 0, merge.stderr);
+    assert.match(merge.stderr, /^3 tests from 2 reports: 2 passed, 1 flaky, 0 failed, 0 skipped;/);
+    const junit = await Deno.readTextFile(`${dir}/merged.xml`);
+    const b = /<testcase [^>]*name="b"[^>]*>([\s\S]*?)<\/testcase>/.exec(junit)![1]!;
+    assert.match(b, /<flakyFailure message="goal_failed: gave up &#60;1&#62;" type="goal_failed">/);
+    const lines = (await Deno.readTextFile(`${dir}/merged.jsonl`)).trim().split("\n");
+    assert.deepEqual(JSON.parse(lines[1]!), flakyLine);
+
+    const strict = await runCli({
+      args: ["merge-reports", `${dir}/reports`, "--fail-on-flaky", "--junit", `${dir}/m2.xml`],
+    });
+    assert.equal(strict.code, 1, strict.stderr);
+    assert.match(strict.stderr, /1 flaky/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 function answer(req: ModelRequest) {
