@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import type { Attempt } from "../cli/batch.ts";
+import { withRetries } from "../cli/batch_retries.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
@@ -238,6 +240,68 @@ Deno.test("cli --tasks --retries stops at Ctrl+C: the stopped task is not retrie
     assert.match(run.stdout, /^two\s+not run\s/m);
     const stashed = await Deno.stat(`${dir}/runs/one/attempt-1`).then(() => true, () => false);
     assert.equal(stashed, false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("withRetries() moves a failed attempt's folders, its endpoint retry's too, into attempt-N and adds up time, tokens and cost", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ba-with-retries-" });
+  try {
+    const said: string[] = [];
+    const attempt = async (n: number): Promise<Attempt> => {
+      // Attempt 1's endpoint died: it ran again in dir-retry, and failed there.
+      const runDir = n === 1 ? `${dir}/t-retry` : `${dir}/t`;
+      await Deno.mkdir(`${dir}/t`, { recursive: true });
+      await Deno.writeTextFile(`${dir}/t/trace.jsonl`, `attempt ${n}`);
+      await Deno.mkdir(runDir, { recursive: true });
+      await Deno.writeTextFile(`${runDir}/shot.png`, `attempt ${n}`);
+      const passed = n === 2;
+      return {
+        outcome: {
+          name: "t",
+          reason: passed ? "goal_satisfied" : "budget_exhausted",
+          message: passed ? "found" : "out of steps",
+          steps: 3,
+          ms: 100 * n,
+          tokens: 1000 * n,
+          cost: 0.5,
+          run_dir: runDir,
+        },
+        json: {
+          name: "t",
+          reason: passed ? "goal_satisfied" : "budget_exhausted",
+          run_dir: runDir,
+        },
+        started: true,
+      };
+    };
+    const last = await withRetries({
+      retries: 3,
+      signal: new AbortController().signal,
+      dir: `${dir}/t`,
+      say: (line) => said.push(line),
+      attempt: (n) => attempt(n),
+    });
+    assert.deepEqual(said, [
+      "attempt 1 of 4 failed (budget_exhausted): retrying in a fresh context",
+    ]);
+    const { outcome, json } = last;
+    assert.equal(outcome.flaky, true);
+    assert.equal(json.flaky, true);
+    assert.deepEqual([outcome.ms, outcome.tokens, outcome.cost], [300, 3000, 1]);
+    assert.deepEqual(
+      outcome.attempts!.map((a) => [a.attempt, a.reason, a.run_dir, a.tokens]),
+      [
+        [1, "budget_exhausted", `${dir}/t/attempt-1-retry`, 1000],
+        [2, "goal_satisfied", `${dir}/t`, 2000],
+      ],
+    );
+    assert.equal(await Deno.readTextFile(`${dir}/t/attempt-1/trace.jsonl`), "attempt 1");
+    assert.equal(await Deno.readTextFile(`${dir}/t/attempt-1-retry/shot.png`), "attempt 1");
+    assert.equal(await Deno.readTextFile(`${dir}/t/trace.jsonl`), "attempt 2");
+    const left = await Deno.stat(`${dir}/t-retry`).then(() => true, () => false);
+    assert.equal(left, false);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
