@@ -9,9 +9,9 @@ import { Progress } from "./progress.ts";
 import { TraceWriter } from "../internal/trace/mod.ts";
 import type { BrowserPort, BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
-import type { ToolRegistry } from "../internal/tools/mod.ts";
+import type { PolicyEvent, ToolRegistry } from "../internal/tools/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
-import { liveRunHooks } from "./live_view.ts";
+import { type AnsweredBy, liveRunHooks } from "./live_view.ts";
 import type { Speaker } from "./speak.ts";
 
 /** What every command shares: config, flags for runs, the model, output. */
@@ -112,8 +112,30 @@ export async function runOne(ctx: CliContext, options: {
     agent: ctx.version,
     screenshot: () => screenshot(browser, Object.keys(ctx.runFlags.secrets ?? {}).length > 0),
     identify: (ids) => browser.identify(ids),
+    location: () => browser.location(),
     mask: ctx.mask,
   });
+  // Which step is acting, and who gave the last answer: a safety decision is the acting step's,
+  // and a person's yes or no came from where the confirmation was just answered.
+  let acting = 0;
+  let answeredBy: AnsweredBy | undefined;
+  const decided = (e: PolicyEvent) => {
+    const by = e.by === "flag" ? "flag" : e.by === "user" ? answeredBy : undefined;
+    answeredBy = undefined;
+    void trace.note({
+      type: "decision",
+      step: acting,
+      event: e.event,
+      ...(by ? { by } : {}),
+      what: e.what,
+    });
+  };
+  const answeredHere =
+    <R>(fn: (q: string, s?: AbortSignal) => Promise<R>) => async (q: string, s?: AbortSignal) => {
+      const value = await fn(q, s);
+      answeredBy = "terminal";
+      return value;
+    };
   const t = trace.hooks();
   const p = progress.hooks();
   const { startUrl: flagUrl, ...runFlags } = ctx.runFlags;
@@ -124,8 +146,11 @@ export async function runOne(ctx: CliContext, options: {
     signal: options.signal,
     mask: ctx.mask,
     ...(options.askUser ? { askUser: quietly(options.askUser) } : {}),
-    ...(options.confirm ? { confirm: quietly(options.confirm) } : {}),
-    answered: (by) => void trace.note({ type: "answer", by }),
+    ...(options.confirm ? { confirm: quietly(answeredHere(options.confirm)) } : {}),
+    answered: (by) => {
+      answeredBy = by;
+      void trace.note({ type: "answer", by });
+    },
     notice: (line) => progress.info(line),
   });
   let result: RunResult;
@@ -146,6 +171,7 @@ export async function runOne(ctx: CliContext, options: {
         live.onThinking(step);
       },
       onObserved: async (step, state) => {
+        acting = step;
         p.onObserved(step, state);
         // A browser still starting is waited for here, not within the screenshot's time limit
         // (and the step's tool runs once it is set up, modules attached).
@@ -162,6 +188,7 @@ export async function runOne(ctx: CliContext, options: {
         live.onStep(record);
       },
       onNotice: (line: string) => progress.info(line),
+      onPolicy: decided,
     });
   } finally {
     progress.stop();

@@ -13,7 +13,12 @@ import {
   type ModelReply,
   systemPrompt,
 } from "../llm/mod.ts";
-import { describeTarget, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
+import {
+  describeTarget,
+  type PolicyEvent,
+  type ToolContext,
+  type ToolRegistry,
+} from "../tools/mod.ts";
 import { Budget } from "./budget.ts";
 import { fingerprint, LoopGuard, type LoopLimits } from "./loop_guard.ts";
 import { SecretVault } from "./secrets.ts";
@@ -84,6 +89,11 @@ export interface RunOptions {
   onStep?: (record: StepRecord) => void;
   /** One-line notices for the progress output (confirmations, blocked navigations). */
   onNotice?: (line: string) => void;
+  /**
+   * Told of every safety decision on a risky call during the step being acted: held (nobody
+   * could confirm), allowed or declined by the user, confirmed by `--yes` (traces, reports).
+   */
+  onPolicy?: (event: PolicyEvent) => void;
   /**
    * Called with each observation as the model is asked (traces, screenshots), and awaited before
    * the step acts and before its reply is reported: a screenshot taken here shows the page the
@@ -167,7 +177,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     guard,
     history,
     signal,
-    ...pick(options, ["confirmAll", "confirm", "askUser", "onNotice"]),
+    ...pick(options, ["confirmAll", "confirm", "askUser", "onNotice", "onPolicy"]),
   });
 
   /** A picture the last step's tool returned, for the next request. */

@@ -7,6 +7,7 @@ import type {
 } from "../entity/mod.ts";
 import {
   ActionPolicy,
+  type PolicyEvent,
   type Risk,
   riskKind,
   type ToolContext,
@@ -43,6 +44,8 @@ export interface ActorOptions {
   confirm?: (question: string) => Promise<boolean>;
   askUser?: (question: string) => Promise<string>;
   onNotice?: (line: string) => void;
+  /** Told of every safety decision on a risky call (held, allowed, declined, confirmed). */
+  onPolicy?: (event: PolicyEvent) => void;
 }
 
 /**
@@ -82,6 +85,7 @@ export class StepActor {
         ? { ask: async (risk: Risk) => (await confirm(`Allow ${said(risk)}?`)) ? "yes" : "no" }
         : {}),
       notice: (e) => {
+        options.onPolicy?.(e);
         if (e.event === "confirmed" && e.by === "flag" && e.risk) {
           options.onNotice?.(`confirmed by --yes: ${said(e.risk)}`);
         } else if (e.event === "allowed" || e.event === "declined") {

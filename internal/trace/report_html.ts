@@ -1,5 +1,7 @@
+import { describeCall } from "../tools/mod.ts";
 import {
   readTrace,
+  type TraceDecision,
   type TraceEnd,
   type TraceLine,
   type TraceStart,
@@ -20,10 +22,15 @@ export async function writeReport(dir: string): Promise<string> {
   const lines = await readTrace(dir);
   const images = new Map<string, string>();
   for (const line of lines) {
-    if (line.type !== "step" || !line.screenshot) continue;
+    const shot = line.type === "step"
+      ? line.screenshot
+      : line.type === "end"
+      ? line.final?.screenshot
+      : undefined;
+    if (!shot) continue;
     try {
-      const bytes = await Deno.readFile(`${dir}/${line.screenshot}`);
-      images.set(line.screenshot, `data:image/jpeg;base64,${encodeBase64(bytes)}`);
+      const bytes = await Deno.readFile(`${dir}/${shot}`);
+      images.set(shot, `data:image/jpeg;base64,${encodeBase64(bytes)}`);
     } catch {
       // A screenshot that never got written: the step shows without a picture.
     }
@@ -38,6 +45,14 @@ export function renderReport(lines: TraceLine[], images: Map<string, string>): s
   const start = lines.find((l): l is TraceStart => l.type === "run");
   const end = lines.find((l): l is TraceEnd => l.type === "end");
   const steps = lines.filter((l): l is TraceStep => l.type === "step");
+  const decisions = lines.filter((l): l is TraceDecision => l.type === "decision");
+  const held = decisions.length === 0 ? "" : `<section class="held"><h2>Held actions</h2><ul>
+${
+    decisions.map((d) =>
+      `<li><a href="#step-${d.step}">Step ${d.step}</a>: ${esc(verdict(d))}</li>`
+    ).join("\n")
+  }
+</ul></section>`;
   const summary = end
     ? [
       `<b>${esc(end.reason)}</b>`,
@@ -64,8 +79,8 @@ export function renderReport(lines: TraceLine[], images: Map<string, string>): s
 <style>
 body { font: 15px/1.45 system-ui, sans-serif; margin: 0 auto; max-width: 1100px; padding: 1em; color: #222; }
 h1 { font-size: 1.3em; } h2 { font-size: 1.1em; margin: 0 0 .4em; }
-.step { border: 1px solid #ccc; border-radius: 6px; padding: .8em; margin: 1em 0; display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1em; }
-.step img { width: 100%; border: 1px solid #ddd; }
+.step, .final { border: 1px solid #ccc; border-radius: 6px; padding: .8em; margin: 1em 0; display: grid; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); gap: 1em; }
+.step img, .final img { width: 100%; border: 1px solid #ddd; }
 .ok { color: #176f2c; } .error { color: #b00020; }
 dl { margin: 0; display: grid; grid-template-columns: auto 1fr; gap: .2em .8em; }
 dt { color: #666; } dd { margin: 0; overflow-wrap: anywhere; }
@@ -80,15 +95,21 @@ pre { white-space: pre-wrap; margin: 0; font-size: .9em; }
     esc(start?.agent ?? "?")
   }</p>
 ${end ? `<p class="answer">${esc(end.message)}</p>` : ""}
-${steps.map((s) => renderStep(s, images)).join("\n")}
+${held}
+${steps.map((s) => renderStep(s, images, decisions.filter((d) => d.step === s.step))).join("\n")}
+${end?.final ? renderFinal(end.final, images) : ""}
 </body>
 </html>
 `;
 }
 
-function renderStep(s: TraceStep, images: Map<string, string>): string {
+function renderStep(
+  s: TraceStep,
+  images: Map<string, string>,
+  decisions: TraceDecision[],
+): string {
   const image = s.screenshot ? images.get(s.screenshot) : undefined;
-  const target = s.target ? ` ${JSON.stringify(s.target.name || `<${s.target.tag}>`)}` : "";
+  const target = s.target ? JSON.stringify(s.target.name || `<${s.target.tag}>`) : undefined;
   const rows: [string, string][] = [
     ["reasoning", esc(s.call.reasoning)],
     ["action", `<code>${esc(s.call.name)}</code> <code>${esc(JSON.stringify(s.call.args))}</code>`],
@@ -100,34 +121,80 @@ function renderStep(s: TraceStep, images: Map<string, string>): string {
           : `error${s.result.kind ? ` (${esc(s.result.kind.replaceAll("_", " "))})` : ""}`
       }</span>: ${esc(s.result.text)}`,
     ],
-    ["page", `${esc(s.title)}<br>${esc(s.url)}`],
+  ];
+  for (const d of decisions) rows.push(["held action", esc(verdict(d))]);
+  // The start page opens before the first look: that step saw no page and no model.
+  if (s.url) rows.push(["page", `${esc(s.title)}<br>${esc(s.url)}`]);
+  rows.push(
     [
       "timings",
       `action ${s.ms} ms${s.settle_ms !== undefined ? ` (settle ${s.settle_ms} ms)` : ""}${
         s.model ? ` · model ${s.model.ms} ms` : ""
       }`,
     ],
-    [
-      "tokens",
-      `${
-        s.model
-          ? `${s.model.prompt_tokens} in, ${s.model.completion_tokens} out${
-            s.model.estimated ? " (estimated)" : ""
-          } · `
-          : ""
-      }page ${s.observation.tokens} (${s.observation.elements} elements, ${s.observation.fingerprint})`,
-    ],
-  ];
+  );
+  const tokens = [
+    s.model
+      ? `${s.model.prompt_tokens} in, ${s.model.completion_tokens} out${
+        s.model.estimated ? " (estimated)" : ""
+      }`
+      : "",
+    s.observation.fingerprint
+      ? `page ${s.observation.tokens} (${s.observation.elements} elements, ${s.observation.fingerprint})`
+      : "",
+  ].filter(Boolean);
+  if (tokens.length > 0) rows.push(["tokens", tokens.join(" · ")]);
   if (s.model?.cost !== undefined) rows.push(["cost", `$${s.model.cost.toFixed(4)}`]);
   return `<section class="step" id="step-${s.step}">
-<div>${image ? `<img src="${image}" alt="Page at step ${s.step}">` : "<p>(no screenshot)</p>"}</div>
+<div>${
+    image
+      ? `<img src="${image}" alt="Page at step ${s.step}">`
+      : s.url
+      ? "<p>(no screenshot)</p>"
+      : "<p>(opened before the first look at the page)</p>"
+  }</div>
 <div>
-<h2>Step ${s.step}: ${esc(s.call.name)}${esc(target)}</h2>
+<h2>Step ${s.step}: ${esc(describeCall(s.call, target))}</h2>
 <dl>
 ${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("\n")}
 </dl>
 </div>
 </section>`;
+}
+
+/** The page the run ended on, after its last action. */
+function renderFinal(final: NonNullable<TraceEnd["final"]>, images: Map<string, string>): string {
+  const image = final.screenshot ? images.get(final.screenshot) : undefined;
+  return `<section class="final" id="final">
+<div>${image ? `<img src="${image}" alt="The final page">` : "<p>(no screenshot)</p>"}</div>
+<div>
+<h2>Final page, after the last action</h2>
+<dl>
+<dt>page</dt><dd>${esc(final.title)}<br>${esc(final.url)}</dd>
+</dl>
+</div>
+</section>`;
+}
+
+/** `click [9] "Place order" (…): allowed at the terminal`. */
+function verdict(d: TraceDecision): string {
+  const by = d.by === "flag"
+    ? "by --yes"
+    : d.by === "page"
+    ? "in the live view"
+    : d.by === "terminal"
+    ? "at the terminal"
+    : "";
+  switch (d.event) {
+    case "held":
+      return `${d.what}: held, nobody could confirm it`;
+    case "confirmed":
+      return `${d.what}: allowed ${by || "by the call"}`;
+    case "allowed":
+      return `${d.what}: allowed ${by || "by the user"}`;
+    case "declined":
+      return `${d.what}: refused ${by || "(nobody answered in time)"}`;
+  }
 }
 
 function encodeBase64(bytes: Uint8Array): string {

@@ -64,17 +64,32 @@ export interface TraceEnd {
   usage: { prompt_tokens: number; completion_tokens: number; estimated_requests?: number };
   cost?: number;
   ms: number;
+  /** The page after the last action: where the run left the browser, and its picture. */
+  final?: { url: string; title: string; screenshot?: string };
 }
 
 const SHOT_TIMEOUT_MS = 5000;
 
 /** Any line of `trace.jsonl`. */
-export type TraceLine = TraceStart | TraceStep | TraceEnd | TraceAnswer;
+export type TraceLine = TraceStart | TraceStep | TraceEnd | TraceAnswer | TraceDecision;
 
 /** Who answered a question or a held action: the live view's page or the terminal. */
 export interface TraceAnswer {
   type: "answer";
   by: "page" | "terminal";
+}
+
+/**
+ * A safety decision on a risky call of `step`: `held` (nobody could confirm it), `allowed` or
+ * `declined` by the person (`by`: at the terminal or in the live view's page), `confirmed` by
+ * `--yes` (`by: "flag"`). `what`: the action and why it counts.
+ */
+export interface TraceDecision {
+  type: "decision";
+  step: number;
+  event: "held" | "allowed" | "declined" | "confirmed";
+  by?: "flag" | "terminal" | "page";
+  what: string;
 }
 
 /** What {@link TraceWriter.create} needs. */
@@ -91,6 +106,8 @@ export interface TraceOptions {
    * read while the model thinks, so a step's target records it for replays to heal by.
    */
   identify?: (ids: readonly number[]) => Promise<(ElementIdentity | undefined)[]>;
+  /** Where the browser is, for the final page the report shows; none when absent. */
+  location?: () => Promise<{ url: string; title: string }>;
   /** Masks secrets in text; applied to every line written. */
   mask?: (text: string) => string;
   /** The cost in dollars of some tokens, when known. */
@@ -174,8 +191,8 @@ export class TraceWriter implements AsyncDisposable {
     };
   }
 
-  /** Writes who answered a question or a held action, in order with the steps. */
-  note(entry: TraceAnswer): Promise<void> {
+  /** Writes who answered a question or a held action, or a safety decision, in order with the steps. */
+  note(entry: TraceAnswer | TraceDecision): Promise<void> {
     this.#queue = this.#queue.then(() => this.#append(entry));
     return this.#queue;
   }
@@ -185,12 +202,16 @@ export class TraceWriter implements AsyncDisposable {
     return this.#queue;
   }
 
-  /** Writes the last line and `report.html`; returns the report's path. */
+  /**
+   * Writes the last line, with the page after the last action (its address and picture), and
+   * `report.html`; returns the report's path.
+   */
   async finish(result: RunResult & { cost?: number }): Promise<string> {
     await this.flush();
     if (!this.#finished) {
       this.#finished = true;
       const cost = result.cost ?? this.#options.costOf?.(result.usage);
+      const final = result.steps > 0 ? await this.#finalPage() : undefined;
       await this.#append({
         type: "end",
         reason: result.reason,
@@ -203,6 +224,7 @@ export class TraceWriter implements AsyncDisposable {
         },
         ...(cost !== undefined ? { cost } : {}),
         ms: result.ms,
+        ...(final ? { final } : {}),
       });
     }
     return await writeReport(this.dir);
@@ -245,6 +267,18 @@ export class TraceWriter implements AsyncDisposable {
       ...(screenshot ? { screenshot } : {}),
     };
     await this.#append(line);
+  }
+
+  /** The page the run ended on: address, title and picture, as far as they can be had. */
+  async #finalPage(): Promise<TraceEnd["final"]> {
+    const where = this.#options.location;
+    const at = where ? await within(where(), SHOT_TIMEOUT_MS).catch(() => undefined) : undefined;
+    if (!at) return undefined;
+    const shot = await this.#capture();
+    if (!shot) return { url: at.url, title: at.title };
+    const screenshot = "screenshots/final.jpg";
+    await Deno.writeFile(`${this.dir}/${screenshot}`, shot);
+    return { url: at.url, title: at.title, screenshot };
   }
 
   /** The page as the model sees it; nothing when it cannot be taken within a few seconds. */
@@ -316,6 +350,19 @@ export async function readTrace(dir: string): Promise<TraceLine[]> {
     }
   }
   return out;
+}
+
+/** `promise`, or undefined once `ms` passed. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: number | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<undefined>((resolve) => timer = setTimeout(resolve, ms)),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** FNV-1a of the DOM summary: equal fingerprints mean the model saw the same page. */
