@@ -1,9 +1,11 @@
 import type { StepRecord, TabInfo } from "../entity/mod.ts";
-import type { BrowserPort } from "../tools/mod.ts";
+import { type BrowserPort, describeCall } from "../tools/mod.ts";
 
 /** One step as the live view shows it. */
 export interface LiveStep {
   n: number;
+  /** The call as the terminal's progress line names it: `click [3] "Open details"`. */
+  what: string;
   tool: string;
   args: Record<string, unknown>;
   reasoning: string;
@@ -24,6 +26,8 @@ export interface LiveRunState {
   steps: LiveStep[];
   question: string | null;
   held: string | null;
+  /** The step whose model call is under way (the model is thinking), else null. */
+  thinking: number | null;
   /** The final answer or message, once ended. */
   message: string | null;
 }
@@ -34,7 +38,17 @@ export type LiveBrowser = BrowserPort & { close(): Promise<void> };
 /** One event of `GET /api/events`. */
 export interface LiveEvent {
   id: number;
-  type: "run" | "step" | "question" | "held" | "answered" | "end" | "tabs" | "thinking";
+  type:
+    | "run"
+    | "step"
+    | "question"
+    | "held"
+    | "answered"
+    | "end"
+    | "tabs"
+    | "thinking"
+    /** The command finished and the live view stops: pages stop reconnecting. */
+    | "closed";
   data: Record<string, unknown>;
 }
 
@@ -114,6 +128,7 @@ export class LiveHub {
         steps: [],
         question: null,
         held: null,
+        thinking: null,
         message: null,
       } as LiveRunState,
       stop: new AbortController(),
@@ -136,6 +151,11 @@ export class LiveHub {
   removeBrowser(browser: LiveBrowser): void {
     for (const [id, known] of this.#browsers) if (known === browser) this.#browsers.delete(id);
     this.tabsChanged();
+  }
+
+  /** Tells the pages that the command finished: the live view stops now. */
+  close(): void {
+    this.#emit("closed", {});
   }
 
   /** Tells the page to refresh its browser list. */
@@ -334,12 +354,15 @@ export class LiveRun {
   }
 
   thinking(step: number): void {
+    this.#state.thinking = step;
     this.#hub.emit("thinking", { run: this.id, step });
   }
 
   step(record: StepRecord): void {
+    this.#state.thinking = null;
     const step: LiveStep = {
       n: record.step,
+      what: describeCall(record.call, record.target),
       tool: record.call.name,
       args: record.call.args,
       reasoning: record.call.reasoning,
@@ -356,6 +379,7 @@ export class LiveRun {
 
   /** Shows `question` and waits for the page's answer (rejects on timeout or abort). */
   async ask(question: string, signal: AbortSignal): Promise<string> {
+    this.#state.thinking = null;
     this.#state.question = question;
     this.#state.status = "waiting";
     this.#hub.emit("question", { run: this.id, question });
@@ -371,6 +395,7 @@ export class LiveRun {
 
   /** Shows the held action and waits for the page's yes or no. */
   async confirm(held: string, signal: AbortSignal): Promise<boolean> {
+    this.#state.thinking = null;
     this.#state.held = held;
     this.#state.status = "waiting";
     this.#hub.emit("held", { run: this.id, held });
@@ -385,6 +410,7 @@ export class LiveRun {
   }
 
   end(reason: string, message: string): void {
+    this.#state.thinking = null;
     this.#state.status = reason;
     this.#state.message = message;
     this.#hub.emit("end", { run: this.id, reason, message });

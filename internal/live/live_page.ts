@@ -8,6 +8,7 @@ export const LIVE_PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>browser-agent live view</title>
+<link rel="icon" href="data:,">
 <style>
   :root { color-scheme: light dark; font: 15px/1.45 system-ui, sans-serif; }
   body { margin: 0; display: grid; grid-template-columns: minmax(0, 18rem) minmax(0, 1fr); min-height: 100vh; }
@@ -24,6 +25,9 @@ export const LIVE_PAGE = `<!doctype html>
   .bad { color: #c62828; }
   .current { font-weight: 600; }
   .ask { border: 2px solid #e65100; padding: .5rem; border-radius: .4rem; margin: .5rem 0; }
+  .thinking { font-style: italic; opacity: .85; }
+  button.risky { background: #b71c1c; color: #fff; border: 2px solid #7f0000; border-radius: .3rem; font-weight: 600; }
+  button.safe { font-weight: 600; }
   img.shot { max-width: 100%; border: 1px solid #8884; display: block; margin-top: .5rem; }
   iframe { width: 100%; min-height: 16rem; border: 1px solid #8884; }
   button { font: inherit; padding: .25rem .6rem; margin: .15rem 0; }
@@ -54,6 +58,7 @@ export const LIVE_PAGE = `<!doctype html>
 const token = new URLSearchParams(location.search).get("token") || "";
 const $ = (id) => document.getElementById(id);
 let selectedTab = "";
+let finished = false;
 let state = { runs: [], browsers: [], modules: [] };
 
 async function api(path, body) {
@@ -85,23 +90,25 @@ function renderRuns() {
   for (const run of state.runs) {
     let view = shown.get(run.id);
     if (!view) {
-      view = { article: el("article", {}), status: el("p", {}), steps: el("ol", { className: "steps" }), count: 0, ask: null, question: null, hold: null, held: null, result: el("p", {}) };
+      view = { article: el("article", {}), status: el("p", {}), steps: el("ol", { className: "steps" }), count: 0, thinking: el("p", { className: "thinking" }), ask: null, question: null, hold: null, held: null, result: el("p", {}) };
       view.article.setAttribute("aria-label", "Run: " + run.task);
-      view.article.append(el("h3", { textContent: run.task }), view.status, view.steps, view.result);
+      view.article.append(el("h3", { textContent: run.task }), view.status, view.steps, view.thinking, view.result);
       box.append(view.article);
       shown.set(run.id, view);
     }
     view.status.textContent = "Status: " + run.status;
     if (run.status === "running" || run.status === "waiting") active = true;
     for (const step of run.steps.slice(view.count)) {
-      const args = JSON.stringify(step.args);
       view.steps.append(el("li", {},
-        el("span", { className: "tool", textContent: step.tool + (args === "{}" ? "()" : " " + args) }),
+        el("span", { className: "tool", textContent: step.what }),
         " · " + step.ms + " ms",
         step.reasoning ? el("div", { className: "why", textContent: step.reasoning }) : null,
         el("div", { className: step.ok ? "" : "bad", textContent: step.effect })));
     }
     view.count = run.steps.length;
+    const thinking = run.thinking != null && run.status === "running";
+    view.thinking.textContent = thinking ? "Step " + run.thinking + ": the model is thinking…" : "";
+    view.thinking.hidden = !thinking;
     if (run.question !== view.question) {
       view.ask?.remove();
       view.ask = null;
@@ -121,11 +128,19 @@ function renderRuns() {
       view.hold = null;
       view.held = run.held;
       if (run.held) {
+        // Refusing is the safe answer: it comes first and has the focus; Allow looks like the
+        // risk it is.
+        const refuse = button("Refuse", () => api("/api/confirm", { allow: false, run: run.id }));
+        refuse.className = "safe";
+        const allow = button("Allow", () => api("/api/confirm", { allow: true, run: run.id }));
+        allow.className = "risky";
+        allow.setAttribute("aria-describedby", "risk-" + run.id);
         view.hold = el("div", { className: "ask", role: "group" },
           el("p", { textContent: "Held for your confirmation: " + run.held }),
-          button("Allow", () => api("/api/confirm", { allow: true, run: run.id })), " ",
-          button("Refuse", () => api("/api/confirm", { allow: false, run: run.id })));
+          el("p", { id: "risk-" + run.id, textContent: "Allowing does it for real; it may not be undone." }),
+          refuse, " ", allow);
         view.article.insertBefore(view.hold, view.result);
+        refuse.focus();
       }
     }
     view.result.textContent = run.message && !(run.status === "running" || run.status === "waiting") ? "Result: " + run.message : "";
@@ -175,11 +190,12 @@ function renderModules() {
 // A picture costs the agent's browser time: at most one in 3 s.
 let shotTimer = 0, lastShot = 0;
 function refreshShot() {
-  if (shotTimer) return;
+  if (shotTimer || finished) return;
   const wait = Math.max(0, lastShot + 3000 - Date.now());
   shotTimer = setTimeout(() => { shotTimer = 0; lastShot = Date.now(); takeShot(); }, wait);
 }
 function takeShot() {
+  if (finished) return;
   const img = $("shot");
   const tab = selectedTab ? "&tab=" + encodeURIComponent(selectedTab) : "";
   fetch("/api/screenshot?token=" + encodeURIComponent(token) + tab + "&t=" + Date.now())
@@ -190,6 +206,7 @@ function takeShot() {
 
 let loading = false, again = false;
 async function load() {
+  if (finished) return;
   if (loading) { again = true; return; }
   loading = true;
   try {
@@ -210,11 +227,21 @@ $("next").onsubmit = (e) => {
 };
 const events = new EventSource("/api/events?token=" + encodeURIComponent(token));
 events.onopen = () => { $("status").textContent = "live"; };
-events.onerror = () => { $("status").textContent = "reconnecting…"; };
-for (const type of ["run", "step", "question", "held", "answered", "end", "tabs"]) {
+events.onerror = () => { if (!finished) $("status").textContent = "reconnecting…"; };
+// The command finished: the server stops, so the page stops asking it anything.
+events.addEventListener("closed", () => {
+  finished = true;
+  events.close();
+  clearTimeout(shotTimer);
+  $("status").textContent = "finished";
+  $("stop").hidden = true;
+  $("next").hidden = true;
+  say("The command finished");
+});
+for (const type of ["run", "step", "question", "held", "answered", "end", "tabs", "thinking"]) {
   events.addEventListener(type, (event) => {
     const data = JSON.parse(event.data);
-    if (type === "step") { say("Step " + data.step.n + ": " + data.step.tool + ". " + data.step.effect); refreshShot(); }
+    if (type === "step") { say("Step " + data.step.n + ": " + data.step.what + ". " + data.step.effect); refreshShot(); }
     if (type === "question") say("The agent asks: " + data.question);
     if (type === "held") say("Held for your confirmation: " + data.held);
     if (type === "end") { say("The run ended: " + data.reason); refreshShot(); }

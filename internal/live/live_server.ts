@@ -12,6 +12,9 @@ export interface LiveServer extends AsyncDisposable {
 
 const JSON_HEADERS = { "content-type": "application/json; charset=utf-8" };
 
+/** How long closing waits for requests under way (a screenshot) before cutting them off. */
+const CLOSE_GRACE_MS = 2000;
+
 /**
  * Serves the live view of `hub` on 127.0.0.1: the page, its JSON API and server-sent events.
  * Every request must carry the token (`?token=` or `Authorization: Bearer`), else 401; a
@@ -29,6 +32,8 @@ export function startLiveServer(
   options: { port: number; log?: (line: string) => void },
 ): LiveServer {
   const token = randomToken();
+  /** Aborted to end the event streams; then the server shuts down once their answers are done. */
+  const ending = new AbortController();
   const closing = new AbortController();
   let port = 0;
   const server = Deno.serve({
@@ -149,7 +154,7 @@ export function startLiveServer(
           send(`id: ${event.id}\nevent: ${event.type}\ndata: ${JSON.stringify(event.data)}\n\n`);
         });
         keepAlive = setInterval(() => send(": keep-alive\n\n"), 15_000);
-        closing.signal.addEventListener("abort", () => {
+        ending.signal.addEventListener("abort", () => {
           clearInterval(keepAlive);
           unsubscribe();
           try {
@@ -205,8 +210,19 @@ export function startLiveServer(
   }
 
   const url = `http://127.0.0.1:${port}/?token=${token}`;
+  // Pages are told first (they stop reconnecting and say the run finished), the event streams
+  // end cleanly, and requests under way get their answers; a client that hangs on is cut off.
   const close = async () => {
-    closing.abort();
+    if (ending.signal.aborted) return await server.finished.catch(() => {/* closed */});
+    hub.close();
+    ending.abort();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = await Promise.race([
+      server.shutdown().then(() => false),
+      new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(true), CLOSE_GRACE_MS)),
+    ]);
+    clearTimeout(timer);
+    if (late) closing.abort();
     await server.finished.catch(() => {/* closed */});
   };
   return { url, port, token, close, [Symbol.asyncDispose]: close };

@@ -37,8 +37,8 @@ export type Reply =
   /** Answers nothing for `waitMs` (or until the server stops), then `then` (default: a 503). */
   | { waitMs: number; then?: Reply };
 
-/** One script entry: a fixed reply or a function of the request. */
-export type Step = Reply | ((req: ModelRequest) => Reply);
+/** One script entry: a fixed reply or a function of the request (it may wait: a promise). */
+export type Step = Reply | ((req: ModelRequest) => Reply | Promise<Reply>);
 
 /**
  * Starts the scripted model on 127.0.0.1.
@@ -74,7 +74,7 @@ export function startScriptedModel(script: Step[]): {
     let reply: Reply;
     try {
       if (!entry) throw new Error(`script has no entry for request ${next}`);
-      reply = typeof entry === "function" ? entry(request) : entry;
+      reply = typeof entry === "function" ? await entry(request) : entry;
     } catch (error) {
       reply = {
         tool: "done",
