@@ -1,6 +1,7 @@
 import type { StepRecord } from "../internal/entity/mod.ts";
 import { printable } from "../internal/llm/mod.ts";
 import { describeCall } from "../internal/tools/mod.ts";
+import { spokenText } from "./spoken.ts";
 
 /** How progress is shown. */
 export interface ProgressOptions {
@@ -127,12 +128,12 @@ export class Progress {
   #emit(text: string): void {
     this.#stopSpinner();
     this.#o.write(`${this.#o.prefix ?? ""}${this.#o.plain ? plainText(text) : text}\n`);
-    this.#o.speak?.(plainText(text));
+    this.#o.speak?.(spokenText(plainText(text)));
   }
 
   /** Reads `text` aloud with `--speak` (a question, the answer), without printing it. */
   say(text: string): void {
-    this.#o.speak?.(plainText(text));
+    this.#o.speak?.(spokenText(plainText(text)));
   }
 
   /** Stops the spinner; call before printing anything else. */
