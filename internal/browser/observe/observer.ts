@@ -10,7 +10,7 @@ import { ElementIds } from "./element_ids.ts";
 import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { handleInRealm, inRealm } from "../runtime/page_runtime.ts";
-import { WHERE } from "../shared/walk_types.ts";
+import { type PageItem, WHERE } from "../shared/walk_types.ts";
 import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage, passages } from "./page_scope.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
@@ -45,6 +45,12 @@ const MAX_TEXT = 150;
 const MAX_PAGE_TEXT = 120;
 const MAX_LABEL = 80;
 
+/** A summary line made from a walk's item, and its size in tokens. */
+interface Made {
+  line: SummaryLine;
+  tokens: number;
+}
+
 /**
  * Observes pages as numbered DOM summaries and resolves the numbers back to elements. One per
  * run: numbers are never reused for another element.
@@ -54,6 +60,8 @@ export class PageObserver {
   readonly #options: ObserveOptions;
   /** Frames where the overlay is drawn, to clear it before the next observation. */
   #overlaid = new Set<Frame>();
+  /** What each item of earlier observations became (see {@link PageObserver.#made}). */
+  readonly #madeOf = new WeakMap<PageItem, Made>();
 
   constructor(options: Partial<ObserveOptions> = {}) {
     this.#options = {
@@ -247,6 +255,30 @@ export class PageObserver {
     return this.#ids.lookup(id);
   }
 
+  /**
+   * An item's line and its size in tokens, as an earlier observation made them when the item is
+   * the same object (an unchanged part of the page: a walk sent as a change keeps the others')
+   * and its element has the same number.
+   */
+  #made(entry: WalkEntry & { kind: "item" }): Made | undefined {
+    const item = entry.item;
+    const id = item.kind === "el" ? this.#ids.assign(entry.frame, entry.token, item.lid).id : -1;
+    const hit = this.#madeOf.get(item);
+    if (hit && (hit.line.kind !== "element" || hit.line.element.id === id)) return hit;
+    const line = this.#line(entry);
+    if (!line) return undefined;
+    const text = line.kind === "element"
+      ? renderElement(line.element)
+      : line.kind === "text" && line.heading
+      ? `${"#".repeat(line.heading)} ${line.text}`
+      : line.kind === "text"
+      ? line.text
+      : "";
+    const made = { line, tokens: estimateTokens(text) + 1 };
+    this.#madeOf.set(item, made);
+    return made;
+  }
+
   #line(entry: WalkEntry & { kind: "item" }): SummaryLine | undefined {
     const item = entry.item;
     if (item.kind === "text") {
@@ -281,8 +313,9 @@ export class PageObserver {
         target.push({ line: { kind: "note", text, divider: "frame" }, rank: 99, tokens: 0 });
         continue;
       }
-      const line = this.#line(e);
-      if (!line) continue;
+      const made = this.#made(e);
+      if (!made) continue;
+      const { line, tokens } = made;
       const w = e.item.where;
       const inView = (w & WHERE.viewport) !== 0;
       let rank: number;
@@ -292,12 +325,7 @@ export class PageObserver {
       else if (line.kind === "text" && line.heading) rank = inView ? 3 : 6;
       else rank = inView ? 4 : 7;
       if (modal && !(w & WHERE.dialog)) rank += 10;
-      const text = line.kind === "element"
-        ? renderElement(line.element)
-        : line.kind === "text" && line.heading
-        ? `${"#".repeat(line.heading)} ${line.text}`
-        : line.text;
-      const entry: Entry = { line, rank, tokens: estimateTokens(text) + 1 };
+      const entry: Entry = { line, rank, tokens };
       (modal && w & WHERE.dialog ? first : rest).push(entry);
     }
     const entries = modal
