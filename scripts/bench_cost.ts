@@ -1,0 +1,233 @@
+/**
+ * Benchmark of the cost of a step (not a test): runs `main.ts` as a user does, against the
+ * scripted model of `tests/support/` and pages served on 127.0.0.1, and measures in one run
+ *
+ * - the fixed part of every request on a small page with the default tools: the system prompt
+ *   and the tool list as the model server received them, in o200k tokens;
+ * - how often the task's address appears in the third request of a run that stays on it (the
+ *   task, the history's navigate step, its result, CURRENT PAGE), and the most any one address
+ *   appears in full;
+ * - the non-model time of a click step (`--scope page`) on the 5,000-element page of
+ *   `../shared/pages/` against the same click on a page of its first five cards: the time from
+ *   the model's answer to the next request (act, settle, observe, trace, screenshot, prompt);
+ *   beside it the CPU time the agent and its Chromium spent on the step (Linux), which a busy
+ *   machine inflates less than the wall time, and the elements the view listed (the same view).
+ *
+ * Prints the goals of issue 25 with a verdict each; a missed one exits 1.
+ *
+ * Run: deno task bench (or deno run --allow-all scripts/bench_cost.ts)
+ *
+ * @module
+ */
+import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
+import { startFixtureServer } from "../tests/support/fixture_server.ts";
+import { baseEnv } from "../tests/support/run_cli.ts";
+import {
+  idOf,
+  type ModelRequest,
+  startScriptedModel,
+  type Step,
+} from "../tests/support/scripted_model.ts";
+import { fmtMs, type Goal, median, reportGoals } from "./bench_goals.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
+const BIG_PAGE = new URL("../../shared/pages/synthetic-5000-interactive.html", import.meta.url)
+  .pathname;
+/** Click steps per page and runs per page. */
+const CLICKS = 8;
+const RUNS = 2;
+
+/** Runs `main.ts` with a task and the scripted model; resolves once it ended. */
+async function run(
+  task: string,
+  model: { baseUrl: string },
+  flags: string[] = [],
+  started?: (pid: number) => void,
+) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--allow-all", "--quiet", MAIN, "--max-steps", "30", ...flags, task],
+    cwd: ROOT,
+    clearEnv: true,
+    env: {
+      ...baseEnv(),
+      OPENAI_BASE_URL: model.baseUrl,
+      OPENAI_API_KEY: "bench",
+      OPENAI_MODEL: "scripted",
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  started?.(child.pid);
+  const { code, stderr } = await child.output();
+  if (code !== 0) {
+    throw new Error(`The run exited with ${code}: ${new TextDecoder().decode(stderr).slice(-500)}`);
+  }
+}
+
+/** The system prompt, the tool list and both, in o200k tokens, as a request carried them. */
+function fixedTokens(req: ModelRequest): { system: number; tools: number } {
+  return { system: countTokens(req.system), tools: countTokens(JSON.stringify(req.body.tools)) };
+}
+
+/** The small-page run: its first request's fixed part, and the third request's addresses. */
+async function requestCosts(): Promise<{
+  system: number;
+  tools: number;
+  taskUrl: number;
+  mostUrl: number;
+}> {
+  await using site = startFixtureServer();
+  const url = site.url("/shop/");
+  await using model = startScriptedModel([
+    (req) => ({ tool: "type", args: { id: idOf(req, "Search products"), text: "tent" } }),
+    { tool: "scroll", args: { direction: "down" } },
+    { tool: "done", args: { result: "seen", success: true } },
+  ]);
+  await run(`Look for tents on ${url}`, model);
+  const third = model.requests[2]!.user;
+  const counts = new Map<string, number>();
+  for (const m of third.matchAll(/\bhttps?:\/\/[^\s"'<>)\]]+/g)) {
+    const found = m[0].replace(/[.,;:!?…]+$/, "");
+    counts.set(found, (counts.get(found) ?? 0) + 1);
+  }
+  return {
+    ...fixedTokens(model.requests[0]!),
+    taskUrl: third.split(url).length - 1,
+    mostUrl: Math.max(0, ...counts.values()),
+  };
+}
+
+/**
+ * CPU time (user and system) spent so far by process `root` and its descendants (the agent and
+ * its Chromium), in ms; NaN where `/proc` cannot tell.
+ */
+function treeCpuMs(root: number): number {
+  const children = new Map<number, number[]>();
+  const cpu = new Map<number, number>();
+  try {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      let stat: string;
+      try {
+        stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      } catch {
+        continue; // the process ended meanwhile
+      }
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const pid = Number(entry.name), parent = Number(fields[1]);
+      cpu.set(pid, Number(fields[11]) + Number(fields[12]));
+      children.set(parent, [...children.get(parent) ?? [], pid]);
+    }
+  } catch {
+    return NaN;
+  }
+  let ticks = 0;
+  for (const stack = [root]; stack.length > 0;) {
+    const pid = stack.pop()!;
+    ticks += cpu.get(pid) ?? 0;
+    stack.push(...children.get(pid) ?? []);
+  }
+  return ticks * 10; // 100 clock ticks a second on Linux
+}
+
+/** Click steps on `path` with `--scope page`: their non-model time and CPU time, in ms. */
+async function clickSteps(
+  origin: string,
+  path: string,
+): Promise<{ ms: number[]; cpu: number[]; elements: number }> {
+  const gaps: number[] = [], cpu: number[] = [];
+  let elements = 0;
+  for (let r = 0; r < RUNS; r++) {
+    const arrivals: number[] = [], cpus: number[] = [];
+    let pid = 0;
+    const script: Step[] = [
+      ...Array.from({ length: CLICKS }, (_, i) => (req: ModelRequest) => {
+        const boxes = [...req.user.matchAll(/^\s*\[(\d+)\] <input type=checkbox> [☐☑] Select/gm)];
+        return { tool: "click", args: { id: Number(boxes[i % 4]![1]) } };
+      }),
+      { tool: "done", args: { result: "clicked", success: true } },
+    ];
+    await using model = startScriptedModel(script.map((step) => (req) => {
+      arrivals.push(performance.now());
+      cpus.push(treeCpuMs(pid));
+      elements = req.user.match(/^\s*\*?\[\d+\] /gm)?.length ?? 0;
+      return typeof step === "function" ? step(req) : step;
+    }));
+    await run(`Tick the boxes on ${origin}${path}`, model, ["--scope", "page"], (p) => pid = p);
+    // The first gap follows the first click; each after it, one more click.
+    for (let k = 1; k < arrivals.length; k++) {
+      gaps.push(arrivals[k]! - arrivals[k - 1]!);
+      cpu.push(cpus[k]! - cpus[k - 1]!);
+    }
+  }
+  return { ms: gaps, cpu, elements };
+}
+
+const bigPage = await Deno.readTextFile(BIG_PAGE);
+// The small page: the big one's first five cards, the same markup around them.
+const smallPage = bigPage.slice(
+  0,
+  bigPage.lastIndexOf('<div class="w w0">', bigPage.indexOf('id="card-5"')),
+) + "</main>\n</body></html>";
+const pages = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+  const path = new URL(req.url).pathname;
+  const body = path === "/big.html" ? bigPage : path === "/small.html" ? smallPage : undefined;
+  return body
+    ? new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } })
+    : new Response("Not found", { status: 404 });
+});
+const origin = `http://127.0.0.1:${pages.addr.port}`;
+
+try {
+  const cost = await requestCosts();
+  console.log(
+    `fixed part of a request (small page, default tools): system ${cost.system} + tools ` +
+      `${cost.tools} = ${cost.system + cost.tools} tokens (o200k)`,
+  );
+  console.log(
+    `third request: the task's address ${cost.taskUrl}×, the most any address appears in full ` +
+      `${cost.mostUrl}×`,
+  );
+  const small = await clickSteps(origin, "/small.html");
+  const big = await clickSteps(origin, "/big.html");
+  const [bigMs, smallMs] = [big.ms, small.ms];
+  const ratio = median(bigMs) / median(smallMs);
+  console.log(
+    `non-model time of a click step (--scope page): 5,000-element page median ` +
+      `${fmtMs(median(bigMs))} ms [${bigMs.map((m) => m.toFixed(0)).join(" ")}], small page ` +
+      `${fmtMs(median(smallMs))} ms [${smallMs.map((m) => m.toFixed(0)).join(" ")}]: ` +
+      `${ratio.toFixed(2)}×`,
+  );
+  console.log(
+    `CPU time of a click step (agent and Chromium): 5,000-element page median ` +
+      `${fmtMs(median(big.cpu))} ms, small page ${fmtMs(median(small.cpu))} ms ` +
+      `(${(median(big.cpu) / median(small.cpu)).toFixed(2)}×); elements listed: ` +
+      `${big.elements} and ${small.elements}`,
+  );
+  const fixed = cost.system + cost.tools;
+  const goals: Goal[] = [
+    {
+      goal: "fixed request tokens, small page, default tools (system + tools)",
+      measured: `${cost.system} + ${cost.tools} = ${fixed}`,
+      target: "≤ 1,500",
+      met: fixed <= 1500,
+    },
+    {
+      goal: "times the task's address appears in a third request",
+      measured: `${cost.taskUrl} (any address at most ${cost.mostUrl})`,
+      target: "1",
+      met: cost.taskUrl <= 1 && cost.mostUrl <= 1,
+    },
+    {
+      goal: "non-model click step, 5,000-element page vs small (--scope page)",
+      measured: `${fmtMs(median(bigMs))} vs ${fmtMs(median(smallMs))} ms = ${ratio.toFixed(2)}×`,
+      target: "≤ 2.5×",
+      met: ratio <= 2.5,
+    },
+  ];
+  Deno.exitCode = await reportGoals(goals, "Cost per step goals (issue 25)");
+} finally {
+  await pages.shutdown();
+}
