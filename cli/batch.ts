@@ -38,6 +38,11 @@ export interface BatchOutcome {
    * last attempt's, but `ms`, `tokens` and `cost` add up all of them.
    */
   attempts?: AttemptRecord[];
+  /**
+   * A replay's steps whose target was found again after its name changed, as said
+   * (`step 2 button "Add to cart" → "Add to basket" (same id "add")`).
+   */
+  healed?: string[];
 }
 
 /** One attempt at a batch item that was run more than once (`--retries`). */
@@ -210,7 +215,8 @@ export function resultsTable(outcomes: readonly BatchOutcome[]): string {
  * convention, which CI tools read: a flaky one passes with a `<flakyFailure>` per failed
  * attempt; one that failed every attempt has its first as `<failure>` and each later one as
  * `<rerunFailure>` (message and type as `<failure>`'s, the details in `<stackTrace>`, the
- * attempt's run folder in `<system-out>`).
+ * attempt's run folder in `<system-out>`). A replay's healed steps are listed in its
+ * `<system-out>`.
  */
 export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-agent"): string {
   const isSkipped = (o: BatchOutcome) => o.not_run === true || o.reason === "skipped";
@@ -222,8 +228,9 @@ export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-age
       (o.ms / 1000).toFixed(3)
     }">`;
     const retried = o.retried_from ? `\nretried: the browser at ${o.retried_from} was lost` : "";
+    const healed = (o.healed ?? []).map((h) => `\nhealed: ${h}`).join("");
     const out = `    <system-out>${
-      xml(`${o.message}\nrun folder: ${o.run_dir}${retried}`)
+      xml(`${o.message}\nrun folder: ${o.run_dir}${retried}${healed}`)
     }</system-out>`;
     const attempts = o.attempts ?? [];
     if (o.reason === "goal_satisfied") {

@@ -32,6 +32,8 @@ import { withRetries } from "./batch_retries.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
+import { healJson, healLine } from "./replay_heals.ts";
+import { describeHeal } from "../internal/trace/mod.ts";
 
 /** A recorded run to replay, and its name in the batch (its folder's name). */
 export interface NamedRecording {
@@ -252,6 +254,7 @@ async function replayAttempt(
       secrets: ctx.runFlags.secrets ?? {},
       confirmAll: ctx.runFlags.confirmAll ?? false,
       onStep: (record) => progress.step(record),
+      onHeal: (heal) => progress.info(ctx.mask(healLine(heal))),
     });
     const reason = result.ok
       ? "goal_satisfied"
@@ -268,6 +271,9 @@ async function replayAttempt(
       ms: result.ms,
       tokens: 0,
       run_dir: outDir,
+      ...(result.healed.length
+        ? { healed: result.healed.map((h) => ctx.mask(describeHeal(h))) }
+        : {}),
     };
     json = {
       reason: result.ok ? "replay_passed" : reason,
@@ -276,6 +282,7 @@ async function replayAttempt(
       ms: result.ms,
       screenshot: result.screenshot ?? null,
       ...(result.held ? { held: result.held } : {}),
+      healed: result.healed.map(healJson),
     };
   } catch (error) {
     // A replay that cannot start (the browser refused a context) fails alone; the batch goes on.

@@ -8,11 +8,12 @@ import { replayRun } from "../internal/trace/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { findRecordings, replayBatch } from "./replay_batch.ts";
+import { healJson, healLine } from "./replay_heals.ts";
 import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";
 
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
- * step found its target and worked, 3 when a destructive step or a `confirm()` dialog was held
+ * step found its target (by role and name, or healed: found by what identifies it) and worked, 3 when a destructive step or a `confirm()` dialog was held
  * (no `--yes`), 1 otherwise, 2 when the folder holds no successful run. Several run folders, a
  * folder of them, `--junit`, `--shard` or `--retries` replay as a batch (see {@link replayBatch}).
  */
@@ -47,6 +48,7 @@ export async function replayCommand(
       secrets: ctx.runFlags.secrets ?? {},
       confirmAll: ctx.runFlags.confirmAll ?? false,
       onStep: (record) => progress.step(record),
+      onHeal: (heal) => progress.info(ctx.mask(healLine(heal))),
     });
   } finally {
     progress.stop();
@@ -75,6 +77,7 @@ export async function replayCommand(
         ms: result.ms,
         screenshot: result.screenshot ?? null,
         ...(result.held ? { held: result.held } : {}),
+        healed: result.healed.map(healJson),
         run_dir: outDir,
         recording: dir,
       })) + "\n",

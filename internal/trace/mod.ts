@@ -4,7 +4,8 @@
  * position). Uses `agent` (the run's types and the secret vault), `tools` and `entity`.
  *
  * Where things are: `trace_writer.ts` (writing and reading traces), `report_html.ts` (the
- * report), `replay.ts` and `replay_target.ts` (replay and how a target is recorded and found).
+ * report), `replay.ts` and `replay_target.ts` (replay and how a target is recorded and found),
+ * `replay_heal.ts` (finding a target again after its name changed).
  *
  * @module
  */
@@ -16,6 +17,14 @@ export {
   replayRun,
   UnsuccessfulRunError,
 } from "./replay.ts";
+export {
+  chooseHeal,
+  describeHeal,
+  type Evidence,
+  type EvidenceKind,
+  type Heal,
+  type HealDecision,
+} from "./replay_heal.ts";
 export { renderReport, writeReport } from "./report_html.ts";
 export {
   readTrace,

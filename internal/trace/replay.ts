@@ -1,6 +1,7 @@
-import type { BrowserState, StepRecord } from "../entity/mod.ts";
+import type { BrowserState, StepRecord, ToolCall } from "../entity/mod.ts";
 import { ActionPolicy, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
-import { describeTarget, findTarget } from "./replay_target.ts";
+import { describeTarget, findTarget, type TargetRecord } from "./replay_target.ts";
+import { describeRefusal, type Heal, type HealDecision, healTarget } from "./replay_heal.ts";
 import { SecretVault } from "../agent/mod.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
 
@@ -48,6 +49,8 @@ export interface ReplayOptions {
    */
   confirmAll?: boolean;
   onStep?: (record: StepRecord) => void;
+  /** Called when a step's target was found again by what identifies it (before it runs). */
+  onHeal?: (heal: Heal) => void;
 }
 
 /** How a replay ended. */
@@ -61,13 +64,17 @@ export interface ReplayResult {
   screenshot?: string;
   /** The destructive action (or dismissed dialog) the replay stopped at, without `confirmAll`. */
   held?: string;
+  /** Steps whose target was found again by what identifies it after its name changed. */
+  healed: Heal[];
   ms: number;
 }
 
 /**
  * Re-executes a recorded successful run without a model: each step's target is found again by
- * role, accessible name and position among similar elements (not by its old number); a target
- * that cannot be found fails the replay with a clear message and a screenshot. The agent's
+ * role, accessible name and position among similar elements (not by its old number), or, when
+ * its name changed, by what surely identifies it (see `chooseHeal`: the step runs and the heal is
+ * reported); a target that cannot be found either way fails the replay with a clear message
+ * naming the closest candidates, and a screenshot. The agent's
  * safety policy holds: without `confirmAll` a destructive step is not run and a `confirm()`
  * dialog is dismissed, and either stops the replay with `held` set.
  *
@@ -83,6 +90,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
   const { steps, answer } = options.recording;
   const vault = new SecretVault(options.secrets);
   let done = 0;
+  const healed: Heal[] = [];
   const elapsed = () => Math.round(performance.now() - started);
   // Nobody to ask: without --yes a destructive step is held and a confirm() dialog dismissed.
   const policy = new ActionPolicy({
@@ -91,36 +99,59 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
   });
   if (options.recording.startUrl) {
     const opened = await openStart(options, options.recording.startUrl);
-    if (!opened.ok) return { ...opened, steps: done, ms: elapsed() };
+    if (!opened.ok) return { ...opened, steps: done, healed, ms: elapsed() };
     done++;
   }
   for (const recorded of steps) {
     if (signal.aborted) {
-      return { ok: false, message: "Stopped by the user", steps: done, ms: elapsed() };
+      return { ok: false, message: "Stopped by the user", steps: done, healed, ms: elapsed() };
     }
     const { name, reasoning } = recorded.call;
-    if (name === "done") return { ok: true, message: answer, steps: done, ms: elapsed() };
+    if (name === "done") return { ok: true, message: answer, steps: done, healed, ms: elapsed() };
     if (name === "ask_user") continue; // the answer only informed the model
     const args = { ...recorded.call.args };
     let state: BrowserState | undefined;
-    if (recorded.target) {
-      const found = await locate(options, recorded);
+    let target = recorded.target;
+    if (target) {
+      const found = await locate(options, target, { name, args, reasoning });
       state = found.state;
-      const id = found.id;
+      let id = found.id;
       if (id === undefined) {
-        const state = await browser.observe().catch(() => undefined); // for the URL only
-        const screenshot = await saveScreenshot(options, recorded.step);
-        return {
-          ok: false,
-          message: `Step ${recorded.step} (${name}): cannot find ${
-            describeTarget(recorded.target)
-          } on ${state?.url ?? "the page"}: the page changed since the recording${
-            screenshot ? `; see ${screenshot}` : ""
-          }`,
-          steps: done,
-          ...(screenshot ? { screenshot } : {}),
-          ms: elapsed(),
+        // Not by role and name: by what surely identifies it, or not at all.
+        const heal = found.heal;
+        if (!heal) {
+          return { ok: false, message: "Stopped by the user", steps: done, healed, ms: elapsed() };
+        }
+        if (heal.kind === "refused") {
+          const screenshot = await saveScreenshot(options, recorded.step);
+          return {
+            ok: false,
+            message: vault.mask(
+              `Step ${recorded.step} (${name}): cannot find ${describeTarget(target)} on ${
+                state.url || "the page"
+              }: the page changed since the recording${describeRefusal(heal, target)}${
+                screenshot ? `; see ${screenshot}` : ""
+              }`,
+            ),
+            steps: done,
+            ...(screenshot ? { screenshot } : {}),
+            healed,
+            ms: elapsed(),
+          };
+        }
+        id = heal.id;
+        const healedTarget = vault.maskDeep(heal.target);
+        const entry: Heal = {
+          step: recorded.step,
+          role: target.role,
+          from: target.name,
+          to: healedTarget.name,
+          evidence: vault.maskDeep(heal.evidence),
+          target: healedTarget,
         };
+        healed.push(entry);
+        options.onHeal?.(entry);
+        target = healedTarget;
       }
       args.id = id;
     }
@@ -135,6 +166,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
           `Step ${recorded.step} (${name}) is held: ${held}. Nothing was done; replay with --yes to allow it`,
         steps: done,
         held,
+        healed,
         ms: elapsed(),
       };
     }
@@ -150,6 +182,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
             (error as Error).message
           }; pass --secret ${secret}=ENV_VAR`,
           steps: done,
+          healed,
           ms: elapsed(),
         };
       }
@@ -164,7 +197,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
       result,
       ms: Math.round(performance.now() - t0),
     };
-    if (recorded.target) record.target = `[${args.id}] ${describeTarget(recorded.target)}`;
+    if (target) record.target = `[${args.id}] ${describeTarget(target)}`;
     options.onStep?.(record);
     done++;
     if (dismissed) {
@@ -175,6 +208,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
           `Step ${recorded.step} (${name}): the page's ${dismissed} dialog was dismissed; replay with --yes to accept it`,
         steps: done,
         held,
+        healed,
         ms: elapsed(),
       };
     }
@@ -187,11 +221,12 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
         }`,
         steps: done,
         ...(screenshot ? { screenshot } : {}),
+        healed,
         ms: elapsed(),
       };
     }
   }
-  return { ok: true, message: answer, steps: done, ms: elapsed() };
+  return { ok: true, message: answer, steps: done, healed, ms: elapsed() };
 }
 
 /**
@@ -246,20 +281,31 @@ async function openStart(
   };
 }
 
-/** Observes until the recorded target shows up, or the time runs out; the last observation. */
+/**
+ * Observes until the recorded target shows up by role and name, or the time runs out; the last
+ * observation. Meanwhile a target that is not there by name may be healed (found by what
+ * identifies it): once two looks in a row agree on it, so that a page still building does not
+ * pass off a placeholder for it, or at the deadline.
+ */
 async function locate(
   options: ReplayOptions,
-  recorded: TraceStep,
-): Promise<{ id: number | undefined; state: BrowserState }> {
+  target: TargetRecord,
+  call: ToolCall,
+): Promise<{ id?: number; state: BrowserState; heal?: HealDecision }> {
   const deadline = performance.now() + (options.findTimeoutMs ?? 3000);
+  let last: HealDecision | undefined;
   for (;;) {
     // As in the recorded run: banners are closed before the page is looked at.
     await options.browser.dismissBanners();
     const state = await options.browser.observe();
-    const id = findTarget(state, recorded.target!);
-    if (id !== undefined || performance.now() >= deadline || options.signal.aborted) {
-      return { id, state };
-    }
+    const id = findTarget(state, target);
+    if (id !== undefined) return { id, state };
+    const heal = await healTarget(options.browser, state, target, call);
+    const agreed = heal.kind === "healed" && last?.kind === "healed" && last.id === heal.id &&
+      last.target.name === heal.target.name;
+    if (options.signal.aborted) return { state };
+    if (agreed || performance.now() >= deadline) return { state, heal };
+    last = heal;
     // Late content (a list still loading) gets a moment; the deadline bounds the wait.
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -107,8 +107,13 @@ function elementsOf(state: BrowserState): ObservedElement[] {
   return state.lines.flatMap((l) => l.kind === "element" ? [l.element] : []);
 }
 
+/** The element has the role a target was recorded with (or the tag older recordings used). */
+export function roleMatches(e: ObservedElement, recorded: string): boolean {
+  return roleOf(e) === recorded || legacyRole(e, recorded);
+}
+
 function sameKind(a: ObservedElement, b: ObservedElement): boolean {
-  if (roleOf(a) !== roleOf(b) && !legacyRole(a, b.role)) return false;
+  if (!roleMatches(a, b.role)) return false;
   const name = normalize(b.label);
   if (normalize(a.label) !== name) return false;
   // Unnamed fields are told apart by what they show: placeholder, type, name.
