@@ -44,10 +44,7 @@ const SEALED: [RegExp, string][] = [
  * Deno-side files of `internal/browser` that import values from `page/` code, and why. Each is a
  * debt: in-page code is bundled, not imported.
  */
-const PAGE_VALUE_IMPORTS: Record<string, string> = {
-  "runtime/main_world.ts":
-    "serialises the main-world recorders (click listeners, action timers) into each new document",
-};
+const PAGE_VALUE_IMPORTS: Record<string, string> = {};
 
 /** The project folder: this script's parent, or the folder given as the first argument (tests). */
 const root = resolve(Deno.args[0] ?? new URL("..", import.meta.url).pathname);

@@ -31,6 +31,22 @@ function outcome(extra: Partial<ActionOutcome>): ActionOutcome {
   };
 }
 
+Deno.test("renderOutcome() says what settling waited on when it was a request or a busy sign", () => {
+  const said = (settle: ActionOutcome["settle"]) => renderOutcome(outcome({ settle }));
+  assert.equal(
+    said({ kind: "request", url: "http://x.test/api/orders", quietMs: 50 }),
+    "Clicked [5]. Nothing on the page changed. (settled in 120 ms, after the request to http://x.test/api/orders)",
+  );
+  assert.equal(
+    said({ kind: "busy", what: "aria-busy", quietMs: 50 }),
+    "Clicked [5]. Nothing on the page changed. (settled in 120 ms, once aria-busy went)",
+  );
+  assert.equal(
+    said({ kind: "quiet", quietMs: 50 }),
+    "Clicked [5]. Nothing on the page changed. (settled in 120 ms)",
+  );
+});
+
 Deno.test("renderOutcome() words every field of an outcome for the model", () => {
   assert.equal(
     renderOutcome(outcome({})),

@@ -29,7 +29,7 @@ import { closedTab, inTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
 import { type TabInfo, Tabs } from "./tabs/tabs.ts";
 import { DomainGuard } from "./domains/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
-import { PageActivity } from "./settle/page_activity.ts";
+import { PageActivity, type SettleMode } from "./settle/page_activity.ts";
 import { DialogAnswers } from "./dialogs/dialog_answers.ts";
 import { type WaitRequest, waitStep } from "./actions/wait_step.ts";
 import { recordListeners } from "./runtime/main_world.ts";
@@ -67,6 +67,7 @@ export const pages = new WeakMap<BrowserSession, () => Page>();
 export class BrowserSession implements BrowserPort, AsyncDisposable {
   readonly #opened: Omit<OpenedBrowser, "page">;
   readonly #settleCapMs: number;
+  readonly #settleMode: SettleMode;
   readonly #health: BrowserHealth;
   #observer = new PageObserver();
   #tabs!: Tabs;
@@ -79,9 +80,10 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   #domains: DomainGuard | undefined;
   #context: BrowserContext | undefined;
 
-  private constructor(opened: Omit<OpenedBrowser, "page">, cap: number) {
+  private constructor(opened: Omit<OpenedBrowser, "page">, cap: number, mode: SettleMode) {
     this.#opened = opened;
     this.#settleCapMs = cap;
+    this.#settleMode = mode;
     this.#health = new BrowserHealth(opened.browser);
     pages.set(this, () => this.#tabs.current);
   }
@@ -89,7 +91,11 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** Launches a browser (or attaches to `cdpUrl`) with one page ready. */
   static async start(options: BrowserOptions): Promise<BrowserSession> {
     const opened = await openBrowser(options);
-    const session = new BrowserSession(opened, options.settleCapMs ?? 5000);
+    const session = new BrowserSession(
+      opened,
+      options.settleCapMs ?? 5000,
+      options.settleMode ?? "default",
+    );
     session.#observer = new PageObserver(options.observe);
     await session.#adoptOrClose(() => Promise.resolve(opened.page), options);
     return session;
@@ -99,7 +105,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   async isolated(): Promise<BrowserSession> {
     const context = await this.#browser.createBrowserContext();
     const opened = { browser: this.#browser, owned: false, tempProfile: undefined };
-    const session = new BrowserSession(opened, this.#settleCapMs);
+    const session = new BrowserSession(opened, this.#settleCapMs, this.#settleMode);
     session.#observer = new PageObserver(this.#observer.options);
     session.#context = context;
     await session.#adoptOrClose(() => context.newPage(), this.#setup);
@@ -126,7 +132,9 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
 
   #activityOf(page: Page): PageActivity {
     let activity = this.#activities.get(page);
-    if (!activity) this.#activities.set(page, activity = new PageActivity(page));
+    if (!activity) {
+      this.#activities.set(page, activity = new PageActivity(page, this.#settleMode));
+    }
     return activity;
   }
 
@@ -151,11 +159,15 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     this.#banners = new BannerCloser({
       enabled: options.closeBanners ?? true,
       ...(options.log ? { log: options.log } : {}),
+      settle: (p, capMs) => this.#activityOf(p).settle({ capMs }),
     });
     this.#tabs = new Tabs(this.#browser, page, (p) => {
       this.#health.watch(p);
       preloadRuntime(p).catch(() => {/* the tab closed at once; documents install on demand */});
-      recordListeners(p).catch(() => {/* the tab closed at once */});
+      // The recorders patch page built-ins: only in tabs the agent drives, and not when simple.
+      if (this.#settleMode === "default") {
+        recordListeners(p).catch(() => {/* the tab closed at once */});
+      }
       this.#activityOf(p);
       this.#dialogsOf(p);
       if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});

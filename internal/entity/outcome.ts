@@ -99,6 +99,18 @@ export type TargetChange =
   | { state: "expanded" | "collapsed" | "selected" | "not selected" | "pressed" | "not pressed" }
   | { state: "value"; value: string };
 
+/**
+ * Why settling after an action ended: the page was quiet for `quietMs` after its last change;
+ * the action's request to `url` finished (then quiet); work it set off (`what`: a timer, an
+ * animation) ended or a busy sign (`what`: `aria-busy`) went (then quiet); or the cap ended it,
+ * while waiting on `waitingOn` when known.
+ */
+export type SettleReason =
+  | { kind: "quiet"; quietMs: number }
+  | { kind: "request"; url: string; quietMs: number }
+  | { kind: "work" | "busy"; what: string; quietMs: number }
+  | { kind: "capped"; waitingOn?: string };
+
 /** A dialog the page opened during an action, and how it was answered. */
 export interface DialogRecord {
   type: "alert" | "confirm" | "prompt" | "beforeunload";
@@ -141,6 +153,8 @@ export interface ActionOutcome {
   settledMs?: number;
   /** The settle cap ended the wait with the page still busy. */
   capped: boolean;
+  /** Why settling ended (absent when nothing was waited for). */
+  settle?: SettleReason;
   /** The settle cap in force, in ms (to say so when `capped`). */
   capMs?: number;
   /** When `capped`: what still showed the page working (`"Searching…"`, `a progress bar`). */

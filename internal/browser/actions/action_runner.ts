@@ -53,6 +53,11 @@ export interface Did {
   fallback?: { reason: string };
   control?: boolean;
   loaded?: number;
+  /**
+   * What it says once the page settled, when that depends on what came meanwhile (a scroll that
+   * reached the bottom of an endless list); may throw, as the step may.
+   */
+  settled?: () => Promise<Did>;
 }
 
 /**
@@ -97,16 +102,16 @@ async function actAndSettle(
       () =>
         activity.acting(async () => {
           const r = await act(page);
-          const did = typeof r === "string" ? { did: r } : r;
+          let did = typeof r === "string" ? { did: r } : r;
           const settled = await activity.settle({
             capMs: env.settleCapMs,
             signal,
             untilNotBusy: true,
             ignoreBusy: probe.busyBefore,
-            // Settling asks the main frame: an action in a child frame keeps the full quiet window.
-            inChildFrame: options.target !== undefined &&
-              options.target.el.frame !== page.mainFrame(),
+            // An action in a child frame asks that frame's document too.
+            frame: options.target?.el.frame,
           });
+          if (did.settled) did = await did.settled();
           return [did, settled] as const;
         }),
     );
@@ -121,6 +126,7 @@ async function actAndSettle(
     settledMs,
     capped: first.capped,
     capMs: env.settleCapMs,
+    settle: first.reason,
   };
   if (done.fallback) outcome.fallback = done.fallback;
   if (done.control) outcome.control = true;

@@ -49,8 +49,9 @@ export function scrollPage(
 ): Promise<ActionOutcome> {
   return runAction(env, { ...options, scroll: true }, async (page) => {
     const screens = direction === "up" ? -0.8 : 0.8;
-    const r = await inRealm(isolatedRealm(page.mainFrame()), "scrollBy", null, screens);
-    return scrolled(r, direction);
+    const realm = () => isolatedRealm(page.mainFrame());
+    const r = await inRealm(realm(), "scrollBy", null, screens);
+    return scrolled(r, direction, () => inRealm(realm(), "scrollGrowth"));
   });
 }
 
@@ -69,28 +70,50 @@ export async function scrollAround(
       ? `Scrolled [${id}] into view`
       : `Scrolled towards [${id}]: it is still off screen`;
   }
-  return scrolled(await onElement(el, "scrollBy", direction === "up" ? -0.8 : 0.8), direction);
+  const r = await onElement(el, "scrollBy", direction === "up" ? -0.8 : 0.8);
+  const frame = el.frame;
+  return scrolled(r, direction, () => inRealm(isolatedRealm(frame), "scrollGrowth"));
 }
 
-function scrolled(r: ScrollResult, direction: "up" | "down"): Did {
-  const end = direction === "down" ? "bottom" : "top";
-  if (r.moved === 0 && r.loaded > 0) {
-    return {
-      did: `Scrolled ${r.what} down: it was at the bottom; ${r.left} px more below now`,
-      loaded: r.loaded,
-    };
-  }
-  if (r.moved === 0) {
-    throw new ActionError(
-      "no_effect",
-      `Cannot scroll ${direction}: ${r.what} is already at the ${end}`,
-    );
-  }
-  const left = r.left <= 0
-    ? `reached the ${end}`
-    : `${r.left} px more ${direction === "down" ? "below" : "above"}`;
-  const did = `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${left}`;
-  return r.loaded > 0 ? { did, loaded: r.loaded } : { did };
+/**
+ * What a scroll did; one that reached the bottom of a list says so once the page settled, with
+ * what the list gained meanwhile (`growth`), and fails when it could not move and nothing came.
+ */
+function scrolled(
+  r: ScrollResult,
+  direction: "up" | "down",
+  growth: () => Promise<{ loaded: number; left: number } | null>,
+): Did {
+  const said = (left: number, loaded: number): Did => {
+    const end = direction === "down" ? "bottom" : "top";
+    if (r.moved === 0 && loaded > 0) {
+      return {
+        did: `Scrolled ${r.what} down: it was at the bottom; ${left} px more below now`,
+        loaded,
+      };
+    }
+    if (r.moved === 0) {
+      throw new ActionError(
+        "no_effect",
+        `Cannot scroll ${direction}: ${r.what} is already at the ${end}`,
+      );
+    }
+    const more = left <= 0
+      ? `reached the ${end}`
+      : `${left} px more ${direction === "down" ? "below" : "above"}`;
+    const did = `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${more}`;
+    return loaded > 0 ? { did, loaded } : { did };
+  };
+  if (!r.atBottom) return said(r.left, 0);
+  const first = r.moved === 0 ? `Scrolled ${r.what} down` : said(r.left, 0).did;
+  return {
+    did: first,
+    settled: async () => {
+      // The document went away meanwhile (a navigation): nothing more to count.
+      const g = await growth().catch(() => null);
+      return said(g?.left ?? r.left, g?.loaded ?? 0);
+    },
+  };
 }
 
 /** Scrolls an element into the middle of the view, then disposes of its handle. */

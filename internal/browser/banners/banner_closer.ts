@@ -24,11 +24,21 @@ const RECHECK_MS = 1000;
 export class BannerCloser {
   readonly #enabled: boolean;
   readonly #log: (line: string) => void;
+  readonly #settle: (page: Page, capMs: number) => Promise<unknown>;
   readonly #domains = new Map<string, { passes: number; spent: number; lastAt: number }>();
 
-  constructor(options: { enabled: boolean; log?: (line: string) => void }) {
+  /**
+   * `settle` waits for a page to settle after a banner was closed (the one settle predicate,
+   * `settle/`), at most `capMs`.
+   */
+  constructor(options: {
+    enabled: boolean;
+    log?: (line: string) => void;
+    settle?: (page: Page, capMs: number) => Promise<unknown>;
+  }) {
     this.#enabled = options.enabled;
     this.#log = options.log ?? (() => {});
+    this.#settle = options.settle ?? (() => Promise.resolve());
   }
 
   /**
@@ -129,10 +139,7 @@ export class BannerCloser {
     if (out.length > 0) {
       const left = budgetMs - (performance.now() - started);
       if (left > 0) {
-        await withDeadline(
-          inRealm(isolatedRealm(page.mainFrame()), "waitForDomQuiet", 80, left, false),
-          left + 50,
-        ).catch(() => {/* the page navigated after the click: nothing more to wait for */});
+        await this.#settle(page, left).catch(() => {/* the tab closed after the click */});
       }
     }
     return out;

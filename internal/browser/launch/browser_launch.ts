@@ -19,6 +19,12 @@ export interface BrowserOptions {
   viewport?: { width: number; height: number };
   /** Longest wait for a page to settle after an action, in ms. */
   settleCapMs?: number;
+  /**
+   * How settling decides (`--settle`): `default` by the work each action sets off, which a
+   * recorder patched into the pages of the agent's tabs tells; `simple` by Playwright MCP's rule
+   * (a fixed window and the action's requests), patching nothing in the page.
+   */
+  settleMode?: "default" | "simple";
   /** Observation scope, token budget, overlay and screenshot (see {@link ObserveOptions}). */
   observe?: Partial<ObserveOptions>;
   /** A profile directory to use and keep (persistent sessions); else a temporary one, deleted on close. */

@@ -56,7 +56,9 @@ export function renderOutcome(o: ActionOutcome): string {
     : o.measured && !named
     ? ` Nothing on the page changed${o.control ? "; the control may keep its state hidden" : ""}.`
     : "";
-  const settled = o.settledMs !== undefined ? ` (settled in ${o.settledMs} ms)` : "";
+  const settled = o.settledMs !== undefined
+    ? ` (settled in ${o.settledMs} ms${waitedOn(o.settle)})`
+    : "";
   const blocked = o.blocked.map((b) =>
     ` Blocked ${b.url}: ${b.reason}; stay on them or ask the user.`
   );
@@ -69,6 +71,13 @@ function names(did: string, url: string): boolean {
     if (/^(\s|$)/.test(did.slice(at + url.length, at + url.length + 1))) return true;
   }
   return false;
+}
+
+/** What settling waited on, when it matters: a request or a busy sign (the cap says itself). */
+function waitedOn(r: ActionOutcome["settle"]): string {
+  if (r?.kind === "request") return `, after the request to ${r.url}`;
+  if (r?.kind === "busy") return `, once ${r.what} went`;
+  return "";
 }
 
 /** `downloaded "report.csv" (1.2 KB) to /home/me/downloads/report.csv`, or why it was not saved. */

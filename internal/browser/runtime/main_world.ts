@@ -1,23 +1,27 @@
 /**
- * Records which elements page scripts make clickable, and which timers an action set off:
- * installs the runtime's click-listener recorder (`observe/page/listeners.ts`) and timer recorder
- * (`settle/page/timers.ts`) in the page's world of every new document of a page, before its scripts
- * run. The walker, the effect probe and settling ask them with {@link LISTENER_TOKEN}.
+ * Records which elements page scripts make clickable, and the work an action sets off: installs
+ * the main world's recorders (`runtime/page/main_world_entry.ts`, bundled into
+ * `main_world_bundle.ts`) in the page's world of every new document of a tab the agent drives,
+ * before its scripts run. The walker, the effect probe and settling ask them with
+ * {@link LISTENER_TOKEN}. The token travels as an argument of the function the bundle is the body
+ * of: no value is spliced into source.
  *
  * @module
  */
 import type { Page } from "puppeteer-core";
-import { recordClickListeners } from "../observe/page/listeners.ts";
-import { ACTION_TIMERS, recordActionTimers } from "../settle/page/timers.ts";
+import { MAIN_WORLD_SOURCE } from "./main_world_bundle.ts";
 
-/** The random name part of the events the recorder and the walker talk with; one per process. */
+/** The random name part of the events the recorders and the runtime talk with; one per process. */
 export const LISTENER_TOKEN = `ba${crypto.randomUUID().replaceAll("-", "")}`;
 
 const recorded = new WeakSet<Page>();
 
+/** The recorders as a function of the token, built once from the bundle's text. */
+let install: ((token: string) => void) | undefined;
+
 /**
- * Installs the click-listener and timer recorders on every document `page` loads from now on
- * (frames included); documents already loaded are not recorded. Once per page.
+ * Installs the recorders on every document `page` loads from now on (frames included);
+ * documents already loaded are not recorded. Once per page.
  *
  * @example
  * ```ts
@@ -28,8 +32,6 @@ const recorded = new WeakSet<Page>();
 export async function recordListeners(page: Page): Promise<void> {
   if (recorded.has(page)) return;
   recorded.add(page);
-  await Promise.all([
-    page.evaluateOnNewDocument(recordClickListeners, LISTENER_TOKEN),
-    page.evaluateOnNewDocument(recordActionTimers, LISTENER_TOKEN, ACTION_TIMERS),
-  ]);
+  install ??= new Function("MAIN_WORLD_TOKEN", MAIN_WORLD_SOURCE) as (token: string) => void;
+  await page.evaluateOnNewDocument(install, LISTENER_TOKEN);
 }

@@ -30,7 +30,7 @@ export type { ClickPoint } from "../actions/page/click.ts";
 export type { DomChanges, EffectSnapshot, TargetState } from "../effects/page/effects.ts";
 export type { FieldKind } from "../actions/page/fields.ts";
 export type { FocusedInfo } from "../observe/page/focus.ts";
-export type { DomIdle } from "../settle/page/idle.ts";
+export type { PageSettle } from "../settle/page/settle_state.ts";
 export type { ScrollRequest, ScrollResult } from "../actions/page/scroll.ts";
 
 type Api = RuntimeApi;

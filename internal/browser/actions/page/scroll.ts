@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { actionWorkPending } from "../../settle/page/timers.ts";
 
 /** Where a scroll went: pixels moved, pixels left in that direction, and what scrolled. */
 export interface ScrollResult {
@@ -13,27 +12,30 @@ export interface ScrollResult {
   left: number;
   /** "the page", or a short description of the scrolled container. */
   what: string;
-  /** Items that loaded after a scroll down reached the bottom (an endless list). */
-  loaded: number;
+  /**
+   * A scroll down reached the bottom: what the list adds while the page settles (an endless
+   * feed loading more) is counted by {@link scrollGrowth}.
+   */
+  atBottom: boolean;
 }
 
-/** How long a scroll that reached the bottom waits for a sign that more is coming. */
-const GROW_SIGN_MS = 200;
-/** How often it looks again after that while the scroll's work (a timer, a request) is pending. */
-const GROW_CHECK_MS = 50;
-/** The longest wait for a sign while only the scroll's pending work says more may come. */
-const GROW_SIGN_MAX_MS = 700;
-/** How long it waits for more to load once a sign came (a change, a loading indicator). */
-const GROW_MAX_MS = 3000;
-/** Quiet after the last addition that ends the wait. */
-const GROW_QUIET_MS = 200;
+/** The list a scroll reached the bottom of, watched for what is added while the page settles. */
+interface GrowthWatch {
+  box: Element;
+  height: number;
+  added: Set<Element>;
+  observer: MutationObserver;
+}
+
+const watches = new WeakMap<Document, GrowthWatch>();
 
 /**
  * Scrolls by a share of a screen (`screens`, negative is up): the scroll container around `el`
  * (itself included) when given, else the page, else the largest scrollable area on screen. A
- * scroll down that reaches the bottom waits briefly for the list to grow, as endless feeds do.
+ * scroll down that reaches the bottom starts watching the list grow, as endless feeds do: the
+ * action settles as any does (`settle/`), then {@link scrollGrowth} says what came.
  */
-export async function scrollBy(el: Element | null, screens: number): Promise<ScrollResult> {
+export function scrollBy(el: Element | null, screens: number): ScrollResult {
   const root = document.scrollingElement ?? document.documentElement;
   const scrollable = (e: Element): boolean => {
     if (e === root) return true;
@@ -63,60 +65,46 @@ export async function scrollBy(el: Element | null, screens: number): Promise<Scr
   box.scrollBy({ top: height * screens, behavior: "instant" });
   const moved = box.scrollTop - before;
   const below = () => box.scrollHeight - box.clientHeight - box.scrollTop;
-  const loaded = screens > 0 && below() <= 2 ? await growth(box) : 0;
+  const atBottom = screens > 0 && below() <= 2;
+  watches.get(document)?.observer.disconnect();
+  watches.delete(document);
+  if (atBottom) watchGrowth(box);
   const left = screens > 0 ? below() : box.scrollTop;
   let what = "the page";
   if (!isPage) {
     const label = box.getAttribute("aria-label") ?? box.id ?? "";
     what = `the scrollable <${box.localName}>${label ? ` "${label}"` : ""}`;
   }
-  return { moved: Math.round(moved), left: Math.max(0, Math.round(left)), what, loaded };
+  return { moved: Math.round(moved), left: Math.max(0, Math.round(left)), what, atBottom };
+}
+
+function watchGrowth(box: Element): void {
+  const added = new Set<Element>();
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      for (const n of Array.from(r.addedNodes)) if (n instanceof Element) added.add(n);
+    }
+  });
+  observer.observe(document, { subtree: true, childList: true });
+  watches.set(document, { box, height: box.scrollHeight, added, observer });
 }
 
 /**
- * Waits for `box` (a scroll container, or the page's) to grow after reaching its bottom: up to
- * {@link GROW_SIGN_MS} for a sign (any change), up to {@link GROW_SIGN_MAX_MS} while work the
- * scroll set off is pending (a short timer, a young request: see `timers.ts`) or no recorder
- * can tell, then until
- * additions stop or {@link GROW_MAX_MS}.
- * Returns how many items were added (0 when it did not grow).
+ * What the list the last scroll reached the bottom of gained since (see {@link scrollBy}):
+ * the items added (0 when it did not grow) and the pixels now below; stops watching. Null when
+ * no scroll reached a bottom in this document.
  */
-function growth(box: Element): Promise<number> {
-  const height = box.scrollHeight;
-  const added = new Set<Element>();
-  return new Promise((resolve) => {
-    let sign = false;
-    let quiet: ReturnType<typeof setTimeout> | undefined;
-    const finish = () => {
-      observer.disconnect();
-      clearTimeout(quiet);
-      clearTimeout(noSign);
-      clearTimeout(cap);
-      resolve(box.scrollHeight > height ? items(added) : 0);
-    };
-    const observer = new MutationObserver((records) => {
-      sign = true;
-      for (const r of records) {
-        for (const n of Array.from(r.addedNodes)) if (n instanceof Element) added.add(n);
-      }
-      clearTimeout(quiet);
-      if (box.scrollHeight > height) quiet = setTimeout(finish, GROW_QUIET_MS);
-    });
-    observer.observe(document, { subtree: true, childList: true, characterData: true });
-    let noSign: ReturnType<typeof setTimeout> | undefined;
-    const started = performance.now();
-    const look = (ms: number) => {
-      noSign = setTimeout(() => {
-        if (sign) return;
-        const left = GROW_SIGN_MAX_MS - (performance.now() - started);
-        // Where no recorder can tell (a document loaded before it was), look on till the end.
-        if (left > 0 && actionWorkPending() !== false) look(Math.min(GROW_CHECK_MS, left));
-        else finish();
-      }, ms);
-    };
-    look(GROW_SIGN_MS);
-    const cap = setTimeout(finish, GROW_MAX_MS);
-  });
+export function scrollGrowth(): { loaded: number; left: number } | null {
+  const w = watches.get(document);
+  if (!w) return null;
+  for (const r of w.observer.takeRecords()) {
+    for (const n of Array.from(r.addedNodes)) if (n instanceof Element) w.added.add(n);
+  }
+  w.observer.disconnect();
+  watches.delete(document);
+  const box = w.box;
+  const left = Math.max(0, Math.round(box.scrollHeight - box.clientHeight - box.scrollTop));
+  return { loaded: box.scrollHeight > w.height ? items(w.added) : 0, left };
 }
 
 /** Visible items among added elements: the outermost ones, or the children of a single one. */

@@ -7,7 +7,7 @@
  * @module
  */
 import { endAction, isBackground, startAction } from "../../settle/page/activity.ts";
-import { tellAction } from "../../settle/page/timers.ts";
+import { tellAction } from "../../settle/page/work.ts";
 import { busySignals } from "../../settle/page/busy.ts";
 import { deepActiveElement } from "../../runtime/page/dom.ts";
 import {

@@ -19,9 +19,9 @@
 import { docState } from "../../runtime/page/state.ts";
 
 /**
- * Installs the recorder in this document (the page's world). Self-contained: it is serialised
- * on its own, so it uses nothing from outside its body, and it keeps the built-ins it needs from
- * before page scripts run, so a page that replaces them cannot break it.
+ * Installs the recorder in this document (the page's world; bundled with the main world's entry,
+ * `runtime/page/main_world_entry.ts`). It keeps the built-ins it needs from before page scripts
+ * run, so a page that replaces them cannot break it.
  */
 export function recordClickListeners(token: string): void {
   const g = globalThis as unknown as {

@@ -24,7 +24,7 @@ import {
   setFieldValue,
 } from "../../actions/page/fields.ts";
 import { focusedElementInfo, focusedState } from "../../observe/page/focus.ts";
-import { domIdle, waitForDomQuiet } from "../../settle/page/idle.ts";
+import { settleState } from "../../settle/page/settle_state.ts";
 import {
   chooseNativeOption,
   findCustomOption,
@@ -34,7 +34,13 @@ import {
 import { clearOverlay, drawOverlay } from "../../actions/page/overlay.ts";
 import { elementByLocalId, linkHref } from "./refs.ts";
 import { elementIdentities } from "../../observe/page/identity.ts";
-import { centreElement, revealElement, scrollBy, scrollWindow } from "../../actions/page/scroll.ts";
+import {
+  centreElement,
+  revealElement,
+  scrollBy,
+  scrollGrowth,
+  scrollWindow,
+} from "../../actions/page/scroll.ts";
 import { install } from "./state.ts";
 import { walkFrame } from "../../observe/page/walk/walk_frame.ts";
 import { textShows, waitForText } from "../../actions/page/wait_text.ts";
@@ -49,9 +55,9 @@ export const api = {
   drawOverlay,
   clearOverlay,
   closeBanner,
-  waitForDomQuiet,
-  domIdle,
+  settleState,
   scrollBy,
+  scrollGrowth,
   revealElement,
   centreElement,
   scrollWindow,

@@ -3,44 +3,17 @@
  * Background activity of a document: DOM changes that recur on a timer (tickers, polling
  * counters, carousels, blinking cursors, animations driven by style changes) are told apart
  * from changes an action causes, so settling does not wait for them and effect reports do not
- * name them. A change recurs when the same node (and attribute) changed at least three times at
- * regular intervals, once at least while no action was being measured or in the callback of a
- * timer that is not the current action's (an earlier action's ticker, a page's interval, a loop
- * past the action's reach: the timer recorder of `timers.ts` tells); twice suffice when it told
- * so for the last two changes (one told change alone, an old toast hiding, is not a rhythm).
+ * name them, by the one recurrence rule of `policy.ts` ({@link recurs}): a change counts as
+ * outside an action while none is measured, or when the work recorder (`recorder.ts`) tells it
+ * came from a timer that is not the current action's (an earlier action's ticker, a page's
+ * interval). A loop the action started that runs past its reach is the action's news while its
+ * steps add content (a typewriter, a streamed reply) and background while they only replace it
+ * (a stopwatch).
  *
  * @module
  */
 import { docState } from "../../runtime/page/state.ts";
-
-/** Changes of one key closer than this are one burst (one render). */
-const BURST_MS = 30;
-/** History older than this is forgotten: a key that stopped recurring is news again. */
-const WINDOW_MS = 5000;
-/** How many bursts, at regular intervals, make a recurrence. */
-const REPEATS = 3;
-/**
- * How many make one when the timer recorder told the last two changes came from timers of no
- * current action (an earlier action's ticker): the second tick already shows it.
- */
-const TOLD_REPEATS = 2;
-/** The longest interval may be at most this many times the shortest. */
-const REGULARITY = 2.5;
-/** A region emptied of its items holds settling at most this long (results to come). */
-const EMPTIED_MS = 2000;
-
-/** What is known of one key: a node's content, or one of its attributes. */
-interface KeyHistory {
-  times: number[];
-  /** The last change seen while no action was measured, since the key last lapsed. */
-  outsideAt: number;
-  /**
-   * How many changes in a row came while no action was measured or were told background (by
-   * the timer recorder); a change an action made ends the row.
-   */
-  told: number;
-  background: boolean;
-}
+import { type KeyHistory, newHistory, RECURRENCE, recurs as recursNow, SETTLE } from "../policy.ts";
 
 /** The activity tracker of one document. */
 export interface ActivityTracker {
@@ -56,14 +29,24 @@ export interface ActivityTracker {
   emptied: Map<Element, number>;
   /** When the action being measured began. */
   actionAt: number;
+  /** The animations that ran when it began: the others are its doing (or the page's since). */
+  animationsBefore: WeakSet<Animation> | null;
   /** An action that acts on the page is being measured (its changes are not background). */
   acting: boolean;
-  /** It hears the timer recorder tell of background timers' callbacks ({@link hearBackground}). */
+  /** It hears the work recorder tell of background timers' callbacks ({@link hearBackground}). */
   hearing: boolean;
+  /** When a step of the action's loop past its reach last added content (a typewriter's). */
+  growingAt: number;
 }
 
 const trackers = new WeakMap<Document, ActivityTracker>();
-const ALL_CHANGES = { subtree: true, childList: true, attributes: true, characterData: true };
+const ALL_CHANGES = {
+  subtree: true,
+  childList: true,
+  attributes: true,
+  characterData: true,
+  characterDataOldValue: true,
+};
 
 /**
  * This document's activity tracker, started on first use (the runtime's entry uses it as the
@@ -79,8 +62,10 @@ export function activityTracker(): ActivityTracker {
     background: new Set(),
     emptied: new Map(),
     actionAt: Infinity,
+    animationsBefore: null,
     acting: false,
     hearing: false,
+    growingAt: -Infinity,
     observer: new MutationObserver((records) => note(t, records)),
   };
   t.observer.observe(document, ALL_CHANGES);
@@ -103,10 +88,11 @@ export function activityTracker(): ActivityTracker {
 }
 
 /**
- * Hears the timer recorder (`timers.ts`, talking with `token`) tell that a background timer's
+ * Hears the work recorder (`recorder.ts`, talking with `token`) tell that a background timer's
  * callback (an interval's, a ticker's) just ran: the changes it made are the page's own doing
  * even while an action is measured, so a ticker shows its rhythm from its first ticks, though
- * actions follow each other closely. Once per document.
+ * actions follow each other closely. A step of the action's loop past its reach is news when it
+ * added content, else background. Once per document.
  */
 export function hearBackground(token: string): void {
   const t = activityTracker();
@@ -115,6 +101,28 @@ export function hearBackground(token: string): void {
   document.addEventListener(`${token}:background`, () => {
     note(t, t.observer.takeRecords(), true);
   });
+  // A step of the action's loop (`loop`: within its reach, `loop-past`: after it).
+  for (const past of [false, true]) {
+    document.addEventListener(`${token}:${past ? "loop-past" : "loop"}`, () => {
+      const records = t.observer.takeRecords();
+      const added = records.some(grew);
+      if (added) t.growingAt = performance.now();
+      note(t, records, past && !added);
+    });
+  }
+}
+
+/** Whether a change only added to what showed: text that grew, nodes appended. */
+function grew(r: MutationRecord): boolean {
+  if (r.type === "characterData") {
+    const old = r.oldValue ?? "";
+    const now = r.target.textContent ?? "";
+    return now.length > old.length && now.startsWith(old);
+  }
+  if (r.type !== "childList" || r.addedNodes.length === 0) return false;
+  const text = (nodes: NodeList) => Array.from(nodes, (n) => n.textContent ?? "").join("");
+  const removed = text(r.removedNodes), added = text(r.addedNodes);
+  return added.length > removed.length && added.startsWith(removed);
 }
 
 function note(t: ActivityTracker, records: MutationRecord[], told = false): void {
@@ -157,37 +165,14 @@ function recurs(
   let keys = t.keys.get(node);
   if (!keys) t.keys.set(node, keys = new Map());
   let h = keys.get(key);
-  if (!h) keys.set(key, h = { times: [], outsideAt: -Infinity, told: 0, background: false });
-  const lastAt = h.times[h.times.length - 1] ?? -Infinity;
-  const burst = now - lastAt >= BURST_MS;
-  // One render counts once; a change the action made breaks the row.
-  if (!outside) h.told = 0;
-  else if (burst || h.told === 0) h.told++;
-  if (burst) {
-    h.times = h.times.filter((x) => now - x < WINDOW_MS).slice(-5);
-    // A key that lapsed is news again; one that keeps its rhythm stays background activity.
-    if (h.times.length === 0) h.outsideAt = -Infinity;
-    h.times.push(now);
-  }
-  if (outside) h.outsideAt = now;
-  // Two suffice when told, and the change before was the page's own too.
-  const repeats = told && h.told >= TOLD_REPEATS ? TOLD_REPEATS : REPEATS;
-  h.background = h.times.length >= repeats && h.outsideAt > -Infinity && regular(h.times);
+  if (!h) keys.set(key, h = newHistory());
+  const background = recursNow(h, now, outside, told);
   if (node instanceof Element) {
-    if (h.background) {
+    if (background) {
       if (t.background.size < 200) t.background.add(node);
     } else if (![...keys.values()].some((k) => k.background)) t.background.delete(node);
   }
-  return h.background;
-}
-
-function regular(times: number[]): boolean {
-  const gaps: number[] = [];
-  for (let i = Math.max(1, times.length - 4); i < times.length; i++) {
-    gaps.push(times[i]! - times[i - 1]!);
-  }
-  const min = Math.min(...gaps), max = Math.max(...gaps);
-  return min > 0 && max <= min * REGULARITY;
+  return background;
 }
 
 function noteEmptied(t: ActivityTracker, el: Element, r: MutationRecord, now: number): void {
@@ -214,7 +199,7 @@ export function isBackground(node: Node | null): boolean {
     if (n === document.body || n === document.documentElement || n === document) break;
     for (const h of t.keys.get(n)?.values() ?? []) {
       const last = h.times[h.times.length - 1] ?? -Infinity;
-      if (h.background && now - last < WINDOW_MS / 2) return true;
+      if (h.background && now - last < RECURRENCE.windowMs / 2) return true;
     }
   }
   return false;
@@ -239,6 +224,8 @@ export function backgroundElements(): Element[] {
 export function startAction(passive: boolean): void {
   const t = activityTracker();
   t.actionAt = performance.now();
+  // Animations are told by identity: a frame's start time may precede the action's start.
+  t.animationsBefore = new WeakSet(document.getAnimations?.() ?? []);
   t.acting = !passive;
 }
 
@@ -249,7 +236,7 @@ export function endAction(): void {
 
 /**
  * A region the current action emptied of its items and still empty, for at most
- * {@link EMPTIED_MS}: results are on their way. Its description, or "".
+ * `SETTLE.emptiedMs`: results are on their way. Its description, or "".
  */
 export function emptiedRegion(): string {
   const t = trackers.get(document);
@@ -257,7 +244,7 @@ export function emptiedRegion(): string {
   const since = t.actionAt;
   const now = performance.now();
   for (const [el, at] of t.emptied) {
-    if (!el.isConnected || el.childElementCount > 0 || now - at > EMPTIED_MS) {
+    if (!el.isConnected || el.childElementCount > 0 || now - at > SETTLE.emptiedMs) {
       t.emptied.delete(el);
       continue;
     }

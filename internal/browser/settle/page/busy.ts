@@ -1,15 +1,19 @@
 /// <reference lib="dom" />
 /**
- * Work in progress a person sees, spinner or not: a line that says so ("Searching…",
- * "Loading...", "Cargando…", "Chargement…", "Wird geladen…", "Please wait", "Working on it"),
- * `aria-busy`, a progress bar that is not full, skeleton placeholders and spinners, and a region
- * the action just emptied of its results.
+ * Work in progress a person sees. Positive signs: `aria-busy`, a progress bar that is not full,
+ * an element that is animated for good and has no text (a spinner turning, a placeholder
+ * shimmering), a region the action just emptied of its results. A line that says so
+ * ("Searching…", "Loading...", "Cargando…", "Please wait") is a sign only while the action still
+ * has work to come (`recorder.ts`): a prompt that waits for the reader ("Waiting for your
+ * guess...") looks the same. A class name ("spinner") is never a sign: a number-spinner form
+ * widget has one.
  *
  * @module
  */
 import { visible } from "../../runtime/page/dom.ts";
 import { emptiedRegion } from "./activity.ts";
 import { cut } from "../../shared/text.ts";
+import { SETTLE } from "../policy.ts";
 
 /** A line that starts with a phrase meaning "wait", in several languages. */
 const WAIT_PHRASE = new RegExp(
@@ -53,9 +57,7 @@ const NOT_PROGRESS = new Set([
   "trending",
   "upcoming",
 ]);
-const INDICATORS = '[aria-busy="true"], progress, [role="progressbar"], ' +
-  '[class*="skeleton" i], [class*="shimmer" i], [class*="spinner" i], [class*="loader" i], ' +
-  '[class*="placeholder-glow" i]';
+const INDICATORS = '[aria-busy="true"], progress, [role="progressbar"]';
 
 /**
  * Whether one line of visible text says the page is working. Lines about a download are not:
@@ -72,51 +74,81 @@ export function isProgressLine(line: string): boolean {
   return PROGRESS_WORD.test(first);
 }
 
+/** What shows work in progress now: a positive sign, and a progress phrase; "" for none. */
+export interface BusySigns {
+  /** `aria-busy`, `a progress bar`, `a spinner`, an emptied region. */
+  sign: string;
+  /** A line that says the page is working (`"Searching…"`), quoted. */
+  phrase: string;
+}
+
 /**
  * What shows that the page is working, one description each (`"Searching…"`, `a progress
- * bar`, `aria-busy`); empty when nothing does. At most a few. `text`: the body's visible text,
- * when the caller has it already.
+ * bar`, `aria-busy`, `a spinner`); empty when nothing does. At most a few. `text`: the body's
+ * visible text, when the caller has it already.
  */
 export function busySignals(text = document.body?.innerText ?? ""): string[] {
+  const out = progressPhrases(text);
+  for (const what of positiveSigns()) if (!out.includes(what)) out.push(what);
+  return out;
+}
+
+/** The signs showing now that are not in `ignore` (those that showed before the action). */
+export function busySigns(ignore: readonly string[]): BusySigns {
+  const fresh = (xs: string[]) => xs.find((x) => !ignore.includes(x)) ?? "";
+  return {
+    sign: fresh(positiveSigns()),
+    phrase: fresh(progressPhrases(document.body?.innerText ?? "")),
+  };
+}
+
+function progressPhrases(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split("\n")) {
     if (isProgressLine(line)) out.push(JSON.stringify(cut(line.trim(), 60)));
-    if (out.length >= 3) return out;
+    if (out.length >= 3) break;
   }
+  return out;
+}
+
+function positiveSigns(): string[] {
+  const out: string[] = [];
   for (const el of Array.from(document.querySelectorAll(INDICATORS)).slice(0, 200)) {
     const what = indicator(el);
     if (what && !out.includes(what)) out.push(what);
   }
+  if (spinning()) out.push("a spinner");
   const emptied = emptiedRegion();
   if (emptied) out.push(emptied);
   return out;
 }
 
 /**
- * Whether the page shows that it is loading: a progress line or a loading indicator (spinners
- * and skeletons aside, which may stay in a layout for good).
+ * Whether an element is animated for good, shows, has no text of its own and is no taller than
+ * `SETTLE.spinnerMaxPx`: a spinner, a shimmering placeholder.
  */
-export function isBusy(): boolean {
-  const text = document.body?.innerText ?? "";
-  if (text.split("\n").some(isProgressLine)) return true;
-  return Array.from(document.querySelectorAll('[aria-busy="true"], progress, [role="progressbar"]'))
-    .slice(0, 50).some((el) => indicator(el) !== "");
+function spinning(): boolean {
+  if (typeof document.getAnimations !== "function") return false;
+  for (const a of document.getAnimations()) {
+    if (a.playState !== "running" || !(a.effect instanceof KeyframeEffect)) continue;
+    if (a.effect.getComputedTiming().endTime !== Infinity) continue;
+    const el = a.effect.target;
+    if (!el || !visible(el)) continue;
+    if (el.getBoundingClientRect().height > SETTLE.spinnerMaxPx) continue;
+    const own = Array.from(el.childNodes).some((n) => n.nodeType === 3 && n.textContent?.trim());
+    if (!own && !(el instanceof HTMLElement && el.innerText.trim())) return true;
+  }
+  return false;
 }
 
 function indicator(el: Element): string {
   if (!visible(el)) return "";
   if (el.getAttribute("aria-busy") === "true") return "aria-busy";
-  if (el instanceof HTMLProgressElement || el.getAttribute("role") === "progressbar") {
-    const now = el instanceof HTMLProgressElement
-      ? (el.hasAttribute("value") ? el.value : NaN)
-      : Number(el.getAttribute("aria-valuenow") ?? NaN);
-    const max = el instanceof HTMLProgressElement
-      ? el.max
-      : Number(el.getAttribute("aria-valuemax") ?? 100);
-    return now >= max ? "" : "a progress bar";
-  }
-  const cls = typeof el.className === "string" ? el.className : "";
-  if (/skeleton|shimmer|placeholder-glow/i.test(cls)) return "skeleton placeholders";
-  if (/(^|[-_\s])(spinner|loader)([-_\s]|$)/i.test(cls)) return "a spinner";
-  return "";
+  const now = el instanceof HTMLProgressElement
+    ? (el.hasAttribute("value") ? el.value : NaN)
+    : Number(el.getAttribute("aria-valuenow") ?? NaN);
+  const max = el instanceof HTMLProgressElement
+    ? el.max
+    : Number(el.getAttribute("aria-valuemax") ?? 100);
+  return now >= max ? "" : "a progress bar";
 }

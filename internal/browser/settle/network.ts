@@ -1,0 +1,113 @@
+import type { HTTPRequest, Page } from "puppeteer-core";
+import { type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
+
+/** Resource types that never mean "the page is still loading what the action asked for". */
+const IGNORED_TYPES = new Set(["websocket", "eventsource", "ping", "media", "manifest", "other"]);
+/** Addresses of analytics and error reporting: they report, they never load what a page shows. */
+const ANALYTICS =
+  /google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com\/tr|connect\.facebook\.net|mc\.yandex\.ru|hotjar\.|segment\.(io|com)|mixpanel\.com|clarity\.ms|sentry\.io|newrelic\.com|nr-data\.net|datadoghq|amplitude\.com|\/collect\?|\/beacon\b/i;
+
+/** A request settling counts: when it started, and whether the action set it off. */
+interface Flight {
+  at: number;
+  action: boolean;
+}
+
+/**
+ * The requests of one tab as settling sees them. A request that starts between an action's start
+ * and the end of its reach (`SETTLE.reachMs` after its own step ended) is the action's: it holds
+ * settling until it finishes. Any other holds while younger than `SETTLE.longRequestMs` (long
+ * polls and streams never end). Requests that report (analytics, beacons, websockets, media) and
+ * addresses the page polls on its own rhythm (`policy.ts`'s recurrence rule) never hold.
+ * For `--settle simple`, every request since the action started is kept as it is.
+ */
+export class NetworkWatch {
+  readonly #inflight = new Map<HTTPRequest, Flight>();
+  /** Request starts per address (method, origin and path), for the recurrence rule. */
+  readonly #recent = new Map<string, KeyHistory>();
+  #actionAt = -Infinity;
+  /** Requests starting until then are the action's; Infinity while its own step runs. */
+  #reachEnd = -Infinity;
+  /** When a request that counts last started or finished. */
+  #lastEvent = 0;
+  /** Every request since the action started (`--settle simple`), and which ones ended. */
+  #sinceAction: HTTPRequest[] = [];
+  readonly #ended = new WeakSet<HTTPRequest>();
+
+  constructor(page: Page) {
+    page.on("request", (req) => {
+      if (this.#actionAt > -Infinity && this.#sinceAction.length < 500) {
+        this.#sinceAction.push(req);
+      }
+      if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
+      const now = performance.now();
+      const action = now >= this.#actionAt && now <= this.#reachEnd;
+      if (this.#polled(req, now, !action)) return; // polling: never "done", so never waited for
+      this.#inflight.set(req, { at: now, action });
+      this.#lastEvent = now;
+    });
+    const finished = (req: HTTPRequest) => {
+      this.#ended.add(req);
+      if (this.#inflight.delete(req)) this.#lastEvent = performance.now();
+    };
+    page.on("requestfinished", finished);
+    page.on("requestfailed", finished);
+  }
+
+  /** Notes a request start; true when its address recurs on the page's own rhythm. */
+  #polled(req: HTTPRequest, now: number, outside: boolean): boolean {
+    let key = req.url();
+    try {
+      const u = new URL(key);
+      key = `${req.method()} ${u.origin}${u.pathname}`;
+    } catch { /* not a URL puppeteer parses: the whole string is the key */ }
+    let h = this.#recent.get(key);
+    if (!h) {
+      if (this.#recent.size > 500) this.#recent.clear(); // bounded memory on busy pages
+      this.#recent.set(key, h = newHistory());
+    }
+    return recurs(h, now, outside, false);
+  }
+
+  /** An action starts: requests from now on are its own until its reach ends. */
+  startAction(): void {
+    this.#actionAt = performance.now();
+    this.#reachEnd = Infinity;
+    this.#sinceAction = [];
+  }
+
+  /** The action's own step ended at `at`: its reach ends `SETTLE.reachMs` later. */
+  stepEnded(at: number): void {
+    if (this.#actionAt > -Infinity) this.#reachEnd = at + SETTLE.reachMs;
+  }
+
+  /** The action ended: no request is its own any more. */
+  endAction(): void {
+    this.#actionAt = -Infinity;
+    this.#reachEnd = -Infinity;
+  }
+
+  /** Forgets in-flight requests to `url`: a download never "finishes" as a request. */
+  forget(url: string): void {
+    for (const req of this.#inflight.keys()) if (req.url() === url) this.#inflight.delete(req);
+  }
+
+  /** The request holding settling now (the action's, or a young one in flight), if any. */
+  holding(): HTTPRequest | undefined {
+    const now = performance.now();
+    for (const [req, f] of this.#inflight) {
+      if (f.action || now - f.at < SETTLE.longRequestMs) return req;
+    }
+    return undefined;
+  }
+
+  /** Milliseconds since a request that counts last started or finished. */
+  quietMs(): number {
+    return performance.now() - this.#lastEvent;
+  }
+
+  /** Every request since the action started, and whether each has ended (`--settle simple`). */
+  sinceAction(): { req: HTTPRequest; ended: boolean }[] {
+    return this.#sinceAction.map((req) => ({ req, ended: this.#ended.has(req) }));
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * When an action is done: every number settling uses, each with its reason, and the one rule
+ * that tells a page's own rhythm (a ticker, a poll) from news. Both worlds read it: the in-page
+ * settle code (`settle/page/`) and the Deno side (`page_activity.ts`, `network.ts`).
+ *
+ * The predicate they apply, in one sentence: an action is done when its page is loaded, the
+ * requests and timers it set off are done, no animation it started still runs, nothing it
+ * brought up shows work in progress, and the DOM has been quiet for a window that depends on
+ * what it did; or when the cap (`--settle-max`) is reached.
+ *
+ * @module
+ */
+
+/** The numbers of the settle predicate, in milliseconds unless said otherwise. */
+export const SETTLE = Object.freeze({
+  /**
+   * Quiet window once the action changed something or set off work: the work itself is waited
+   * for on its own, so the window only bridges one step of it and the next (a response and its
+   * rendering).
+   */
+  quietMs: 50,
+  /**
+   * Quiet window where the action's work cannot be told (no recorder in the document, an action
+   * that changed nothing yet, settling outside an action): long enough for a handler that runs
+   * a frame or two later.
+   */
+  unknownQuietMs: 100,
+  /** Quiet window in a document the action brought, once loaded: its work is known from birth. */
+  broughtQuietMs: 25,
+  /**
+   * Work the action set off that is due within this long of its last input is its own (a
+   * timeout, an animation frame, a request, a worker's answer): a result drawn later is not
+   * waited for, unless a busy sign shows meanwhile.
+   */
+  reachMs: 1000,
+  /**
+   * A loop the action started (a re-armed timeout, an interval, animation frames) whose steps
+   * keep adding content (a typewriter, a streamed reply) is waited for past the reach while its
+   * next step is due within this long.
+   */
+  loopGapMs: 1000,
+  /**
+   * A request of the page's own (not the action's) in flight holds settling while younger than
+   * this: long polls and streams never end.
+   */
+  longRequestMs: 2000,
+  /** How soon to ask again while the action's work is due any moment (a timer, a frame). */
+  pendingPollMs: 10,
+  /**
+   * An action timer that fired this recently still counts as pending: what it started (a request)
+   * takes a moment to reach the Deno side, which waits for it from then on.
+   */
+  graceMs: 50,
+  /** How soon to ask again after the document was replaced while asked (a navigation). */
+  replacedRetryMs: 5,
+  /** How long a document being replaced gets before it is asked again, in any other failure. */
+  failedRetryMs: 25,
+  /**
+   * An element animated for good with no text, at most this tall in pixels, is a spinner or a
+   * shimmering placeholder (a busy sign); a taller one is decoration (an animated banner).
+   */
+  spinnerMaxPx: 100,
+  /** A region the action emptied of its items shows results are coming, for at most this long. */
+  emptiedMs: 2000,
+  /** `--settle simple` (Playwright MCP's rule): the fixed window after an action and its requests. */
+  simpleWindowMs: 500,
+});
+
+/**
+ * What makes a key (a DOM node's content or attribute, a request address) recur on its own:
+ * changes closer than `burstMs` are one; `repeats` of them at regular intervals (the longest at
+ * most `regularity` times the shortest) within `windowMs`, at least one outside any action, make
+ * it background; `toldRepeats` suffice when the timer recorder told the last ones came from the
+ * page's own timers. A key quiet for `windowMs` is news again.
+ */
+export const RECURRENCE = Object.freeze({
+  burstMs: 30,
+  windowMs: 5000,
+  repeats: 3,
+  toldRepeats: 2,
+  regularity: 2.5,
+});
+
+/** What is known of one key's changes (see {@link recurs}). */
+export interface KeyHistory {
+  /** When its last changes (bursts) came, oldest first, at most 6. */
+  times: number[];
+  /** When it last changed outside an action (or told the page's own), since it last lapsed. */
+  outsideAt: number;
+  /** How many changes in a row came outside actions or were told the page's own. */
+  told: number;
+  background: boolean;
+}
+
+/** A history of a key that never changed. */
+export function newHistory(): KeyHistory {
+  return { times: [], outsideAt: -Infinity, told: 0, background: false };
+}
+
+/**
+ * Records a change of a key at `now` and returns whether the key is the page's own rhythm:
+ * `outside` when no action was being measured (or its reach had passed), `told` when the timer
+ * recorder said a timer of no current action made it.
+ *
+ * @example
+ * ```ts
+ * const h = newHistory();
+ * for (const t of [0, 300, 600]) recurs(h, t, true, false); // true at the third
+ * ```
+ */
+export function recurs(h: KeyHistory, now: number, outside: boolean, told: boolean): boolean {
+  const R = RECURRENCE;
+  const lastAt = h.times[h.times.length - 1] ?? -Infinity;
+  const burst = now - lastAt >= R.burstMs;
+  // One render counts once; a change an action made breaks the row of told changes.
+  if (!outside) h.told = 0;
+  else if (burst || h.told === 0) h.told++;
+  if (burst) {
+    h.times = h.times.filter((x) => now - x < R.windowMs).slice(-5);
+    // A key that lapsed is news again; one that keeps its rhythm stays background.
+    if (h.times.length === 0) h.outsideAt = -Infinity;
+    h.times.push(now);
+  }
+  if (outside) h.outsideAt = now;
+  const repeats = told && h.told >= R.toldRepeats ? R.toldRepeats : R.repeats;
+  h.background = h.times.length >= repeats && h.outsideAt > -Infinity && regular(h.times);
+  return h.background;
+}
+
+function regular(times: number[]): boolean {
+  const gaps: number[] = [];
+  for (let i = Math.max(1, times.length - 4); i < times.length; i++) {
+    gaps.push(times[i]! - times[i - 1]!);
+  }
+  const min = Math.min(...gaps), max = Math.max(...gaps);
+  return min > 0 && max <= min * RECURRENCE.regularity;
+}
