@@ -73,6 +73,8 @@ const BAD: [string[], Record<string, string>, RegExp][] = [
     {},
     /--settle-max "99999999": give a whole number of milliseconds from 100 to 120000/,
   ],
+  [["--settle", "fast"], {}, /--settle "fast": .*default.*simple/],
+  [[], { BROWSER_AGENT_SETTLE: "quick" }, /BROWSER_AGENT_SETTLE "quick": .*default.*simple/],
   [
     ["--concurrency", "100", "--tasks", "t.jsonl"],
     {},
@@ -204,6 +206,13 @@ Deno.test("loadConfig() reads --retries from 0 to 10 and --fail-on-flaky for a b
   const c = loadConfig([...tasks, "--retries", "10", "--fail-on-flaky"], MODEL);
   assert.deepEqual([c.cli.retries, c.cli.failOnFlaky], [10, true]);
   assert.equal(loadConfig(["--replay", "r", "--retries=0"], {}).cli.retries, 0);
+});
+
+Deno.test("loadConfig() reads --settle and BROWSER_AGENT_SETTLE, default when unset", () => {
+  assert.equal(loadConfig(["a task"], MODEL).browser.settleMode, "default");
+  assert.equal(loadConfig(["--settle", "simple", "a task"], MODEL).browser.settleMode, "simple");
+  const env = { ...MODEL, BROWSER_AGENT_SETTLE: "Simple" };
+  assert.equal(loadConfig(["a task"], env).browser.settleMode, "simple");
 });
 
 Deno.test("FLAG_TABLE bounds every number and drives --help", () => {

@@ -2,7 +2,7 @@ import { ConfigError } from "../entity/mod.ts";
 import { DEFAULTS } from "./flag_table.ts";
 import { flagValue, type RawFlags } from "./flags.ts";
 
-/** How the browser acts: where downloads go, banner closing, the settle cap. */
+/** How the browser acts: where downloads go, banner closing, the settle cap and mode. */
 export interface ActionConfig {
   /** Where downloads are saved (`--downloads`). */
   downloadsDir: string;
@@ -10,6 +10,8 @@ export interface ActionConfig {
   closeBanners: boolean;
   /** Longest wait for a page to settle after an action, in ms (`--settle-max`). */
   settleCapMs: number;
+  /** How an action's end is told (`--settle`): by the work it set off, or Playwright MCP's rule. */
+  settleMode: "default" | "simple";
 }
 
 /**
@@ -35,5 +37,6 @@ export function actionOptions(
     downloadsDir: (flagValue("downloads", v, env) as string | undefined) ?? DEFAULTS.downloads,
     closeBanners: !bannersOff,
     settleCapMs: (flagValue("settle-max", v, env) as number | undefined) ?? DEFAULTS.settleMs,
+    settleMode: (flagValue("settle", v, env) as "default" | "simple" | undefined) ?? "default",
   };
 }

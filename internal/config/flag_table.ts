@@ -143,6 +143,15 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     check: { kind: "whole", min: 100, max: 120_000, unit: "milliseconds" },
   },
   {
+    name: "settle",
+    value: "default|simple",
+    about:
+      "how an action's end is told: by the work it set off (a recorder in the agent's tabs patches timers), or simple: Playwright MCP's 500 ms window plus the action's requests (patches nothing)",
+    env: "BROWSER_AGENT_SETTLE",
+    fallback: "default",
+    check: { kind: "choice", values: ["default", "simple"] },
+  },
+  {
     name: "scope",
     value: "viewport|page",
     about: "what each observation lists: the screen plus a margin, or the whole page",
