@@ -14,7 +14,7 @@ function snap(items: Record<string, string>, url = "http://x/"): Snapshot {
   const segments = Object.entries(items)
     .filter(([k]) => k.startsWith("t|"))
     .map(([k, v]): [string, string] => [k.slice(2), v]);
-  return { at: 0, url, items, segments };
+  return { at: 0, url, items, segments, bg: [] };
 }
 
 function outcome(effects: ActionOutcome["effects"]): ActionOutcome {
@@ -71,6 +71,7 @@ Deno.test("judgeEffects() takes text moved into a new element (a word made bold)
     url: "http://x/",
     items: { "t|1/0": "Make this bold", "t|1/0/0": "word" },
     segments: [["1/0", "Make this"], ["1/0/0", "word"], ["1/0", "bold"]],
+    bg: [],
   };
   const added = outcome([{ kind: "added", count: 1, capped: false, samples: [] }]);
   assert.equal(judgeEffects(added, before, after, new Set(), "").falseClaims.length, 1);

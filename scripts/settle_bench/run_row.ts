@@ -122,9 +122,10 @@ async function runOnce(
   ctx: RowContext,
   row: Row,
   run: number,
-  bg: Background,
+  learnt: Background,
   truth: boolean,
 ): Promise<RunResult> {
+  let bg = learnt;
   const before = truth ? await snapshot(ctx) : undefined;
   let after: Snapshot | undefined;
   const t0 = performance.now();
@@ -155,9 +156,13 @@ async function runOnce(
   if (error) result.error = error;
   if (outcome) result.said = renderOutcome(outcome);
   if (!truth || !outcome || !after || !before || !span) return result;
+  // What the page marks as its own background counts as such too.
+  const marked = new Set([...bg, ...before.bg, ...after.bg]);
+  bg = marked;
   const failed = row.check ? await row.check(ctx) : "";
   await pause(after.at + LATER_MS - epochNow());
   const later = await snapshot(ctx);
+  for (const p of later.bg) marked.add(p);
   result.tooEarly = settledTooEarly(after, later, bg);
   const log = await pageOf(ctx.browser).evaluate(changeLog, actStart, span.end);
   result.tooLateMs = waitedAfterLastChange(log, actStart, span.end, bg);

@@ -8,7 +8,8 @@
  * outside its body. Elements are named by their path from the root element (child indexes,
  * `s` for a shadow root, `f<k>:` for the k-th same-origin frame), so a name survives the
  * element being replaced and means the same place in another load of the same page.
- * Elements inside `[data-bg]` (a generated page's own background activity) are left out.
+ * Elements marked `[data-bg]` (a generated page's own background activity) are listed as such,
+ * and the change log leaves out what happens inside them.
  *
  * @module
  */
@@ -26,6 +27,8 @@ export interface Snapshot {
   items: Record<string, string>;
   /** The visible text in document order: each text node's path (its element's) and text. */
   segments: [string, string][];
+  /** Paths of the elements marked `[data-bg]`: the page's own background activity. */
+  bg: string[];
 }
 
 /**
@@ -103,6 +106,7 @@ export function changeLog(from: number, to: number): [number, string][] {
 export function takeSnapshot(): Snapshot {
   const items: Record<string, string> = {};
   const segments: [string, string][] = [];
+  const bg: string[] = [];
   const INTERACTIVE = "a[href],button,input,select,textarea,summary,[contenteditable='']," +
     "[contenteditable=true],[tabindex],[onclick],[role=button],[role=link],[role=checkbox]," +
     "[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=combobox]," +
@@ -119,7 +123,7 @@ export function takeSnapshot(): Snapshot {
     view: Box,
     prefix: string,
   ) => {
-    if (el.hasAttribute("data-bg")) return;
+    if (el.hasAttribute("data-bg")) bg.push(prefix + path);
     const style = getComputedStyle(el);
     if (style.display === "none") return;
     const alpha = opacity * Number(style.opacity || "1");
@@ -219,5 +223,6 @@ export function takeSnapshot(): Snapshot {
   const everywhere = { left: -1e9, top: -1e9, right: 1e9, bottom: 1e9 };
   const view = { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
   if (document.documentElement) walk(document.documentElement, "", everywhere, 1, view, "");
-  return { at: performance.timeOrigin + performance.now(), url: location.href, items, segments };
+  const at = performance.timeOrigin + performance.now();
+  return { at, url: location.href, items, segments, bg };
 }
