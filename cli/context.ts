@@ -26,6 +26,8 @@ export function runPlan(config: Config): PreflightPlan {
   else if (!cli.replay) {
     folders.push({ flag: "the data folder", dir: `${config.dataDir}/runs`, create: true });
   }
+  // --heal writes into the recordings: their folders must take a new file (the new trace).
+  if (cli.heal) { for (const dir of cli.replay ?? []) folders.push({ flag: "--heal", dir }); }
   return {
     browser: true,
     folders,

@@ -32,7 +32,7 @@ import { withRetries } from "./batch_retries.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
-import { healJson, healLine } from "./replay_heals.ts";
+import { healJson, healLine, settleHeals } from "./replay_heals.ts";
 import { describeHeal } from "../internal/trace/mod.ts";
 
 /** A recorded run to replay, and its name in the batch (its folder's name). */
@@ -256,7 +256,13 @@ async function replayAttempt(
       onStep: (record) => progress.step(record),
       onHeal: (heal) => progress.info(ctx.mask(healLine(heal))),
     });
-    const reason = result.ok
+    const heals = await settleHeals({ heal: ctx.config.cli.heal, recording, result, progress });
+    // A replay whose healed steps --heal could not write fails: its trace is still the old one.
+    const passed = result.ok && heals !== "failed";
+    const message = result.ok && !passed
+      ? `${result.message} (the healed steps could not be written into the trace)`
+      : result.message;
+    const reason = passed
       ? "goal_satisfied"
       : signal.aborted
       ? "aborted"
@@ -266,7 +272,7 @@ async function replayAttempt(
     outcome = {
       name,
       reason,
-      message: ctx.mask(result.message),
+      message: ctx.mask(message),
       steps: result.steps,
       ms: result.ms,
       tokens: 0,
@@ -276,13 +282,14 @@ async function replayAttempt(
         : {}),
     };
     json = {
-      reason: result.ok ? "replay_passed" : reason,
-      message: result.message,
+      reason: passed ? "replay_passed" : reason,
+      message,
       steps: result.steps,
       ms: result.ms,
       screenshot: result.screenshot ?? null,
       ...(result.held ? { held: result.held } : {}),
       healed: result.healed.map(healJson),
+      ...(ctx.config.cli.heal ? { trace_updated: heals === "written" } : {}),
     };
   } catch (error) {
     // A replay that cannot start (the browser refused a context) fails alone; the batch goes on.

@@ -8,12 +8,14 @@ import { replayRun } from "../internal/trace/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { findRecordings, replayBatch } from "./replay_batch.ts";
-import { healJson, healLine } from "./replay_heals.ts";
+import { healJson, healLine, settleHeals } from "./replay_heals.ts";
 import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";
 
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
- * step found its target (by role and name, or healed: found by what identifies it) and worked, 3 when a destructive step or a `confirm()` dialog was held
+ * step found its target (by role and name, or healed: found by what identifies it; `--heal`
+ * writes those into the recording) and worked, 3 when a destructive step or a `confirm()` dialog
+ * was held
  * (no `--yes`), 1 otherwise, 2 when the folder holds no successful run. Several run folders, a
  * folder of them, `--junit`, `--shard` or `--retries` replay as a batch (see {@link replayBatch}).
  */
@@ -54,14 +56,23 @@ export async function replayCommand(
     progress.stop();
     await browser.close();
   }
+  const { json, heal } = ctx.config.cli;
+  // The JSON line comes last: it says whether --heal wrote the trace.
+  if (!json && result.ok) {
+    ctx.stdout(ctx.mask(result.message) + "\n");
+    progress.info(`replay passed: ${steps(result.steps)}, ${(result.ms / 1000).toFixed(1)} s`);
+  } else if (!json) {
+    progress.line(`replay ${result.held ? "held" : "failed"}: ${ctx.mask(result.message)}`);
+  }
+  const heals = await settleHeals({ heal, recording, result, progress });
   const code = signal.aborted
     ? EXIT.interrupted
-    : result.ok
+    : result.ok && heals !== "failed"
     ? EXIT.ok
     : result.held
     ? EXIT.needsUser
     : EXIT.failed;
-  if (ctx.config.cli.json) {
+  if (json) {
     const reason = result.ok
       ? "replay_passed"
       : signal.aborted
@@ -78,15 +89,11 @@ export async function replayCommand(
         screenshot: result.screenshot ?? null,
         ...(result.held ? { held: result.held } : {}),
         healed: result.healed.map(healJson),
+        ...(heal ? { trace_updated: heals === "written" } : {}),
         run_dir: outDir,
         recording: dir,
       })) + "\n",
     );
-  } else if (result.ok) {
-    ctx.stdout(ctx.mask(result.message) + "\n");
-    progress.info(`replay passed: ${steps(result.steps)}, ${(result.ms / 1000).toFixed(1)} s`);
-  } else {
-    progress.line(`replay ${result.held ? "held" : "failed"}: ${ctx.mask(result.message)}`);
   }
   return code;
 }

@@ -1,10 +1,17 @@
 /**
  * What a replay says about the steps it healed (a target found again by its id, test id, field
- * name or place after its name changed).
+ * name or place after its name changed), and `--heal`: writing them into the recording.
  *
  * @module
  */
-import { describeHeal, type Heal } from "../internal/trace/mod.ts";
+import {
+  describeHeal,
+  type Heal,
+  type Recording,
+  type ReplayResult,
+  rewriteTargets,
+} from "../internal/trace/mod.ts";
+import type { Progress } from "./progress.ts";
 
 /** A heal as `--json` prints it. */
 export function healJson(heal: Heal): Record<string, unknown> {
@@ -21,4 +28,39 @@ export function healJson(heal: Heal): Record<string, unknown> {
 /** The progress line of a heal, printed before the healed step runs. */
 export function healLine(heal: Heal): string {
   return `healed: ${describeHeal(heal)}`;
+}
+
+/**
+ * After a replay: with `--heal` and a passed replay that healed steps, writes the new targets
+ * into the recording's trace and says so; without `--heal`, says how to. A replay that failed
+ * leaves the trace as it was (the flow is not proven). `written`: the trace was rewritten;
+ * `failed`: it could not be (said on the progress stream; the replay then fails).
+ */
+export async function settleHeals(options: {
+  heal: boolean;
+  recording: Recording;
+  result: ReplayResult;
+  progress: Progress;
+}): Promise<"written" | "kept" | "failed"> {
+  const { recording, result, progress } = options;
+  const n = result.healed.length;
+  if (n === 0) return "kept";
+  const trace = `${recording.dir}/trace.jsonl`;
+  const steps = n === 1 ? "1 healed step" : `${n} healed steps`;
+  if (!options.heal) {
+    progress.info(`${steps} not written: replay with --heal to update ${trace}`);
+    return "kept";
+  }
+  if (!result.ok) {
+    progress.info(`${steps} not written to ${trace}: the replay did not pass`);
+    return "kept";
+  }
+  try {
+    await rewriteTargets(recording.dir, result.healed);
+  } catch (error) {
+    progress.line(`Cannot write ${steps} into ${trace}: ${(error as Error).message}`);
+    return "failed";
+  }
+  progress.info(`${steps} written to ${trace}; review the change (git diff) and commit it`);
+  return "written";
 }

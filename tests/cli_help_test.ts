@@ -5,7 +5,16 @@ Deno.test("cli --help lists the product flags with their defaults and variables"
   const run = await runCli({ args: ["--help"] });
   assert.equal(run.code, 0);
   for (
-    const flag of ["--session", "--forget", "--out", "--replay", "--tasks", "--junit", "--json"]
+    const flag of [
+      "--session",
+      "--forget",
+      "--out",
+      "--replay",
+      "--heal",
+      "--tasks",
+      "--junit",
+      "--json",
+    ]
   ) {
     assert.match(run.stdout, new RegExp(`^  ${flag} `, "m"), `--help lacks ${flag}`);
   }
@@ -32,6 +41,7 @@ Deno.test("cli rejects product flags that do not fit together, exit 2", async ()
     [["--quiet", "--verbose", "x"], /Both --quiet and --verbose given: pick one/],
     [["--junit", "j.xml", "x"], /--junit needs --tasks FILE/],
     [["--forget"], /--forget needs --session NAME/],
+    [["--heal", "x"], /--heal needs --replay DIR/],
     [["--replay", "a", "--tasks", "b"], /Both --replay and --tasks given: pick one/],
     [["--replay", "a", "some task"], /A task \("some task"\) given with --replay: drop one/],
     [["--concurrency", "0", "--tasks", "t.jsonl"], /Cannot use --concurrency "0"/],

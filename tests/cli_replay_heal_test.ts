@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readTrace, type TraceStep } from "../internal/trace/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel, type Step } from "./support/scripted_model.ts";
@@ -130,12 +131,16 @@ Deno.test("cli --replay heals renamed targets by id, test id, field name and pla
       'healed: step 5 button "Share this page" → "Share page" (same place and classes)',
     ]);
     assert.match(replay.stderr, /step 3 · click \[\d+\] button "Add to basket" · ok/);
+    assert.match(
+      replay.stderr,
+      /4 healed steps not written: replay with --heal to update \S+\/recorded\/trace\.jsonl/,
+    );
     assert.deepEqual(site.log, [
       "add x3 (Add to basket)",
       "wish x3 (Keep for later)",
       "share x3 (Share page)",
     ], "each step acted on the same element as recorded");
-    assert.equal(await Deno.readTextFile(`${recorded}/trace.jsonl`), before, "the trace is kept");
+    assert.equal(await Deno.readTextFile(`${recorded}/trace.jsonl`), before, "no --heal: kept");
 
     const json = await runCli({ args: ["--json", "--replay", recorded, "--out", `${root}/r2`] });
     assert.equal(json.code, 0, json.stderr);
@@ -155,6 +160,7 @@ Deno.test("cli --replay heals renamed targets by id, test id, field name and pla
       "test_id",
       "structure",
     ]);
+    assert.equal("trace_updated" in result, false, "only --heal says whether it wrote");
 
     const junit = `${root}/junit.xml`;
     const batch = await runCli({
@@ -173,6 +179,68 @@ Deno.test("cli --replay heals renamed targets by id, test id, field name and pla
   }
 });
 
+Deno.test("cli --replay --heal rewrites only the healed steps' target fields of the trace, atomically", async () => {
+  const site = shopSite();
+  await using _s = site.server;
+  const root = await Deno.makeTempDir({ prefix: "ba-heal-write-" });
+  try {
+    const recorded = `${root}/recorded`;
+    await record(site, recorded, ["add", "share"]);
+    const before = await Deno.readTextFile(`${recorded}/trace.jsonl`);
+    site.names = { ...RECORDED, add: "Add to basket", share: "Share page" };
+
+    const healing = await runCli({
+      args: ["--heal", "--json", "--replay", recorded, "--out", `${root}/r1`],
+    });
+    assert.equal(healing.code, 0, healing.stderr);
+    const result = JSON.parse(healing.stdout);
+    assert.equal(result.trace_updated, true);
+    assert.deepEqual(result.healed.map((h: { step: number }) => h.step), [3, 4]);
+    assert.match(healing.stderr, /2 healed steps written to \S+\/recorded\/trace\.jsonl; review/);
+    const after = await Deno.readTextFile(`${recorded}/trace.jsonl`);
+    assert.deepEqual((await Array.fromAsync(Deno.readDir(recorded))).map((e) => e.name).sort(), [
+      "report.html",
+      "screenshots",
+      "trace.jsonl",
+    ], "no temporary file left");
+
+    const was = before.split("\n");
+    const now = after.split("\n");
+    assert.equal(now.length, was.length);
+    const changed = was.flatMap((line, i) => line === now[i] ? [] : [i]);
+    const steps = (await readTrace(recorded)).filter((l): l is TraceStep => l.type === "step");
+    assert.deepEqual(changed.map((i) => JSON.parse(now[i]!).step), [3, 4]);
+    for (const i of changed) {
+      const [old, fresh] = [was[i]!, now[i]!];
+      // Every byte outside the target object is the same.
+      const start = old.indexOf('"target":');
+      assert.equal(fresh.slice(0, start), old.slice(0, start));
+      const tail = (line: string) => line.slice(line.indexOf(',"result":'));
+      assert.equal(tail(fresh), tail(old));
+      const [a, b] = [JSON.parse(old).target, JSON.parse(fresh).target];
+      const differ = Object.keys({ ...a, ...b }).filter((k) =>
+        JSON.stringify(a[k]) !== JSON.stringify(b[k])
+      );
+      assert.deepEqual(differ, ["name"], `step ${JSON.parse(old).step}: only the name changed`);
+    }
+    assert.deepEqual(steps.map((s) => s.target?.name ?? null), [
+      null,
+      "Quantity",
+      "Add to basket",
+      "Share page",
+      null,
+    ]);
+
+    // The healed recording replays by name now: nothing left to heal.
+    const again = await runCli({ args: ["--heal", "--replay", recorded, "--out", `${root}/r2`] });
+    assert.equal(again.code, 0, again.stderr);
+    assert.doesNotMatch(again.stderr, /healed/);
+    assert.equal(await Deno.readTextFile(`${recorded}/trace.jsonl`), after);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
 Deno.test("cli --replay never clicks a Delete account button where Add to cart was, even with --yes", async () => {
   const site = shopSite();
   await using _s = site.server;
@@ -184,7 +252,7 @@ Deno.test("cli --replay never clicks a Delete account button where Add to cart w
     // The same place and classes, no id.
     site.names = { ...RECORDED, add: "Delete account", addId: "" };
     const placed = await runCli({
-      args: ["--yes", "--replay", recorded, "--out", `${root}/r1`],
+      args: ["--yes", "--heal", "--replay", recorded, "--out", `${root}/r1`],
     });
     assert.equal(placed.code, 1, placed.stderr);
     assert.match(
@@ -231,6 +299,23 @@ Deno.test("cli --replay refuses to heal when two elements fit equally, and names
       /cannot find button "Save to wishlist" on \S+: the page changed since the recording; 2 elements fit equally, so none was used: button "Save for later" \(same test id "wish"\); button "Keep for later" \(same test id "wish"\); see /,
     );
     assert.deepEqual(site.log, [], "nothing was clicked");
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("cli --replay --heal refuses a recording it cannot write into before a browser starts, exit 2", async () => {
+  const root = await Deno.makeTempDir({ prefix: "ba-heal-where-" });
+  try {
+    const file = `${root}/not-a-folder`;
+    await Deno.writeTextFile(file, "");
+    const run = await runCli({ args: ["--heal", "--replay", file] });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(
+      run.stderr,
+      /Cannot use --heal ".+not-a-folder": ".+not-a-folder" is not a folder/,
+    );
+    assert.equal(run.stdout, "");
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -23,6 +23,8 @@ export interface CliOptions {
   out?: string;
   /** Run folders, or folders of them, to re-execute without a model (`--replay`, repeatable). */
   replay?: string[];
+  /** Write the targets a replay healed into its recording's trace (`--heal`). */
+  heal: boolean;
   /** A JSONL file of tasks to run as a batch (`--tasks`). */
   tasks?: string;
   concurrency: number;
@@ -54,6 +56,7 @@ export function cliOptions(
 ): CliOptions {
   const cli: CliOptions = {
     forget: v.forget === true,
+    heal: v.heal === true,
     concurrency: (flagValue("concurrency", v, env) as number | undefined) ?? DEFAULTS.concurrency,
     retries: (flagValue("retries", v, env) as number | undefined) ?? 0,
     failOnFlaky: v["fail-on-flaky"] === true,
@@ -101,6 +104,7 @@ export function cliOptions(
       `A task ("${preview(task)}") given with --${cli.replay ? "replay" : "tasks"}: drop one`,
     );
   }
+  if (cli.heal && !cli.replay) throw new ConfigError("--heal needs --replay DIR");
   if (cli.junit && !cli.tasks && !cli.replay) {
     throw new ConfigError("--junit needs --tasks FILE or --replay DIR");
   }

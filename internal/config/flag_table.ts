@@ -290,6 +290,11 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     check: PATH,
   },
   {
+    name: "heal",
+    about:
+      "with --replay: write the targets a replay healed (a renamed button) into the recording's trace.jsonl",
+  },
+  {
     name: "tasks",
     value: "FILE",
     about: 'batch: one {"name","task","start_url"?,"max_steps"?} per line',

@@ -5,7 +5,8 @@
  *
  * Where things are: `trace_writer.ts` (writing and reading traces), `report_html.ts` (the
  * report), `replay.ts` and `replay_target.ts` (replay and how a target is recorded and found),
- * `replay_heal.ts` (finding a target again after its name changed).
+ * `replay_heal.ts` (finding a target again after its name changed), `trace_rewrite.ts`
+ * (writing healed targets back into a trace).
  *
  * @module
  */
@@ -26,6 +27,7 @@ export {
   type HealDecision,
 } from "./replay_heal.ts";
 export { renderReport, writeReport } from "./report_html.ts";
+export { rewriteTargets, type TargetUpdate } from "./trace_rewrite.ts";
 export {
   readTrace,
   type TraceLine,
