@@ -130,3 +130,21 @@ Deno.test("userMessage() keeps http:// where navigate would not add it back", ()
   });
   assert.match(back, /\n3\. navigate\(url="localhost:8000\/b"\) → z\n/);
 });
+
+Deno.test("userMessage() writes quoted text as it was: what was typed, what a page says", () => {
+  const url = "https://shop.test/form";
+  const typed = "https://shop.test/profile/ada";
+  const history = [
+    record(1, "navigate", { url }, renderOutcome(opened(url, "Form"))),
+    record(2, "type", { id: 3, text: typed }, `Typed "${typed}" into [3].`),
+  ];
+  const user = userMessage("Fill the form", history, {
+    url,
+    title: "Form",
+    lines: [],
+    summary: "",
+  });
+  assert.ok(user.includes(`type(id=3, text="${typed}") → Typed "${typed}" into [3].`), user);
+  assert.match(user, /\n1\. navigate\(url="https:\/\/shop\.test\/form"\) → Opened \/form "Form"/);
+  assert.match(user, /\nURL: \/form\n/);
+});

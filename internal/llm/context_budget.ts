@@ -117,7 +117,9 @@ function clip(text: string, max: number): string {
 function shorten(record: StepRecord): StepRecord {
   const args: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record.call.args)) {
-    args[k] = typeof v === "string" && v.length > 60 ? `${v.slice(0, 59)}…` : v;
+    // An address is cut by the request, where it can tell it apart from the others.
+    const address = k === "url" && typeof v === "string" && URL.canParse(v);
+    args[k] = typeof v === "string" && v.length > 60 && !address ? `${v.slice(0, 59)}…` : v;
   }
   const outcome = record.result.outcome;
   const text = outcome

@@ -1,5 +1,5 @@
 import type { BrowserState, StepRecord } from "../entity/mod.ts";
-import { UrlNames } from "./url_names.ts";
+import { unquotedUrls, UrlNames } from "./url_names.ts";
 
 /** Bumped whenever the prompt's wording changes, so traces say which prompt a run used. */
 export const PROMPT_VERSION = 5;
@@ -36,14 +36,35 @@ CURRENT PAGE: [12] <input type=text placeholder="Search products">
 Later CURRENT PAGE: Price: $799
 → done(result="The iPhone 15 costs $799"), reasoning: "The price is shown"`;
 
-/** One HISTORY line: `3. reasoning → click(id=12) → result`. */
-export function historyLine(record: StepRecord): string {
-  const args = Object.entries(record.call.args).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(
-    ", ",
-  );
-  const reason = record.call.reasoning ? `${record.call.reasoning} → ` : "";
+/**
+ * One HISTORY line: `3. reasoning → click(id=12) → result`; with `urls`, the addresses in it are
+ * written as the request writes them.
+ */
+export function historyLine(record: StepRecord, urls?: UrlNames): string {
+  const reasoning = record.call.reasoning;
+  const reason = reasoning ? `${urls ? urls.write(reasoning, "history") : reasoning} → ` : "";
+  const args = Object.entries(record.call.args).map(([k, v]) =>
+    `${k}=${JSON.stringify(urls && urlArg(k, v) ? urls.name(v as string, "history") : v)}`
+  ).join(", ");
   const mark = record.result.ok ? "" : "ERROR: ";
-  return `${record.step}. ${reason}${record.call.name}(${args}) → ${mark}${record.result.text}`;
+  const text = urls ? urls.write(record.result.text, "history") : record.result.text;
+  return `${record.step}. ${reason}${record.call.name}(${args}) → ${mark}${text}`;
+}
+
+/** An argument that says where to go: `url`, a web address. */
+function urlArg(name: string, value: unknown): value is string {
+  return name === "url" && typeof value === "string" && /^(https?|file):\/\//i.test(value) &&
+    URL.canParse(value);
+}
+
+/** The addresses a step's line names where it went (see {@link UrlNames}), in order. */
+function stepUrls(record: StepRecord): string[] {
+  const args = Object.entries(record.call.args).flatMap(([k, v]) => urlArg(k, v) ? [v] : []);
+  return [
+    ...unquotedUrls(record.call.reasoning),
+    ...args,
+    ...unquotedUrls(record.result.text),
+  ];
 }
 
 /**
@@ -61,10 +82,10 @@ export function userMessage(
   const omitted = omittedSteps > 0
     ? [`(steps 1–${omittedSteps} left out to keep the request small)`]
     : [];
-  const steps = history.map(historyLine);
-  const urls = new UrlNames(page.url, task, steps, (page.tabs ?? []).map((t) => t.url));
+  const tabs = (page.tabs ?? []).map((t) => t.url);
+  const urls = new UrlNames(page.url, task, [...history.flatMap(stepUrls), ...tabs]);
   const lines = history.length > 0 || omitted.length > 0
-    ? [...omitted, ...steps.map((line) => urls.write(line, "history"))].join("\n")
+    ? [...omitted, ...history.map((record) => historyLine(record, urls))].join("\n")
     : "(nothing yet: this is the first step)";
   return `# TASK
 ${task}

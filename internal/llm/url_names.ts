@@ -1,8 +1,10 @@
 /**
  * Addresses in one model request, each written in full at most once: when every address is on
  * the current page's site, one is written as its path once the site was written; otherwise one
- * seen before is written without `https://`; and in HISTORY a long one is cut to what tells it apart from the others in the
- * request. The navigate tool reads a path against the current page, so it opens as is.
+ * seen before is written without `https://`; and in HISTORY a long one is cut to what tells it
+ * apart from the others. Only where an address says where the agent went or goes: a `url`
+ * argument, and addresses outside quotes; quoted text (what was typed, what a page says) is
+ * written as it was. The navigate tool reads a path against the current page, so it opens as is.
  *
  * @module
  */
@@ -20,7 +22,7 @@ export type Place = "history" | "page";
  *
  * @example
  * ```ts
- * const urls = new UrlNames("http://a.test/cart", "Go to http://a.test/ and pay", lines);
+ * const urls = new UrlNames("http://a.test/cart", "Go to http://a.test/ and pay", ["http://a.test/cart"]);
  * urls.write("Opened http://a.test/cart.", "history"); // "Opened /cart."
  * ```
  */
@@ -36,31 +38,29 @@ export class UrlNames {
 
   /**
    * `page`: the current page's address (its site is the one paths are read against); `task`:
-   * the task as the model reads it (its addresses count as written); `history`: the lines HISTORY
-   * will write, to know which cut forms would be taken for one another; `others`: the other
-   * addresses the request writes (tabs).
+   * the task as the model reads it (its addresses count as written); `mentioned`: the addresses
+   * HISTORY and the tab list will write, to know whether the request is about one site and which
+   * cut forms would be taken for one another.
    */
-  constructor(page: string, task: string, history: readonly string[], others: readonly string[]) {
-    const all = [...urlsIn(task), ...history.flatMap(urlsIn), page, ...others];
+  constructor(page: string, task: string, mentioned: readonly string[]) {
+    const all = [...urlsIn(task), ...mentioned, page];
     // Paths only when every web address in the request is on this site: else one could be read
     // against the wrong one.
     const site = originOf(page);
     this.#site = all.every((url) => [site, undefined].includes(originOf(url))) ? site : undefined;
     for (const url of urlsIn(task)) this.name(url, "page");
     const forms = new Map<string, Set<string>>();
-    for (const line of history) {
-      for (const url of urlsIn(line)) {
-        const cut = cutUrl(url);
-        if (cut === url) continue;
-        forms.set(cut, (forms.get(cut) ?? new Set()).add(url));
-      }
+    for (const url of mentioned) {
+      const cut = cutUrl(url);
+      if (cut !== url) forms.set(cut, (forms.get(cut) ?? new Set()).add(url));
     }
     for (const urls of forms.values()) if (urls.size === 1) this.#cut.add([...urls][0]!);
   }
 
-  /** `text` with each address written as this request writes it at that point. */
+  /** `text` with each address outside quotes written as this request writes it at that point. */
   write(text: string, place: Place): string {
-    return text.replace(URL_IN_TEXT, (match) => {
+    return text.replace(URL_IN_TEXT, (match, at: number) => {
+      if (quoted(text, at)) return match;
       const url = trimEnd(match);
       return this.name(url, place) + match.slice(url.length);
     });
@@ -103,6 +103,23 @@ function withoutScheme(url: string): string {
 /** The addresses written in `text`, without the punctuation that ends a sentence. */
 export function urlsIn(text: string): string[] {
   return [...text.matchAll(URL_IN_TEXT)].map((m) => trimEnd(m[0]));
+}
+
+/** The addresses {@link UrlNames.write} would write in `text`: those outside quotes. */
+export function unquotedUrls(text: string): string[] {
+  return [...text.matchAll(URL_IN_TEXT)].filter((m) => !quoted(text, m.index)).map((m) =>
+    trimEnd(m[0])
+  );
+}
+
+/** Whether position `at` of `text` is inside double quotes (`\\"` escapes one). */
+function quoted(text: string, at: number): boolean {
+  let inside = false;
+  for (let i = 0; i < at; i++) {
+    if (text[i] === "\\") i++;
+    else if (text[i] === '"') inside = !inside;
+  }
+  return inside;
 }
 
 function trimEnd(match: string): string {
