@@ -10,7 +10,9 @@ const PAGE =
   <div class="card"><button class="btn primary" id="add">Add to cart</button></div>
   <div class="card wide"><button class="primary btn" data-testid="buy-now">Buy now</button>
     <button class="btn" data-qa="later" id="">Save for later</button></div>
-  <form><input name="email" aria-label="Email" class="field"><select name="size" aria-label="Size"><option>M</option></select></form>
+  <form><input name="email" aria-label="Email" class="field"><select name="size" aria-label="Size"><option>M</option></select>
+    <label><input type="radio" name="fit" value="slim">Slim</label><label><input type="radio" name="fit">Loose</label>
+    <button name="action" value="save">Save</button><input type="submit" name="action" value="Go"></form>
   <div id="host"></div>
   <iframe srcdoc="<button id='framed' class='x'>In a frame</button>"></iframe>
 </main>
@@ -40,8 +42,13 @@ Deno.test("BrowserSession.identify() gives each element's id, test id, field nam
     /Size/,
     /In a shadow/,
     /In a frame/,
+    /Slim/,
+    /Loose/,
+    /<button> Save$/m,
+    /Go/,
   ].map((re) => idIn(summary, re));
-  const [add, buy, later, email, size, shadowed, framed] = await browser.identify(ids);
+  const [add, buy, later, email, size, shadowed, framed, slim, loose, save, go] = await browser
+    .identify(ids);
   assert.deepEqual(add, { id: "add", path: ["main.shop", "div.card", "button.btn.primary"] });
   assert.deepEqual(buy, {
     testId: "buy-now",
@@ -61,5 +68,10 @@ Deno.test("BrowserSession.identify() gives each element's id, test id, field nam
     { id: "framed", path: ["button.x"] },
     "a frame's path starts at its body",
   );
+  // Fields that share their name with their group are named by their value too, as sent.
+  assert.equal(slim?.name, "fit=slim");
+  assert.equal(loose?.name, "fit=on", "a radio button without a value sends on");
+  assert.equal(save?.name, "action=save");
+  assert.equal(go?.name, undefined, "an input button's value is its label, its name its form's");
   assert.deepEqual(await browser.identify([99_999]), [undefined]);
 });

@@ -202,3 +202,19 @@ Deno.test("chooseHeal() heals nothing for a target recorded before identities, a
     '; closest: button "Add to basket" (recorded before replays could heal; record it again)',
   );
 });
+
+Deno.test("chooseHeal() takes no other option of a radio group for the recorded one", () => {
+  const radio = (id: number, label: string, name: string): El => ({
+    id,
+    tag: "input",
+    role: "radio",
+    label,
+    is: { name, path: [] },
+  });
+  const before = page([radio(1, "M", "size=M"), radio(2, "L", "size=L")]);
+  const renamed = page([radio(5, "Medium", "size=M"), radio(6, "Large", "size=L")]);
+  assert.equal(healed(heal(before, 1, renamed).decision), 5);
+  const gone = page([radio(6, "Large", "size=L")]);
+  const { decision } = heal(before, 1, gone);
+  assert.ok(decision.kind === "refused" && decision.why === "none");
+});

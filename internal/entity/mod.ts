@@ -104,7 +104,11 @@ export interface ElementIdentity {
   id?: string;
   /** A test id: `data-testid` or one of its usual variants (`data-test`, `data-qa`, `data-cy`, …). */
   testId?: string;
-  /** A form field's `name` attribute (inputs, selects, text areas, buttons). */
+  /**
+   * A form field's `name` attribute (inputs, selects, text areas); `name=value` for a radio
+   * button, a check box or a button, which share their name with the others of their group; none
+   * for an input button, whose value is its label.
+   */
   name?: string;
   /**
    * Its place in the page, from the outermost ancestor kept down to itself (the body left out):

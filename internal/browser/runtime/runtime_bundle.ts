@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "952ec7260425";
+export const RUNTIME_VERSION = "c9c0f6ac5049";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1501,6 +1501,8 @@ export const RUNTIME_SOURCE = [
   '    ["data-test-subj", "Elastic\'s convention"]',
   "  ];",
   '  var FIELD_TAGS = /* @__PURE__ */ new Set(["input", "select", "textarea", "button"]);',
+  '  var NAMED_BY_VALUE = /* @__PURE__ */ new Set(["radio", "checkbox"]);',
+  '  var LABELLED_BY_VALUE = /* @__PURE__ */ new Set(["submit", "button", "reset", "image"]);',
   "  var MAX_DEPTH = 16;",
   "  var MAX_CLASSES = 8;",
   "  var MAX_CLASS = 40;",
@@ -1515,18 +1517,26 @@ export const RUNTIME_SOURCE = [
   "    const facts = { path: pathOf(el) };",
   '    const id = attr(el, "id");',
   "    if (id) facts.id = id;",
-  "    for (const [name] of TEST_ID_ATTRIBUTES) {",
-  "      const value = attr(el, name);",
+  "    for (const [name2] of TEST_ID_ATTRIBUTES) {",
+  "      const value = attr(el, name2);",
   "      if (value) {",
   "        facts.testId = value;",
   "        break;",
   "      }",
   "    }",
-  "    if (FIELD_TAGS.has(el.localName)) {",
-  '      const name = attr(el, "name");',
-  "      if (name) facts.name = name;",
-  "    }",
+  "    const name = fieldName(el);",
+  "    if (name) facts.name = name;",
   "    return facts;",
+  "  }",
+  "  function fieldName(el) {",
+  "    const tag = el.localName;",
+  '    if (!FIELD_TAGS.has(tag)) return "";',
+  '    const name = attr(el, "name");',
+  '    if (!name) return "";',
+  '    const type = tag === "input" ? el.type : "";',
+  '    if (LABELLED_BY_VALUE.has(type)) return "";',
+  '    const value = tag === "input" ? el.value.trim().slice(0, MAX_VALUE) : attr(el, "value");',
+  '    return (NAMED_BY_VALUE.has(type) || tag === "button") && value ? `${name}=${value}` : name;',
   "  }",
   "  function attr(el, name) {",
   '    return (el.getAttribute(name) ?? "").trim().slice(0, MAX_VALUE);',
@@ -3089,7 +3099,7 @@ export const RUNTIME_SOURCE = [
   "    showFieldText",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("952ec7260425", api);',
+  '    install("c9c0f6ac5049", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -24,6 +24,14 @@ const TEST_ID_ATTRIBUTES: readonly [string, string][] = [
 
 /** Tags whose `name` attribute names a form field (what the server receives). */
 const FIELD_TAGS = new Set(["input", "select", "textarea", "button"]);
+/**
+ * Controls that share their `name` with others of their form and are told apart by their value:
+ * a radio group's options, check boxes of one list, a form's buttons (`action=save`,
+ * `action=delete`). They are named `name=value`, as the form sends them.
+ */
+const NAMED_BY_VALUE = new Set(["radio", "checkbox"]);
+/** Input buttons whose value is their label: their name is their form's, not theirs. */
+const LABELLED_BY_VALUE = new Set(["submit", "button", "reset", "image"]);
 
 /** Ancestors kept in a path: enough to tell places apart, bounded for deep pages. */
 const MAX_DEPTH = 16;
@@ -63,11 +71,24 @@ function identityOf(el: Element): IdentityFacts {
       break;
     }
   }
-  if (FIELD_TAGS.has(el.localName)) {
-    const name = attr(el, "name");
-    if (name) facts.name = name;
-  }
+  const name = fieldName(el);
+  if (name) facts.name = name;
   return facts;
+}
+
+/** The name the form sends the field by; "" when it has none that is its own. */
+function fieldName(el: Element): string {
+  const tag = el.localName;
+  if (!FIELD_TAGS.has(tag)) return "";
+  const name = attr(el, "name");
+  if (!name) return "";
+  const type = tag === "input" ? (el as HTMLInputElement).type : "";
+  if (LABELLED_BY_VALUE.has(type)) return "";
+  // A radio button or check box without a value attribute sends "on".
+  const value = tag === "input"
+    ? (el as HTMLInputElement).value.trim().slice(0, MAX_VALUE)
+    : attr(el, "value");
+  return (NAMED_BY_VALUE.has(type) || tag === "button") && value ? `${name}=${value}` : name;
 }
 
 function attr(el: Element, name: string): string {
