@@ -4,6 +4,7 @@ import type {
   DownloadRecord,
   ElementIdentity,
   TabInfo,
+  VerificationWall,
 } from "../entity/mod.ts";
 import type { WaitRequest } from "./actions/wait_step.ts";
 import type { ActOptions } from "./actions/action_runner.ts";
@@ -59,6 +60,11 @@ export interface BrowserPort {
    */
   identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]>;
   tabs(): Promise<TabInfo[]>;
+  /**
+   * The human-verification check (a CAPTCHA, Cloudflare's "Just a moment…") that blocks the
+   * current tab, or undefined; it only looks. Nothing may solve or bypass one: a person does.
+   */
+  verification(): Promise<VerificationWall | undefined>;
 
   click(id: number, options?: ActOptions): Promise<ActionOutcome>;
   /** Types into `[id]`; with no ID, where the keyboard focus is (the page itself included). */

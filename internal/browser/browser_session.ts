@@ -4,6 +4,7 @@ import type {
   BrowserState,
   DownloadRecord,
   ElementIdentity,
+  VerificationWall,
 } from "../entity/mod.ts";
 import {
   type BrowserOptions,
@@ -49,6 +50,7 @@ import { type FocusedInfo, inRealm, preloadRuntime } from "./runtime/page_runtim
 import { isolatedRealm } from "./runtime/realm.ts";
 import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
 import { elementIdentities } from "./observe/identities.ts";
+import { findWall } from "./verification/wall_check.ts";
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();
@@ -238,6 +240,12 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       this.#page,
       () => elementIdentities((id) => this.#observer.ref(id), ids),
     );
+  }
+
+  /** The human-verification check that blocks the current tab, if any (see {@link findWall}). */
+  verification(): Promise<VerificationWall | undefined> {
+    const page = this.#page;
+    return this.#health.run(page, () => findWall(page));
   }
 
   /** The element behind an ID, in the current tab; throws `unknown_element`, `gone`, `wrong_tab`. */

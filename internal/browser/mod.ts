@@ -24,7 +24,9 @@
  * - `settle/`: when an action is done (network, DOM quiet, action timers, busy signs);
  * - `effects/`: what an action changed; `outcome/`: the model's sentence for an outcome;
  * - `dialogs/`, `downloads/`, `banners/`, `domains/`: the page's dialogs, downloads, cookie
- *   banners, allowed domains.
+ *   banners, allowed domains;
+ * - `verification/`: human-verification checks (CAPTCHAs, Cloudflare's "Just a moment…") found
+ *   by the table in `policy.ts`, in the page by `page/walls.ts`. Nothing here solves or bypasses a check.
  *
  * @module
  */
@@ -42,6 +44,7 @@ export type {
   TypeOptions,
   WaitOptions,
 } from "./browser_port.ts";
+export { renderWall } from "./verification/render_wall.ts";
 export { renderDialog, renderDownload, renderOutcome } from "./outcome/render_outcome.ts";
 export { checkChrome, findChrome } from "./launch/find_chrome.ts";
 export {

@@ -4,6 +4,7 @@ import type {
   DownloadRecord,
   ElementIdentity,
   TabInfo,
+  VerificationWall,
 } from "../entity/mod.ts";
 import type { WaitRequest } from "./actions/wait_step.ts";
 import type {
@@ -140,6 +141,11 @@ export class PendingBrowser<B extends Startable = Startable>
       return [{ index: 0, title, url, active: true }];
     }
     return await (await this.#ready).tabs();
+  }
+  /** Before the browser runs, its blank first tab shows no check. */
+  async verification(): Promise<VerificationWall | undefined> {
+    if (this.#early()) return undefined;
+    return await (await this.#ready).verification();
   }
   async click(id: number, options?: ActOptions): Promise<ActionOutcome> {
     return await (await this.#ready).click(id, options);

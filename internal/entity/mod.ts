@@ -5,13 +5,15 @@
  * nothing.
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
- * `outcome.ts` (action outcomes and error kinds), `tokens.ts`, `json_depth.ts`.
+ * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
+ * that blocks the page), `tokens.ts`, `json_depth.ts`.
  *
  * @module
  */
 import type { ActionOutcome, ErrorKind } from "./outcome.ts";
 
 export * from "./outcome.ts";
+export type { VerificationKind, VerificationWall } from "./verification.ts";
 export { estimateTokens } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
 

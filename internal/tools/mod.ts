@@ -48,7 +48,13 @@ export {
   type ToolDefinition,
 } from "./tool.ts";
 /** What packages that may not import `browser` themselves need of it. */
-export { type BrowserPort, renderDownload, renderElement, renderOutcome } from "../browser/mod.ts";
+export {
+  type BrowserPort,
+  renderDownload,
+  renderElement,
+  renderOutcome,
+  renderWall,
+} from "../browser/mod.ts";
 export { validateArgs, type ValidateOptions } from "./check_args.ts";
 export {
   ARG_LIMITS,

@@ -44,6 +44,7 @@ import {
 import { install } from "./state.ts";
 import { walkFrame } from "../../observe/page/walk/walk_frame.ts";
 import { textShows, waitForText } from "../../actions/page/wait_text.ts";
+import { verificationWall, viewportSize } from "../../verification/page/walls.ts";
 
 /** The functions callable from Deno, by name. A function that acts on an element takes it first. */
 export const api = {
@@ -78,6 +79,8 @@ export const api = {
   waitForText,
   hideFieldText,
   showFieldText,
+  verificationWall,
+  viewportSize,
 };
 
 /** The runtime's API table. */

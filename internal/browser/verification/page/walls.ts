@@ -1,0 +1,193 @@
+/// <reference lib="dom" />
+/**
+ * Finds a human-verification check that blocks this document, by the tables of `../policy.ts`:
+ * a provider's frame or widget that shows and is not passed yet, a login page's CAPTCHA picture
+ * and field, or a page that is itself the check (Cloudflare's "Just a moment…"). It only looks.
+ *
+ * @module
+ */
+import {
+  ANSWER_FIELDS,
+  CAPTCHA_IMAGE,
+  CONTAINERS,
+  type FrameRow,
+  frameRowFor,
+  HARMLESS_CONTAINER,
+  HUMAN_CHECK_TEXT,
+  INTERSTITIAL_MARKERS,
+  INTERSTITIAL_TITLE,
+  MIN_SIZE,
+  SHORT_PAGE,
+} from "../policy.ts";
+import { visible } from "../../runtime/page/dom.ts";
+import { clean, cut } from "../../shared/text.ts";
+
+/** A check this document shows (the Deno side adds the page's address). */
+export interface WallSeen {
+  kind: FrameRow["kind"];
+  name: string;
+  where: string;
+  reason: string;
+  passes: boolean;
+}
+
+/**
+ * The human-verification check that blocks this document, or null: widgets and frames first
+ * (they say what to solve), then the page as a whole.
+ */
+export function verificationWall(): WallSeen | null {
+  return frameWall() ?? containerWall() ?? captchaImageWall() ?? pageWall();
+}
+
+/** The CSS size of the viewport, which a person's clicks on its picture are read against. */
+export function viewportSize(): { width: number; height: number } {
+  return { width: innerWidth, height: innerHeight };
+}
+
+function frameWall(): WallSeen | null {
+  for (const el of Array.from(document.querySelectorAll("iframe, frame"))) {
+    const src = (el as HTMLIFrameElement).src;
+    const row = src ? frameRowFor(src) : undefined;
+    if (!row || row.harmless?.test(src) || !blocks(el) || passed(el)) continue;
+    const url = new URL(src);
+    return {
+      kind: row.kind,
+      name: row.name,
+      where: `a frame from ${cut(url.host + url.pathname, 80)}`,
+      reason: row.reason,
+      passes: row.passes === true,
+    };
+  }
+  return null;
+}
+
+function containerWall(): WallSeen | null {
+  for (const row of CONTAINERS) {
+    for (const el of Array.from(document.querySelectorAll(row.selector))) {
+      if (el.matches(HARMLESS_CONTAINER.selector) || el.closest(".grecaptcha-badge")) continue;
+      if (!blocks(el) || passed(el)) continue;
+      return {
+        kind: row.kind,
+        name: row.name,
+        where: describe(el),
+        reason: row.reason,
+        passes: row.passes === true,
+      };
+    }
+  }
+  return null;
+}
+
+/** A field for the characters of a CAPTCHA picture, empty, beside such a picture. */
+function captchaImageWall(): WallSeen | null {
+  const fields = document.querySelectorAll<HTMLInputElement>(
+    'input:not([type]), input[type="text"], input[type="tel"], input[type="number"]',
+  );
+  for (const field of Array.from(fields)) {
+    if (field.value || !CAPTCHA_IMAGE.field.test(fieldWords(field)) || !visible(field)) continue;
+    const scope: ParentNode = field.form ?? document;
+    const picture = Array.from(scope.querySelectorAll("img, canvas")).find((img) =>
+      CAPTCHA_IMAGE.picture.test(
+        ["src", "alt", "id", "class", "title"].map((a) => img.getAttribute(a) ?? "").join(" "),
+      ) && blocks(img)
+    );
+    if (!picture) continue;
+    return {
+      kind: "captcha_image",
+      name: "CAPTCHA picture",
+      where: `${describe(field)} beside ${describe(picture)}`,
+      reason: CAPTCHA_IMAGE.reason,
+      passes: false,
+    };
+  }
+  return null;
+}
+
+/**
+ * The page itself is the check: Cloudflare's title and one of its markers, or a text that asks
+ * to prove you are human on a short page (or on a page not much longer with the title or a
+ * marker).
+ */
+function pageWall(): WallSeen | null {
+  const title = clean(document.title);
+  const titled = INTERSTITIAL_TITLE.test(title);
+  const marker = document.querySelector(INTERSTITIAL_MARKERS.selector);
+  const small = document.getElementsByTagName("*").length < SHORT_PAGE.elements;
+  if (!titled && !marker && !small) return null;
+  const text = cut(clean(document.body?.innerText), 5000);
+  const said = HUMAN_CHECK_TEXT.map((row) => ({ row, m: row.pattern.exec(text) })).find((s) => s.m);
+  const words = text.split(" ").length;
+  const short = small && words <= SHORT_PAGE.words;
+  // Cloudflare's title and its markers agree; or the page says it, and is short, or little
+  // more than that beside one of them (an article about checks is neither).
+  const fires = (titled && marker) ||
+    (said && (short || ((titled || marker) && small && words <= SHORT_PAGE.beside)));
+  if (!fires) return null;
+  const signs = [
+    titled ? `title ${JSON.stringify(cut(title, 60))}` : "",
+    marker ? `#${marker.id || marker.classList[0]}` : "",
+    said ? `says ${JSON.stringify(cut(said.m![0], 60))}` : "",
+  ].filter(Boolean);
+  const where = `the page (${signs.join(", ")})`;
+  if (titled || marker) {
+    return {
+      kind: "cloudflare_challenge",
+      name: "Cloudflare challenge page",
+      where,
+      reason: marker
+        ? INTERSTITIAL_MARKERS.reason
+        : "Cloudflare's interstitial title, and a text that asks to verify you are human",
+      passes: true,
+    };
+  }
+  const phrase = said!.m![0];
+  return {
+    kind: said!.row.kind,
+    name: said!.row.kind === "press_and_hold" ? "press and hold" : JSON.stringify(cut(phrase, 60)),
+    where,
+    reason: "a short page whose text asks to prove that you are a human",
+    passes: false,
+  };
+}
+
+/** Shows, with a size something can be solved in, somewhere on the page (not parked far off it). */
+function blocks(el: Element): boolean {
+  if (!visible(el)) return false;
+  const r = el.getBoundingClientRect();
+  if (r.width < MIN_SIZE || r.height < MIN_SIZE) return false;
+  return r.right + scrollX > 0 && r.bottom + scrollY > 0;
+}
+
+/**
+ * The widget around `el` already has its answer: a person (or the widget itself) passed it. Read
+ * in the nearest known container, else in the frame's own parent (never the whole page).
+ */
+function passed(el: Element): boolean {
+  const root = el.closest(CONTAINERS.map((r) => r.selector).join(", ")) ??
+    (el.parentElement && el.parentElement !== document.body ? el.parentElement : null);
+  if (!root) return false;
+  return Array.from(root.querySelectorAll(ANSWER_FIELDS.selector)).some((f) =>
+    Boolean((f as HTMLInputElement).value)
+  );
+}
+
+/** What names a field: its name, id, placeholder, aria-label and labels. */
+function fieldWords(field: HTMLInputElement): string {
+  const labels = Array.from(field.labels ?? []).map((l) => l.textContent ?? "");
+  return [
+    field.name,
+    field.id,
+    field.placeholder,
+    field.getAttribute("aria-label") ?? "",
+    ...labels,
+  ].join(" ");
+}
+
+/** `div.cf-turnstile`, `input#captcha`, `img.captcha-img`. */
+function describe(el: Element): string {
+  const tag = el.tagName.toLowerCase();
+  if (el.id) return `${tag}#${el.id}`;
+  const classes = Array.from(el.classList).slice(0, 2);
+  const name = el.getAttribute("name");
+  return classes.length ? `${tag}.${classes.join(".")}` : name ? `${tag}[name="${name}"]` : tag;
+}
