@@ -93,6 +93,11 @@ Deno.test("normalizeUrl() reads a path against the current page and refuses a cu
     () => normalizeUrl("https://shop.test/c/…/tent?…", "https://shop.test/"),
     /it is an address cut short in HISTORY/,
   );
+  assert.throws(() => normalizeUrl("/search?…", "https://shop.test/"), /cut short in HISTORY/);
+  assert.equal(
+    normalizeUrl("https://en.wikipedia.org/wiki/…And_Justice_for_All"),
+    "https://en.wikipedia.org/wiki/…And_Justice_for_All",
+  );
 });
 
 Deno.test("the third request of a run names the task's address once", async () => {

@@ -144,7 +144,8 @@ export const coreTools: readonly Tool[] = [
  */
 export function normalizeUrl(input: string, base?: string): string {
   const trimmed = input.trim();
-  if (trimmed.includes("…")) {
+  // What a request's cut leaves (`/…/`, a final `?…`), not an address that has an ellipsis.
+  if (/\/…\/|\?…$/.test(trimmed)) {
     throw new ActionError(
       "invalid_args",
       `Cannot open "${input}": it is an address cut short in HISTORY; give the whole address, or use a link on the page`,
