@@ -12,9 +12,9 @@ export {
   LiveHub,
   type LiveModule,
   type LivePanel,
-  LiveRun,
   type LiveRunState,
   type LiveStep,
   LiveTimeoutError,
 } from "./live_hub.ts";
+export { LiveRun } from "./live_run.ts";
 export { type LiveServer, startLiveServer } from "./live_server.ts";
