@@ -6,7 +6,7 @@
  * @module
  */
 import type { Config } from "../internal/config/mod.ts";
-import type { RunResult } from "../internal/agent/mod.ts";
+import type { HandOff, RunResult } from "../internal/agent/mod.ts";
 import type { StepRecord } from "../internal/entity/mod.ts";
 import {
   type LiveBrowser,
@@ -78,6 +78,7 @@ export interface LiveRunHooks {
   signal: AbortSignal;
   askUser?: (question: string) => Promise<string>;
   confirm?: (question: string) => Promise<boolean>;
+  handOff?: HandOff;
   onStep(record: StepRecord): void;
   onThinking(step: number): void;
   end(result: RunResult): void;
@@ -95,6 +96,8 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
   mask: (text: string) => string;
   askUser?: (question: string, signal?: AbortSignal) => Promise<string>;
   confirm?: (question: string, signal?: AbortSignal) => Promise<boolean>;
+  /** Hands a human-verification check to the person at the terminal (Enter once solved). */
+  handOff?: (wall: Parameters<HandOff>[0], signal?: AbortSignal) => Promise<"solved">;
   answered: (by: AnsweredBy) => void;
   notice: (line: string) => void;
 }): LiveRunHooks {
@@ -103,6 +106,7 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
       signal: o.signal,
       ...(o.askUser ? { askUser: (q: string) => o.askUser!(q) } : {}),
       ...(o.confirm ? { confirm: (q: string) => o.confirm!(q) } : {}),
+      ...(o.handOff ? { handOff: (wall) => o.handOff!(wall) } : {}),
       onStep: () => {},
       onThinking: () => {},
       end: () => {},
@@ -113,6 +117,7 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
   const signal = AbortSignal.any([o.signal, run.stopped]);
   const terminalAsk = o.askUser;
   const terminalConfirm = o.confirm;
+  const terminalHandOff = o.handOff;
   return {
     signal,
     async askUser(question) {
@@ -141,6 +146,9 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
         return false;
       }
     },
+    ...(terminalHandOff
+      ? { handOff: (wall: Parameters<HandOff>[0]) => terminalHandOff(wall) }
+      : {}),
     onStep(record) {
       run.step(JSON.parse(o.mask(JSON.stringify(record))) as StepRecord);
     },

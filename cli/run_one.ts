@@ -4,12 +4,18 @@
  *
  * @module
  */
-import { type RunOptions, type RunResult, runTask, taskStartUrl } from "../internal/agent/mod.ts";
+import {
+  type HandOff,
+  type RunOptions,
+  type RunResult,
+  runTask,
+  taskStartUrl,
+} from "../internal/agent/mod.ts";
 import { Progress } from "./progress.ts";
 import { TraceWriter } from "../internal/trace/mod.ts";
 import type { BrowserPort, BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
-import type { PolicyEvent, ToolRegistry } from "../internal/tools/mod.ts";
+import { type PolicyEvent, renderWall, type ToolRegistry } from "../internal/tools/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
 import { type AnsweredBy, liveRunHooks } from "./live_view.ts";
 import type { Speaker } from "./speak.ts";
@@ -146,6 +152,9 @@ export async function runOne(ctx: CliContext, options: {
     signal: options.signal,
     mask: ctx.mask,
     ...(options.askUser ? { askUser: quietly(options.askUser) } : {}),
+    ...(options.askUser
+      ? { handOff: terminalHandOff(quietly(options.askUser), ctx, progress) }
+      : {}),
     ...(options.confirm ? { confirm: quietly(answeredHere(options.confirm)) } : {}),
     answered: (by) => {
       answeredBy = by;
@@ -166,6 +175,7 @@ export async function runOne(ctx: CliContext, options: {
       signal: live.signal,
       ...(live.askUser ? { askUser: spoken(live.askUser) } : {}),
       ...(live.confirm ? { confirm: spoken(live.confirm) } : {}),
+      ...(live.handOff ? { handOff: live.handOff } : {}),
       onThinking: (step) => {
         p.onThinking(step);
         live.onThinking(step);
@@ -196,6 +206,26 @@ export async function runOne(ctx: CliContext, options: {
   live.end(result);
   await trace.finish(result);
   return { result, dir: options.dir };
+}
+
+/**
+ * A human-verification check handed to the person at the terminal: solve it in the browser
+ * window, then press Enter. Undefined when they cannot see the page: a headless browser.
+ */
+function terminalHandOff(
+  ask: (question: string, signal?: AbortSignal) => Promise<string>,
+  ctx: CliContext,
+  progress: Progress,
+): ((wall: Parameters<HandOff>[0], signal?: AbortSignal) => Promise<"solved">) | undefined {
+  const { headless, cdpUrl } = ctx.config.browser;
+  if (headless && cdpUrl === undefined) return undefined;
+  const where = "in the browser window, then press Enter here";
+  return async (wall, signal) => {
+    const text = `${renderWall(wall)}. Solve it yourself (the agent never does) ${where}.`;
+    progress.say(ctx.mask(text));
+    await ask(text, signal);
+    return "solved";
+  };
 }
 
 /** A yes/no question over a line-asking function: yes in a few languages, anything else is no. */
@@ -246,6 +276,16 @@ export function resultJson(outcome: RunOutcome): Record<string, unknown> {
     cost: result.cost ?? null,
     ms: result.ms,
     run_dir: dir,
+    ...(result.verification
+      ? {
+        verification: {
+          kind: result.verification.kind,
+          name: result.verification.name,
+          url: result.verification.url,
+          where: result.verification.where,
+        },
+      }
+      : {}),
   };
 }
 
@@ -280,6 +320,12 @@ export function report(ctx: CliContext, outcome: RunOutcome, progress: Progress)
       progress.info(
         result.held
           ? `${summary}${sep}held for confirmation: run it in a terminal, or with --yes`
+          : result.verification
+          ? `${summary}${sep}a person must solve it: ${
+            ctx.config.browser.headless && !ctx.config.browser.cdpUrl
+              ? "run it with --headed in a terminal, or with --ui"
+              : "run it in a terminal, or with --ui"
+          }`
           : `${summary}${sep}the agent needs an answer: run it in a terminal, or put the answer in the task`,
       );
       break;

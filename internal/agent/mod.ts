@@ -4,7 +4,8 @@
  *
  * Where things are: `run_task.ts` (the loop and its budgets), `step_actor.ts` (one call through
  * the checks: loops, evidence for `done`, secrets, the shared action policy, recovery),
- * `start_page.ts` (the page a task names, opened as step 1), `loop_guard.ts`, `evidence.ts`,
+ * `start_page.ts` (the page a task names, opened as step 1), `verification_hand_off.ts` (a
+ * human-verification check handed to a person, never to the model), `loop_guard.ts`, `evidence.ts`,
  * `ask_guard.ts`, `recovery.ts` (the ladder, by error kind), `secrets.ts`, `budget.ts`. Traces,
  * reports and replay are in `trace`; the CLI's batch, prompt and progress lines in `cli/`.
  *
@@ -19,3 +20,4 @@ export {
 } from "./run_task.ts";
 export { SecretVault } from "./secrets.ts";
 export { taskStartUrl } from "./start_page.ts";
+export type { HandOff, HandOffAnswer } from "./verification_hand_off.ts";

@@ -5,6 +5,7 @@ import {
   type StepRecord,
   type ToolCall,
   type ToolResult,
+  type VerificationWall,
 } from "../entity/mod.ts";
 import {
   boundedUserMessage,
@@ -16,6 +17,7 @@ import {
 import {
   describeTarget,
   type PolicyEvent,
+  renderWall,
   type ToolContext,
   type ToolRegistry,
 } from "../tools/mod.ts";
@@ -25,6 +27,7 @@ import { SecretVault } from "./secrets.ts";
 import { openStartPage } from "./start_page.ts";
 import { type Acted, StepActor } from "./step_actor.ts";
 import { type StepPicture, takePicture } from "./tool_picture.ts";
+import { type HandOff, passWall } from "./verification_hand_off.ts";
 
 /** Why a run ended: exactly one per run. */
 export type TerminalReason =
@@ -84,6 +87,11 @@ export interface RunOptions {
   confirm?: (question: string) => Promise<boolean>;
   /** Asks the person at the terminal; absent when there is none. */
   askUser?: (question: string) => Promise<string>;
+  /**
+   * Hands a human-verification check that blocks the page to a person (the browser window at a
+   * terminal, the live view); absent when nobody can: the run then ends `needs_user` at once.
+   */
+  handOff?: HandOff;
   /** Called when a step starts thinking, and after each step with its record. */
   onThinking?: (step: number) => void;
   onStep?: (record: StepRecord) => void;
@@ -116,6 +124,8 @@ export interface RunResult {
   answer?: string;
   /** The action held for confirmation, when the run ended `needs_user` because of one. */
   held?: string;
+  /** The human-verification check nobody solved, when the run ended `needs_user` on one. */
+  verification?: VerificationWall;
   /** True when an error comes from configuration (bad key, unknown model). */
   configError: boolean;
   steps: number;
@@ -236,6 +246,17 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
 
       // Banners are closed by an explicit step: observing itself never touches the page.
       await browser.dismissBanners();
+      // The model never sees a human-verification check (it would click at it): a person does.
+      const wall = await passWall({
+        browser,
+        signal,
+        ...pick(options, ["handOff", "onNotice"]),
+      });
+      if (wall) {
+        return end("needs_user", `${renderWall(wall)}; solve it, then resume.`, {
+          verification: wall,
+        });
+      }
       const state = vault.maskDeep(await browser.observe());
       const seen = guard.observe(fingerprint(state));
       publish(seen.mark);

@@ -1,0 +1,89 @@
+import type { VerificationWall } from "../entity/mod.ts";
+import { renderWall, type ToolContext } from "../tools/mod.ts";
+
+/** What a person said after a hand-off: they solved it, or nobody answered (the run ends). */
+export type HandOffAnswer = "solved" | "unanswered";
+
+/**
+ * Hands a human-verification check to a person (in the browser window, or the live view) and
+ * resolves once they say it is solved, or that nobody will (a live view's `--ui-timeout`).
+ */
+export type HandOff = (wall: VerificationWall, signal: AbortSignal) => Promise<HandOffAnswer>;
+
+/** How long a check that often passes by itself (Cloudflare's) is given, and looked at. */
+const GRACE_MS = 5000;
+const LOOK_EVERY_MS = 500;
+
+/**
+ * Before the model sees the page: when a human-verification check blocks it, the model is not
+ * shown it (it would click at it) and nothing tries to solve or bypass it. A check that often
+ * passes by itself (Cloudflare's interstitial and Turnstile) is given a few seconds; then it is
+ * handed to a person, again while it is still there once they say it is solved. Returns the check
+ * when nobody can (no hand-off, or no answer): the run ends `needs_user`; else undefined, and the
+ * run goes on with a fresh look at the page.
+ *
+ * @example
+ * ```ts
+ * const wall = await passWall({ browser, signal, handOff });
+ * if (wall) return end("needs_user", `${renderWall(wall)}; solve it, then resume.`);
+ * ```
+ */
+export async function passWall(o: {
+  browser: ToolContext["browser"];
+  signal: AbortSignal;
+  handOff?: HandOff;
+  onNotice?: (line: string) => void;
+  /** How long a check that may pass by itself is given (default 5 s). */
+  graceMs?: number;
+}): Promise<VerificationWall | undefined> {
+  let wall = await gone(o, await o.browser.verification());
+  if (!wall) return undefined;
+  o.onNotice?.(`${renderWall(wall)} (${wall.where})`);
+  while (o.handOff) {
+    if (await o.handOff(wall, o.signal) !== "solved") return wall;
+    const still = await gone(o, await o.browser.verification());
+    if (!still) {
+      o.onNotice?.("the check is passed: the run goes on");
+      return undefined;
+    }
+    wall = still;
+    o.onNotice?.(`still there: ${renderWall(wall)}`);
+  }
+  return wall;
+}
+
+/** The check, unless it is one that passes by itself and does within the grace time. */
+async function gone(
+  o: { browser: ToolContext["browser"]; signal: AbortSignal; graceMs?: number },
+  wall: VerificationWall | undefined,
+): Promise<VerificationWall | undefined> {
+  if (!wall?.passes) return wall;
+  const end = performance.now() + (o.graceMs ?? GRACE_MS);
+  while (performance.now() < end) {
+    await pause(Math.min(LOOK_EVERY_MS, end - performance.now()), o.signal);
+    const now = await o.browser.verification();
+    if (!now) return undefined;
+    wall = now;
+    if (!now.passes) return now;
+  }
+  return wall;
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", stop);
+    };
+    const stop = () => {
+      done();
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, Math.max(0, ms));
+    signal.addEventListener("abort", stop, { once: true });
+  });
+}

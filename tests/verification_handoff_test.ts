@@ -1,0 +1,139 @@
+import assert from "node:assert/strict";
+import puppeteer from "puppeteer-core";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { startRemoteChromium } from "./support/remote_chromium.ts";
+import { runCli } from "./support/run_cli.ts";
+import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+import { startInTerminal } from "./support/terminal.ts";
+import { until } from "./support/until.ts";
+import { wallFrames } from "./support/wall_frames.ts";
+
+Deno.test("a run that meets a reCAPTCHA without a terminal stops at once with needs_user (exit 3), naming it and where, and the model never sees it", async () => {
+  await using site = startFixtureServer({ routes: [wallFrames] });
+  await using model = startScriptedModel([]);
+  const page = site.url("/walls/recaptcha.html");
+  const text = await runCli({
+    args: [`send a hello on ${page}`],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(text.code, 3, text.stderr);
+  assert.equal(
+    text.stdout,
+    `A human-verification check (reCAPTCHA) blocks ${page}; solve it, then resume.\n`,
+  );
+  assert.match(
+    text.stderr,
+    /A human-verification check \(reCAPTCHA\) blocks http:\S+ \(a frame from 127\.0\.0\.1:\d+\/recaptcha\/api2\/anchor\)/,
+  );
+  assert.match(
+    text.stderr,
+    /needs_user · 1 step · .* · a person must solve it: run it with --headed in a terminal, or with --ui/,
+  );
+  assert.equal(model.requests.length, 0, "the model was never asked about the page");
+
+  const json = await runCli({
+    args: ["--json", `send a hello on ${page}`],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(json.code, 3, json.stderr);
+  const out = JSON.parse(json.stdout);
+  assert.equal(out.reason, "needs_user");
+  assert.deepEqual(out.verification, {
+    kind: "recaptcha",
+    name: "reCAPTCHA",
+    url: page,
+    where: out.verification.where,
+  });
+  assert.match(out.verification.where, /^a frame from 127\.0\.0\.1:\d+\/recaptcha\/api2\/anchor$/);
+  assert.equal(model.requests.length, 0);
+});
+
+Deno.test("a page that only says 'verify your email' runs as any page: the model sees it and acts", async () => {
+  await using site = startFixtureServer({ routes: [wallFrames] });
+  await using model = startScriptedModel([
+    (req) => ({ tool: "type", args: { id: idOf(req, "Verification code"), text: "123456" } }),
+    (req) => ({ tool: "click", args: { id: idOf(req, /<button> Verify$/) } }),
+    (req) => ({ tool: "done", args: { result: /Email verified/.exec(req.user)?.[0] ?? "?" } }),
+  ]);
+  const out = await runCli({
+    args: [`verify my email with 123456 on ${site.url("/walls/verify_email.html")}`],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, "Email verified\n");
+  assert.doesNotMatch(out.stderr, /human-verification/);
+});
+
+Deno.test("in a terminal with a headless browser the run stops and says how a person can solve it: --headed or --ui", async () => {
+  await using site = startFixtureServer({ routes: [wallFrames] });
+  await using model = startScriptedModel([]);
+  const data = await Deno.makeTempDir({ prefix: "ba-walls-" });
+  const term = startInTerminal({ OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: data }, [
+    `create an account on ${site.url("/walls/hcaptcha_form.html")}`,
+  ]);
+  try {
+    const screen = await term.waitFor(/a person must solve it: [^\r\n]+/);
+    assert.match(
+      screen,
+      /A human-verification check \(hCaptcha\) blocks http:\S+hcaptcha_form\.html/,
+    );
+    assert.match(screen, /run it with --headed in a terminal, or with --ui/);
+    assert.equal(await term.exit(), 3);
+    assert.equal(model.requests.length, 0);
+  } finally {
+    await Deno.remove(data, { recursive: true });
+  }
+});
+
+Deno.test("in a terminal with a browser a person can see, the run asks them to solve the check in its window and press Enter, looks again (still there: asks again) and goes on once it is passed", async () => {
+  await using site = startFixtureServer({ routes: [wallFrames] });
+  await using chrome = await startRemoteChromium();
+  await using model = startScriptedModel([
+    (req) => ({ tool: "click", args: { id: idOf(req, /<button> Continue/) } }),
+    (req) => ({ tool: "done", args: { result: /Message received/.exec(req.user)?.[0] ?? "?" } }),
+  ]);
+  const data = await Deno.makeTempDir({ prefix: "ba-walls-" });
+  const term = startInTerminal({ OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: data }, [
+    "--cdp-url",
+    chrome.url,
+    `send a hello on ${site.url("/walls/recaptcha.html")}`,
+  ]);
+  const person = await puppeteer.connect({ browserURL: chrome.url, defaultViewport: null });
+  try {
+    const asked =
+      /Solve it yourself \(the agent never does\) in the browser window, then press Enter here\.\r?\n> /;
+    const first = await term.waitFor(asked);
+    assert.match(
+      first,
+      /\? A human-verification check \(reCAPTCHA\) blocks http:\S+recaptcha\.html/,
+    );
+    assert.equal(model.requests.length, 0);
+
+    // Enter before solving it: the check is still there, and the person is asked again.
+    await term.type("\n");
+    const again = await term.waitFor(asked);
+    assert.match(again, /still there: A human-verification check \(reCAPTCHA\)/);
+
+    // The person ticks the box in the window, as they would with the mouse, and presses Enter.
+    const tab = await until("the agent's tab", async () => {
+      for (const p of await person.pages()) if (p.url().endsWith("/walls/recaptcha.html")) return p;
+    });
+    const frame = await until(
+      "the widget's frame",
+      () => tab.frames().find((f) => f.url().includes("/recaptcha/api2/anchor")),
+    );
+    await frame.click("#box");
+    await tab.waitForFunction(
+      `document.querySelector('[name="g-recaptcha-response"]').value !== ""`,
+    );
+    await term.type("\n");
+    const end = await term.waitFor(/goal_satisfied[^\r\n]*/);
+    assert.match(end, /the check is passed: the run goes on/);
+    assert.match(end, /step 2 · click \[\d+\] "Continue" · ok/);
+    assert.match(end, /^Message received\r?$/m);
+    assert.equal(await term.exit(), 0);
+  } finally {
+    await person.disconnect();
+    await Deno.remove(data, { recursive: true });
+  }
+});
