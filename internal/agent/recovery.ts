@@ -26,6 +26,8 @@ const HOPELESS = new Set<ErrorKind>([
   "held",
   "declined",
   "not_found",
+  // The element cannot take the action (disabled, read-only): the browser already waited for it.
+  "no_effect",
 ]);
 
 /**

@@ -18,6 +18,7 @@ import { BannerCloser } from "./banners/banner_closer.ts";
 import type { BrowserPort, TypeOptions } from "./browser_port.ts";
 import { clickElement } from "./actions/click_action.ts";
 import { Downloads } from "./downloads/downloads.ts";
+import type { PointerEnv } from "./actions/actionability.ts";
 import {
   press,
   selectOption,
@@ -270,6 +271,11 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     };
   }
 
+  /** What the checks before a click or typing run with (see `untilReady`). */
+  #pointer(options: ActOptions): PointerEnv {
+    return { banners: this.#banners, capMs: this.#settleCapMs, signal: options.signal };
+  }
+
   /** Runs an action on element `[id]` (see {@link runAction}), disposing of its handle after. */
   async #onElement(
     id: number,
@@ -291,7 +297,11 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
 
   /** Clicks `[id]` with real mouse events (see {@link clickElement}). */
   click(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
-    return this.#onElement(id, options, (page, el) => clickElement(page, el, id, this.#banners));
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => clickElement(page, el, id, this.#pointer(options)),
+    );
   }
 
   /**
@@ -309,7 +319,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#onElement(
       id,
       options,
-      (page, el) => typeInto(page, el, id, text, how, this.#banners),
+      (page, el) => typeInto(page, el, id, text, how, this.#pointer(options)),
     );
   }
 
@@ -318,7 +328,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#onElement(
       id,
       options,
-      (page, el) => selectOption(page, el, id, option, this.#banners),
+      (page, el) => selectOption(page, el, id, option, this.#pointer(options)),
     );
   }
 
@@ -327,7 +337,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#onElement(
       id,
       options,
-      (page, el) => uploadFile(page, el, id, path, this.#banners),
+      (page, el) => uploadFile(page, el, id, path, this.#pointer(options)),
     );
   }
 

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
-import type { BannerCloser } from "../banners/banner_closer.ts";
+import type { PointerEnv } from "./actionability.ts";
 import { clickElement } from "./click_action.ts";
 import { handleOnElement, inRealm, onElement } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
@@ -27,7 +27,7 @@ export interface TypeOptions {
  *
  * @example
  * ```ts
- * await typeInto(page, el, 3, "hello", { clear: true, pressEnter: false }, banners);
+ * await typeInto(page, el, 3, "hello", { clear: true, pressEnter: false }, { banners, capMs });
  * ```
  */
 export async function typeInto(
@@ -36,14 +36,14 @@ export async function typeInto(
   id: number,
   text: string,
   options: TypeOptions,
-  banners: BannerCloser,
+  env: PointerEnv,
 ): Promise<string> {
   await onElement(el, "centreElement", false);
   let { kind, hadText } = await onElement(el, "prepareField", options.clear);
   const did = `Typed ${JSON.stringify(cut(text.replace(/\s+/g, " "), 80))} into [${id}]`;
   if (kind === "other") {
     // A wrapper around the real field: click it, then type where the focus went.
-    await clickElement(page, el, id, banners);
+    await clickElement(page, el, id, env);
     kind = "keyboard";
     hadText = false;
   }
@@ -119,7 +119,7 @@ export async function selectOption(
   el: ElementHandle<Element>,
   id: number,
   option: string,
-  banners: BannerCloser,
+  env: PointerEnv,
 ): Promise<Did> {
   if ((await onElement(el, "controlKind")) === "select") {
     const r = await onElement(el, "chooseNativeOption", option);
@@ -129,7 +129,7 @@ export async function selectOption(
   let pick = await optionHandle(el, option);
   let opened = false;
   if (!pick) {
-    await clickElement(page, el, id, banners);
+    await clickElement(page, el, id, env);
     opened = true;
     pick = await waitForOption(el, option);
   }
@@ -144,7 +144,7 @@ export async function selectOption(
   }
   try {
     const label = await onElement(pick, "optionText");
-    const how = await clickElement(page, pick, id, banners);
+    const how = await clickElement(page, pick, id, env);
     const script = how.fallback ? " (by script: a mouse click could not land)" : "";
     const did = `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${
       JSON.stringify(label)
@@ -194,7 +194,7 @@ export async function uploadFile(
   el: ElementHandle<Element>,
   id: number,
   path: string,
-  banners: BannerCloser,
+  env: PointerEnv,
 ): Promise<string> {
   const file = resolve(path);
   try {
@@ -225,7 +225,7 @@ export async function uploadFile(
   }
   const chooser = page.waitForFileChooser({ timeout: 3000 });
   chooser.catch(() => {/* reported below */});
-  await clickElement(page, el, id, banners);
+  await clickElement(page, el, id, env);
   try {
     await (await chooser).accept([file]);
   } catch {

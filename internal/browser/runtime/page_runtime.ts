@@ -13,7 +13,7 @@
  * @example
  * ```ts
  * const walk = await inRealm(isolatedRealm(frame), "walkFrame", options);
- * const point = await onElement(el, "clickPointOf");
+ * const ready = await onElement(el, "readiness", { attempt: 0 });
  * ```
  *
  * @module
@@ -26,7 +26,7 @@ import { RUNTIME_GLOBAL } from "../shared/runtime_global.ts";
 import { RUNTIME_SOURCE, RUNTIME_VERSION } from "./runtime_bundle.ts";
 
 export type { BannerClosing } from "../banners/page/banners.ts";
-export type { ClickPoint } from "../actions/page/click.ts";
+export type { Readiness } from "../actions/page/actionable.ts";
 export type { DomChanges, EffectSnapshot, TargetState } from "../effects/page/effects.ts";
 export type { FieldKind } from "../actions/page/fields.ts";
 export type { FocusedInfo } from "../observe/page/focus.ts";

@@ -135,3 +135,17 @@ function regular(times: number[]): boolean {
   const min = Math.min(...gaps), max = Math.max(...gaps);
   return min > 0 && max <= min * RECURRENCE.regularity;
 }
+
+/**
+ * The waits between tries of the checks before a click or typing (`actions/actionability.ts`):
+ * while the target is not yet enabled, visible, still, in view or uncovered. After the last one
+ * the action falls back (a script click) or is refused (typing into a disabled field); the whole
+ * ladder stays within the cap. Playwright's `_retryPointerAction` waits the same.
+ */
+export const READY_LADDER: readonly { waitMs: number; reason: string }[] = Object.freeze([
+  { waitMs: 0, reason: "a new scroll alignment alone may bring it out from under a sticky bar" },
+  { waitMs: 20, reason: "a frame or two: a re-render or a transition just under way" },
+  { waitMs: 100, reason: "a short animation, or a cover that goes away by itself" },
+  { waitMs: 100, reason: "the same again, with the next scroll alignment" },
+  { waitMs: 500, reason: "a slow entrance or loading cover; then fall back or refuse" },
+]);

@@ -13,7 +13,12 @@
  */
 import { activityTracker } from "../../settle/page/activity.ts";
 import { closeBanner } from "../../banners/page/banners.ts";
-import { clickByScript, clickPointOf } from "../../actions/page/click.ts";
+import {
+  clickByScript,
+  pointerOver,
+  readiness,
+  throughFrame,
+} from "../../actions/page/actionable.ts";
 import { frameId } from "./dom.ts";
 import { measureEffects } from "../../effects/page/effects.ts";
 import { hideFieldText, showFieldText } from "../../actions/page/field_text.ts";
@@ -62,7 +67,9 @@ export const api = {
   revealElement,
   centreElement,
   scrollWindow,
-  clickPointOf,
+  readiness,
+  pointerOver,
+  throughFrame,
   clickByScript,
   prepareField,
   setFieldValue,

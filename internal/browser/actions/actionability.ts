@@ -1,0 +1,106 @@
+import type { ElementHandle, Frame, Page } from "puppeteer-core";
+import type { BannerCloser } from "../banners/banner_closer.ts";
+import { pause } from "../shared/deadline.ts";
+import { onElement, type Readiness } from "../runtime/page_runtime.ts";
+import { READY_LADDER } from "../settle/policy.ts";
+
+/** What the checks before acting run with. */
+export interface PointerEnv {
+  banners: BannerCloser;
+  /** The settle cap: the ladder of waits stays within it. */
+  capMs: number;
+  signal?: AbortSignal | undefined;
+}
+
+/** A point where the action can land, in main-frame viewport coordinates and in its frame's. */
+export interface ReadyPoint {
+  ok: true;
+  x: number;
+  y: number;
+  /** The same point in the element's own frame, to check it again right before acting. */
+  inFrame: { x: number; y: number };
+  /** Covers closed on the way (`closed an overlay: clicked "×"`). */
+  cleared: string[];
+}
+
+/** Why the element was not ready after the whole ladder. */
+export type NotReady = Extract<Readiness, { ok: false }> & { cleared: string[] };
+
+/**
+ * Checks an element before a click, trying again on the ladder of waits while it is not
+ * ready: enabled, visible, still over two animation frames, scrolled
+ * into view (each try with another alignment, to come out from under a sticky header), and an
+ * event at its point lands on it, in its frame and through every frame around it. A cover it
+ * finds is closed once when it is a banner with a close button. Returns the point, or why not.
+ *
+ * @example
+ * ```ts
+ * const ready = await untilReady(page, el, { banners, capMs: 5000 }, false);
+ * if (ready.ok) await page.mouse.click(ready.x, ready.y);
+ * ```
+ */
+export async function untilReady(
+  page: Page,
+  el: ElementHandle<Element>,
+  env: PointerEnv,
+): Promise<ReadyPoint | NotReady> {
+  const started = performance.now();
+  let cleared: string[] = [];
+  let bannersTried = false;
+  for (let attempt = 0;; attempt++) {
+    let r: Readiness = await onElement(el, "readiness", { attempt });
+    let coverAt: { frame: Frame; x: number; y: number } | undefined;
+    if (r.ok) {
+      const through = await throughFrames(page, el.frame, r.x, r.y);
+      if (through.ok) return { ok: true, x: through.x, y: through.y, inFrame: r, cleared };
+      r = { ok: false, reason: "covered", detail: through.cover, x: r.x, y: r.y };
+      coverAt = through;
+    } else if (r.reason === "covered") coverAt = { frame: el.frame, x: r.x, y: r.y };
+    if (r.reason === "gone") return { ...r, cleared };
+    if (coverAt && !bannersTried) {
+      bannersTried = true;
+      cleared = await env.banners.clearCover(page, coverAt.frame, coverAt);
+      if (cleared.length > 0) continue;
+    }
+    const wait = READY_LADDER[attempt]?.waitMs;
+    if (wait === undefined || performance.now() - started + wait > env.capMs) {
+      return { ...r, cleared };
+    }
+    if (wait > 0) await pause(wait, env.signal);
+  }
+}
+
+/**
+ * Carries a point of `frame` out to the main frame, checking at each level that an event there
+ * reaches the frame (an overlay of an outer page may cover it); `cover` says what covers it, with
+ * the frame and point where it does.
+ */
+async function throughFrames(
+  page: Page,
+  frame: Frame,
+  x: number,
+  y: number,
+): Promise<
+  { ok: true; x: number; y: number } | {
+    ok: false;
+    cover: string;
+    frame: Frame;
+    x: number;
+    y: number;
+  }
+> {
+  for (let f = frame; f !== page.mainFrame();) {
+    const parent = f.parentFrame();
+    const owner = parent ? await f.frameElement() : null;
+    if (!parent || !owner) break;
+    try {
+      const r = await onElement(owner, "throughFrame", x, y);
+      x = r.x, y = r.y;
+      if (!r.lands) return { ok: false, cover: r.cover, frame: parent, x, y };
+    } finally {
+      await owner.dispose();
+    }
+    f = parent;
+  }
+  return { ok: true, x, y };
+}

@@ -1,0 +1,243 @@
+/// <reference lib="dom" />
+/**
+ * Checks before acting, as Playwright does before a pointer action: the element is connected,
+ * enabled (and editable, to type into), visible, stable (the same box over two animation frames),
+ * scrolled into view (with a scroll alignment that changes from try to try, to come out from
+ * under a sticky header), and a pointer event at its point lands on it (a hit test through open
+ * shadow roots). The host retries on a ladder of waits (`settle/policy.ts`) and acts once ready.
+ *
+ * @module
+ */
+import { composedParent, deepElementFromPoint } from "../../runtime/page/dom.ts";
+import { clean } from "../../shared/text.ts";
+
+/** Where an event can land on an element, or why it cannot yet. */
+export type Readiness =
+  /** A point in the element's frame; `rect` the top-left of its box, to convert coordinates. */
+  | { ok: true; x: number; y: number; rect: { x: number; y: number } }
+  | {
+    ok: false;
+    reason: "gone" | "disabled" | "invisible" | "unstable" | "offscreen";
+    detail: string;
+  }
+  /** What covers the point (`x`, `y`), described. */
+  | { ok: false; reason: "covered"; detail: string; x: number; y: number };
+
+/** How one try looks: its number (which scroll alignment). */
+export interface ReadyOptions {
+  attempt: number;
+}
+
+/**
+ * The scroll of each try, in turn: only when needed, then aligned to the end, the centre and the
+ * start of the view, so one of them brings the element out from under a sticky header or footer.
+ */
+const ALIGNMENTS: (ScrollIntoViewOptions | undefined)[] = [
+  undefined,
+  { block: "end", inline: "end" },
+  { block: "center", inline: "center" },
+  { block: "start", inline: "start" },
+];
+
+/** How long to wait for an animation frame before going on without one (a hidden tab has none). */
+const FRAME_WAIT_MS = 100;
+
+/**
+ * One try of the checks on `el`: ready with a point to act at, or why not (the host waits and
+ * tries again, then falls back or refuses).
+ */
+export async function readiness(el: Element, options: ReadyOptions): Promise<Readiness> {
+  if (!el.isConnected) return { ok: false, reason: "gone", detail: "it left the page" };
+  if (isDisabled(el)) {
+    return { ok: false, reason: "disabled", detail: withCover(el, "it is disabled") };
+  }
+  if (!hasBox(el)) {
+    return { ok: false, reason: "invisible", detail: "it has no size on screen" };
+  }
+  const force = ALIGNMENTS[options.attempt % ALIGNMENTS.length];
+  if (force) el.scrollIntoView({ ...force, behavior: "instant" });
+  else if (!fullyShown(el)) {
+    // Scrolls the page and every scroll area around it, as a person would.
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  }
+  // The same box over two animation frames. An animation or transition just started has not
+  // moved yet before its first frame: with any in the document, both boxes are read in frames.
+  const animated = document.getAnimations().length > 0;
+  if (animated) await nextFrame();
+  const before = el.getBoundingClientRect();
+  await nextFrame();
+  if (!el.isConnected) return { ok: false, reason: "gone", detail: "it left the page" };
+  const after = el.getBoundingClientRect();
+  if (!sameBox(before, after)) {
+    return { ok: false, reason: "unstable", detail: "it is still moving" };
+  }
+  return pointOn(el);
+}
+
+/**
+ * Whether an event at (`x`, `y`) in this frame still lands on `el`, checked again once the
+ * pointer is over it and right before the button goes down (hovering can open what covers it).
+ */
+export function pointerOver(el: Element, x: number, y: number): boolean {
+  return landsOn(el, deepElementFromPoint(x, y));
+}
+
+/**
+ * Where a point (`x`, `y`) of the document shown in the frame element `frame` is in this
+ * document, and whether an event there reaches that frame (an overlay of this page may cover it).
+ */
+export function throughFrame(
+  frame: Element,
+  x: number,
+  y: number,
+): { x: number; y: number; lands: boolean; cover: string } {
+  const r = frame.getBoundingClientRect();
+  const s = getComputedStyle(frame);
+  const px = r.left + frame.clientLeft + parseFloat(s.paddingLeft) + x;
+  const py = r.top + frame.clientTop + parseFloat(s.paddingTop) + y;
+  const hit = deepElementFromPoint(px, py);
+  const lands = hit === frame;
+  return { x: px, y: py, lands, cover: lands || !hit ? "" : describeCover(hit) };
+}
+
+/** Clicks `el` by script (`HTMLElement.click()`), for when no mouse click can land. */
+export function clickByScript(el: Element): void {
+  (el as HTMLElement).click();
+}
+
+/** Disabled as a form control (itself or by its `<fieldset>`) or by `aria-disabled`. */
+export function isDisabled(el: Element): boolean {
+  if (el.matches(":disabled")) return true;
+  return el.getAttribute("aria-disabled") === "true";
+}
+
+/** `what`, and what covers `el` where it is on screen, if anything: `it is disabled (… covers it)`. */
+function withCover(el: Element, what: string): string {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  if (r.width < 1 || r.height < 1 || x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+    return what;
+  }
+  const hit = deepElementFromPoint(x, y);
+  return hit && !landsOn(el, hit) ? `${what} (${describeCover(hit)} covers it)` : what;
+}
+
+function hasBox(el: Element): boolean {
+  if (!el.checkVisibility({ visibilityProperty: true })) return false;
+  return Array.from(el.getClientRects()).some((r) => r.width > 0 && r.height > 0);
+}
+
+function sameBox(a: DOMRect, b: DOMRect): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FRAME_WAIT_MS);
+    requestAnimationFrame(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+/** The whole box shows: inside the viewport and every scroll area around it. */
+function fullyShown(el: Element): boolean {
+  const r = el.getClientRects()[0] ?? el.getBoundingClientRect();
+  const v = visiblePart(el, r);
+  return v.left <= r.left && v.top <= r.top && v.right >= r.right && v.bottom >= r.bottom;
+}
+
+/** A point where an event lands on `el` (or on its label), or what covers it. */
+function pointOn(el: Element): Readiness {
+  const r = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
+  if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
+  const { left, right, top, bottom, clip } = visiblePart(el, r);
+  if (right - left < 1 || bottom - top < 1) {
+    const detail = clip
+      ? `it is outside the visible part of its scroll area ${describe(clip)}, even scrolled`
+      : "it is outside the visible area";
+    return { ok: false, reason: "offscreen", detail };
+  }
+  const cx = (left + right) / 2, cy = (top + bottom) / 2;
+  const tries: [number, number][] = [[cx, cy]];
+  for (const fx of [0.25, 0.75]) {
+    for (const fy of [0.3, 0.7]) {
+      tries.push([left + (right - left) * fx, top + (bottom - top) * fy]);
+    }
+  }
+  const bounds = el.getBoundingClientRect();
+  const at = (x: number, y: number): Readiness => ({
+    ok: true,
+    x,
+    y,
+    rect: { x: bounds.left, y: bounds.top },
+  });
+  for (const [x, y] of tries) if (landsOn(el, deepElementFromPoint(x, y))) return at(x, y);
+  const hit = deepElementFromPoint(cx, cy);
+  if (!hit) return { ok: false, reason: "offscreen", detail: "nothing is drawn at its place" };
+  return { ok: false, reason: "covered", detail: describeCover(hit), x: cx, y: cy };
+}
+
+/**
+ * The part of `r` (a box of `el`) that shows: inside the viewport and inside every ancestor that
+ * clips its content (a scroll area); `clip` is the innermost ancestor that cuts it, if any.
+ */
+function visiblePart(
+  el: Element,
+  r: DOMRect,
+): { left: number; right: number; top: number; bottom: number; clip?: Element } {
+  let left = Math.max(r.left, 0), right = Math.min(r.right, innerWidth);
+  let top = Math.max(r.top, 0), bottom = Math.min(r.bottom, innerHeight);
+  let clip: Element | undefined;
+  for (let p: Node | null = composedParent(el); p; p = composedParent(p)) {
+    if (!(p instanceof Element)) continue; // a shadow root: on to its host
+    if (p === document.documentElement || p === document.body) break;
+    const s = getComputedStyle(p);
+    if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+    const b = p.getBoundingClientRect();
+    const clipped = r.left < b.left || r.right > b.right || r.top < b.top || r.bottom > b.bottom;
+    if (clipped && !clip) clip = p;
+    left = Math.max(left, b.left), right = Math.min(right, b.right);
+    top = Math.max(top, b.top), bottom = Math.min(bottom, b.bottom);
+  }
+  return clip ? { left, right, top, bottom, clip } : { left, right, top, bottom };
+}
+
+/** `<div class="list">` or `<ul id="results">`, for messages. */
+function describe(el: Element): string {
+  const id = el.id ? ` id="${el.id}"` : "";
+  const cls = !id && typeof el.className === "string" && el.className.trim()
+    ? ` class="${clean(el.className).split(" ").slice(0, 2).join(" ")}"`
+    : "";
+  return `<${el.localName}${id}${cls}>`;
+}
+
+/** Whether an event on `hit` reaches `el`: `hit` is in it, or is (in) its label, or its control. */
+function landsOn(el: Element, hit: Element | null): boolean {
+  for (let n: Node | null = hit; n; n = composedParent(n)) {
+    if (n === el) return true;
+    if (n instanceof HTMLLabelElement && n.control === el) return true;
+  }
+  return el instanceof HTMLLabelElement && hit !== null && el.control === hit;
+}
+
+/**
+ * The whole overlay over a point (the outermost fixed, sticky or modal ancestor of `hit`, else
+ * `hit`), described with its text.
+ */
+function describeCover(hit: Element): string {
+  let cover = hit;
+  for (let p: Node | null = hit; p; p = composedParent(p)) {
+    if (!(p instanceof Element)) continue;
+    const s = getComputedStyle(p);
+    if (
+      s.position === "fixed" || s.position === "sticky" || p.getAttribute("role") === "dialog" ||
+      p.localName === "dialog"
+    ) {
+      cover = p;
+    }
+  }
+  const text = clean((cover as HTMLElement).innerText ?? cover.textContent).slice(0, 60);
+  return `${describe(cover)}${text ? ` "${text}"` : ""}`;
+}
