@@ -1,4 +1,5 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
+import { ActionError } from "../../entity/mod.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import { pause } from "../shared/deadline.ts";
 import { onElement, type Readiness } from "../runtime/page_runtime.ts";
@@ -27,8 +28,8 @@ export interface ReadyPoint {
 export type NotReady = Extract<Readiness, { ok: false }> & { cleared: string[] };
 
 /**
- * Checks an element before a click, trying again on the ladder of waits while it is not
- * ready: enabled, visible, still over two animation frames, scrolled
+ * Checks an element before a click or typing, trying again on the ladder of waits while it is not
+ * ready: enabled (and editable, for typing), visible, still over two animation frames, scrolled
  * into view (each try with another alignment, to come out from under a sticky header), and an
  * event at its point lands on it, in its frame and through every frame around it. A cover it
  * finds is closed once when it is a banner with a close button. Returns the point, or why not.
@@ -43,17 +44,18 @@ export async function untilReady(
   page: Page,
   el: ElementHandle<Element>,
   env: PointerEnv,
+  typing: boolean,
 ): Promise<ReadyPoint | NotReady> {
   const started = performance.now();
   let cleared: string[] = [];
   let bannersTried = false;
   for (let attempt = 0;; attempt++) {
-    let r: Readiness = await onElement(el, "readiness", { attempt });
+    let r: Readiness = await onElement(el, "readiness", { attempt, typing });
     let coverAt: { frame: Frame; x: number; y: number } | undefined;
     if (r.ok) {
       const through = await throughFrames(page, el.frame, r.x, r.y);
       if (through.ok) return { ok: true, x: through.x, y: through.y, inFrame: r, cleared };
-      r = { ok: false, reason: "covered", detail: through.cover, x: r.x, y: r.y };
+      r = { ok: false, reason: "covered", detail: through.cover, x: r.x, y: r.y, layer: true };
       coverAt = through;
     } else if (r.reason === "covered") coverAt = { frame: el.frame, x: r.x, y: r.y };
     if (r.reason === "gone") return { ...r, cleared };
@@ -103,4 +105,28 @@ async function throughFrames(
     f = parent;
   }
   return { ok: true, x, y };
+}
+
+/** What the model is told to do about a field it cannot type into, by the reason. */
+const TYPING_FIX: Record<string, string> = {
+  disabled: "it takes text once the page enables it: observe again, and do first what it asks",
+  readonly: "the page fills it itself (a picker or a control beside it may set it)",
+  covered: "close or answer that first, then observe again",
+};
+
+/**
+ * The refusal of typing into a field that is disabled, read-only or under an overlay; nothing
+ * was typed. Undefined for other reasons (the keys still reach the focused field).
+ */
+export function typingRefusal(id: number, r: NotReady): ActionError | undefined {
+  if (r.reason === "gone") {
+    return new ActionError("gone", `Element [${id}] is gone: the page changed, observe again`);
+  }
+  const fix = TYPING_FIX[r.reason];
+  if (!fix) return undefined;
+  const what = r.reason === "covered" ? `${r.detail} covers it` : r.detail;
+  return new ActionError(
+    r.reason === "covered" ? "failed" : "no_effect",
+    `Cannot type into [${id}]: ${what}; ${fix}`,
+  );
 }

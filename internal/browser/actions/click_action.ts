@@ -23,7 +23,7 @@ export async function clickElement(
   id: number,
   env: PointerEnv,
 ): Promise<Did> {
-  let ready = await untilReady(page, el, env);
+  let ready = await untilReady(page, el, env, false);
   let cleared = ready.cleared;
   if (!ready.ok && ready.reason === "covered" && cleared.length === 0) {
     cleared = [`${ready.detail} covers it and has no button to close it`];
@@ -32,7 +32,7 @@ export async function clickElement(
     await page.mouse.move(ready.x, ready.y);
     // Hovering may open what covers it: checked again with the pointer over it.
     if (!await onElement(el, "pointerOver", ready.inFrame.x, ready.inFrame.y)) {
-      ready = await untilReady(page, el, env);
+      ready = await untilReady(page, el, env, false);
       cleared = [...cleared, ...ready.cleared];
       if (ready.ok) await page.mouse.move(ready.x, ready.y);
     }

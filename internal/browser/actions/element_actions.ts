@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
-import type { PointerEnv } from "./actionability.ts";
+import { type PointerEnv, typingRefusal, untilReady } from "./actionability.ts";
 import { clickElement } from "./click_action.ts";
 import { handleOnElement, inRealm, onElement } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
@@ -39,7 +39,18 @@ export async function typeInto(
   env: PointerEnv,
 ): Promise<string> {
   await onElement(el, "centreElement", false);
-  let { kind, hadText } = await onElement(el, "prepareField", options.clear);
+  // Keys sent to a field that is disabled, read-only or under a popup go nowhere: refused.
+  const ready = await untilReady(page, el, env, true);
+  const refused = ready.ok ? undefined : typingRefusal(id, ready);
+  if (refused) throw refused;
+  const field = await onElement(el, "prepareField", options.clear);
+  if (field.missed) {
+    throw new ActionError(
+      "no_effect",
+      `Cannot type into [${id}]: ${field.missed}; nothing was typed`,
+    );
+  }
+  let { kind, hadText } = field;
   const did = `Typed ${JSON.stringify(cut(text.replace(/\s+/g, " "), 80))} into [${id}]`;
   if (kind === "other") {
     // A wrapper around the real field: click it, then type where the focus went.

@@ -13,7 +13,7 @@
  * @example
  * ```ts
  * const walk = await inRealm(isolatedRealm(frame), "walkFrame", options);
- * const ready = await onElement(el, "readiness", { attempt: 0 });
+ * const ready = await onElement(el, "readiness", { attempt: 0, typing: false });
  * ```
  *
  * @module

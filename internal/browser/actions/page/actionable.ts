@@ -17,15 +17,17 @@ export type Readiness =
   | { ok: true; x: number; y: number; rect: { x: number; y: number } }
   | {
     ok: false;
-    reason: "gone" | "disabled" | "invisible" | "unstable" | "offscreen";
+    reason: "gone" | "disabled" | "readonly" | "invisible" | "unstable" | "offscreen";
     detail: string;
   }
-  /** What covers the point (`x`, `y`), described. */
-  | { ok: false; reason: "covered"; detail: string; x: number; y: number };
+  /** What covers the point (`x`, `y`), described; `layer`: it is an overlay (fixed, a dialog). */
+  | { ok: false; reason: "covered"; detail: string; x: number; y: number; layer: boolean };
 
-/** How one try looks: its number (which scroll alignment). */
+/** How one try looks: its number (which scroll alignment) and what the element is for. */
 export interface ReadyOptions {
   attempt: number;
+  /** Typing: the field must be editable, and only an overlay above it stops the keys. */
+  typing: boolean;
 }
 
 /**
@@ -51,6 +53,9 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
   if (isDisabled(el)) {
     return { ok: false, reason: "disabled", detail: withCover(el, "it is disabled") };
   }
+  if (options.typing && isReadOnly(el)) {
+    return { ok: false, reason: "readonly", detail: withCover(el, "it is read-only") };
+  }
   if (!hasBox(el)) {
     return { ok: false, reason: "invisible", detail: "it has no size on screen" };
   }
@@ -71,7 +76,7 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
   if (!sameBox(before, after)) {
     return { ok: false, reason: "unstable", detail: "it is still moving" };
   }
-  return pointOn(el);
+  return pointOn(el, options.typing);
 }
 
 /**
@@ -97,7 +102,7 @@ export function throughFrame(
   const py = r.top + frame.clientTop + parseFloat(s.paddingTop) + y;
   const hit = deepElementFromPoint(px, py);
   const lands = hit === frame;
-  return { x: px, y: py, lands, cover: lands || !hit ? "" : describeCover(hit) };
+  return { x: px, y: py, lands, cover: lands || !hit ? "" : describeCover(hit).text };
 }
 
 /** Clicks `el` by script (`HTMLElement.click()`), for when no mouse click can land. */
@@ -111,6 +116,12 @@ export function isDisabled(el: Element): boolean {
   return el.getAttribute("aria-disabled") === "true";
 }
 
+/** A field whose text the user cannot change: `readonly`, or `aria-readonly` on an editor. */
+function isReadOnly(el: Element): boolean {
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.readOnly;
+  return el.getAttribute("aria-readonly") === "true";
+}
+
 /** `what`, and what covers `el` where it is on screen, if anything: `it is disabled (… covers it)`. */
 function withCover(el: Element, what: string): string {
   const r = el.getBoundingClientRect();
@@ -119,7 +130,7 @@ function withCover(el: Element, what: string): string {
     return what;
   }
   const hit = deepElementFromPoint(x, y);
-  return hit && !landsOn(el, hit) ? `${what} (${describeCover(hit)} covers it)` : what;
+  return hit && !landsOn(el, hit) ? `${what} (${describeCover(hit).text} covers it)` : what;
 }
 
 function hasBox(el: Element): boolean {
@@ -149,7 +160,7 @@ function fullyShown(el: Element): boolean {
 }
 
 /** A point where an event lands on `el` (or on its label), or what covers it. */
-function pointOn(el: Element): Readiness {
+function pointOn(el: Element, typing: boolean): Readiness {
   const r = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
   if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
   const { left, right, top, bottom, clip } = visiblePart(el, r);
@@ -176,7 +187,11 @@ function pointOn(el: Element): Readiness {
   for (const [x, y] of tries) if (landsOn(el, deepElementFromPoint(x, y))) return at(x, y);
   const hit = deepElementFromPoint(cx, cy);
   if (!hit) return { ok: false, reason: "offscreen", detail: "nothing is drawn at its place" };
-  return { ok: false, reason: "covered", detail: describeCover(hit), x: cx, y: cy };
+  const cover = describeCover(hit);
+  // Keys go to the focused field whatever is drawn over it: only an overlay (a popup, a
+  // dialog, a cover over the page) stops a person from typing there; a placeholder does not.
+  if (typing && !(cover.layer && !cover.el.contains(el))) return at(cx, cy);
+  return { ok: false, reason: "covered", detail: cover.text, x: cx, y: cy, layer: cover.layer };
 }
 
 /**
@@ -224,10 +239,10 @@ function landsOn(el: Element, hit: Element | null): boolean {
 
 /**
  * The whole overlay over a point (the outermost fixed, sticky or modal ancestor of `hit`, else
- * `hit`), described with its text.
+ * `hit`), described with its text; `layer` when it is such an overlay.
  */
-function describeCover(hit: Element): string {
-  let cover = hit;
+function describeCover(hit: Element): { el: Element; text: string; layer: boolean } {
+  let cover = hit, layer = false;
   for (let p: Node | null = hit; p; p = composedParent(p)) {
     if (!(p instanceof Element)) continue;
     const s = getComputedStyle(p);
@@ -236,8 +251,9 @@ function describeCover(hit: Element): string {
       p.localName === "dialog"
     ) {
       cover = p;
+      layer = true;
     }
   }
   const text = clean((cover as HTMLElement).innerText ?? cover.textContent).slice(0, 60);
-  return `${describe(cover)}${text ? ` "${text}"` : ""}`;
+  return { el: cover, text: `${describe(cover)}${text ? ` "${text}"` : ""}`, layer };
 }

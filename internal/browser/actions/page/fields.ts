@@ -5,6 +5,9 @@
  *
  * @module
  */
+import { isDisabled } from "./actionable.ts";
+import { describeFocus } from "../../effects/page/effects.ts";
+import { deepActiveElement } from "../../runtime/page/dom.ts";
 
 /** What kind of field `el` is, for typing into it. */
 export type FieldKind =
@@ -16,12 +19,23 @@ export type FieldKind =
 /** Input types whose value is set as a picker would, not typed. */
 const SET_BY_VALUE = new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
 
+/** A field made ready for the keys: its kind, whether it had text, and why keys would miss it. */
+export interface PreparedField {
+  kind: FieldKind;
+  hadText: boolean;
+  /**
+   * Why the keys would not reach it, found once it took the focus (the page disabled it then,
+   * or moved the focus elsewhere); "" when they will.
+   */
+  missed: string;
+}
+
 /** Focuses a field and selects its contents, as a user's click + select-all would. */
-export function prepareField(el: Element, clear: boolean): { kind: FieldKind; hadText: boolean } {
+export function prepareField(el: Element, clear: boolean): PreparedField {
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
     el.focus();
     if (el instanceof HTMLInputElement && SET_BY_VALUE.has(el.type)) {
-      return { kind: "value", hadText: el.value.length > 0 };
+      return { kind: "value", hadText: el.value.length > 0, missed: "" };
     }
     const hadText = el.value.length > 0;
     if (clear) el.select();
@@ -32,7 +46,7 @@ export function prepareField(el: Element, clear: boolean): { kind: FieldKind; ha
         // email and number inputs have no selection API: the caret is already at the end.
       }
     }
-    return { kind: "keyboard", hadText };
+    return { kind: "keyboard", hadText, missed: missed(el) };
   }
   if (el instanceof HTMLElement && el.isContentEditable) {
     el.focus();
@@ -42,9 +56,20 @@ export function prepareField(el: Element, clear: boolean): { kind: FieldKind; ha
     const sel = getSelection();
     sel?.removeAllRanges();
     sel?.addRange(range);
-    return { kind: "editable", hadText: (el.textContent ?? "").length > 0 };
+    return { kind: "editable", hadText: (el.textContent ?? "").length > 0, missed: missed(el) };
   }
-  return { kind: "other", hadText: false };
+  return { kind: "other", hadText: false, missed: "" };
+}
+
+/** Why keys sent now would not reach `el`, which was just focused; "" when they will. */
+function missed(el: Element): string {
+  if (isDisabled(el)) return "the page disabled it as it took the focus";
+  if ((el as HTMLInputElement).readOnly) return "the page made it read-only as it took the focus";
+  const active = deepActiveElement();
+  if (active === el || (active && el.contains(active))) return "";
+  return active
+    ? `the focus went to ${describeFocus(active)} instead`
+    : "it does not take the keyboard focus";
 }
 
 /** Sets a field's value as a picker would, firing `input` and `change`; returns the value now. */

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { pageOf } from "../internal/browser/testing.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { idIn } from "./support/summary.ts";
+
+Deno.test("type refuses a field a popup disabled, and types nothing", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/session.html"));
+  const first = idIn((await browser.observe()).summary, /First name/);
+  await pageOf(browser).evaluate("expire()");
+  await assert.rejects(
+    () => browser.type(first, "bernardine"),
+    (e: Error & { kind?: string }) => {
+      assert.equal(e.kind, "no_effect");
+      assert.match(
+        e.message,
+        new RegExp(
+          `^Cannot type into \\[${first}\\]: it is disabled \\(<div id="expire"> "Your session is about to expire\\." covers it\\)`,
+        ),
+      );
+      return true;
+    },
+  );
+  assert.equal(await pageOf(browser).$eval("#first", (el) => (el as HTMLInputElement).value), "");
+});
+
+Deno.test("type refuses a disabled or read-only field with the reason, without typing", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/session.html"));
+  const summary = (await browser.observe()).summary;
+  await assert.rejects(
+    () => browser.type(idIn(summary, /Voucher/), "SPRING"),
+    /^ActionError: Cannot type into \[\d+\]: it is disabled; /,
+  );
+  await assert.rejects(
+    () => browser.type(idIn(summary, /Member number/), "B-2002"),
+    /^ActionError: Cannot type into \[\d+\]: it is read-only; /,
+  );
+  const page = pageOf(browser);
+  assert.equal(await page.$eval("#member", (el) => (el as HTMLInputElement).value), "A-1001");
+  assert.equal(await page.$eval("#voucher", (el) => (el as HTMLInputElement).value), "");
+  assert.equal(await page.$eval("#first", (el) => (el as HTMLInputElement).value), "");
+});
+
+Deno.test("type refuses a field the page disables as it takes the focus, and types nothing", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/session.html"));
+  const promo = idIn((await browser.observe()).summary, /Promo code/);
+  await assert.rejects(
+    () => browser.type(promo, "SPRING"),
+    new RegExp(
+      `^ActionError: Cannot type into \\[${promo}\\]: the page disabled it as it took the focus; nothing was typed`,
+    ),
+  );
+  assert.equal(await pageOf(browser).$eval("#promo", (el) => (el as HTMLInputElement).value), "");
+});
