@@ -1,8 +1,59 @@
 import assert from "node:assert/strict";
-import { BrowserSession } from "../internal/browser/mod.ts";
+import { type ActionOutcome, BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+
+/** The effects of one kind in an outcome. */
+function effectsOf<K extends ActionOutcome["effects"][number]["kind"]>(
+  o: ActionOutcome,
+  kind: K,
+): Extract<ActionOutcome["effects"][number], { kind: K }>[] {
+  return o.effects.filter((e) => e.kind === kind) as Extract<
+    ActionOutcome["effects"][number],
+    { kind: K }
+  >[];
+}
+
+Deno.test("a field whose value a script changes is reported with its new value", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/spinner.html"));
+  const summary = (await browser.observe()).summary;
+  const guests = idIn(summary, /Guests/);
+  const fewer = idIn(summary, /Fewer guests/);
+  for (const value of ["-1", "-2"]) {
+    const outcome = await browser.click(fewer);
+    const said = renderOutcome(outcome);
+    assert.deepEqual(
+      effectsOf(outcome, "control"),
+      [{ kind: "control", id: guests, change: { state: "value", value } }],
+      said,
+    );
+    assert.match(
+      said,
+      new RegExp(`^Clicked \\[${fewer}\\]\\. \\[${guests}\\] now reads "${value}"`),
+    );
+    assert.doesNotMatch(said, /Nothing on the page changed/);
+  }
+});
+
+Deno.test("ARIA states a script changes on controls the model was shown are reported", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/spinner.html"));
+  const summary = (await browser.observe()).summary;
+  const breakfast = idIn(summary, /Breakfast/);
+  const late = idIn(summary, /Late checkout/);
+  const outcome = await browser.click(idIn(summary, /Select all extras/));
+  const said = renderOutcome(outcome);
+  assert.deepEqual(
+    effectsOf(outcome, "control").map((e) => [e.id, e.change.state]),
+    [[breakfast, "checked"], [late, "checked"]],
+    said,
+  );
+  assert.match(said, new RegExp(`\\[${breakfast}\\] is now checked; \\[${late}\\] is now checked`));
+});
 
 Deno.test("type refuses a field a popup disabled, and types nothing", async () => {
   await using site = startFixtureServer();

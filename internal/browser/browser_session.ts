@@ -268,6 +268,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       banners: this.#banners,
       domains: this.#domains,
       settleCapMs: this.#settleCapMs,
+      idOf: (token, lid) => this.#observer.idOf(token, lid),
     };
   }
 

@@ -60,6 +60,8 @@ export type Effect =
   | { kind: "title"; title: string }
   /** The element acted on changed (or kept) a state a person sees. */
   | { kind: "target"; id: number; change: TargetChange }
+  /** Another control the model was shown changed its value or state (a spinner's field). */
+  | { kind: "control"; id: number; change: TargetChange; inFrame?: boolean }
   /**
    * Things the model sees appeared: controls and elements with text of their own (`count`
    * capped at 500: `capped`); `headings` new headings, `samples` the first new lines of text.

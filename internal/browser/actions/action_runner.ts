@@ -3,7 +3,7 @@ import type { ActionOutcome, DownloadRecord, Effect } from "../../entity/mod.ts"
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import type { DomainGuard } from "../domains/domain_guard.ts";
 import type { Downloads } from "../downloads/downloads.ts";
-import { EffectProbe } from "../effects/effect_probe.ts";
+import { EffectProbe, type IdOf } from "../effects/effect_probe.ts";
 import type { DialogAnswer, DialogAnswers } from "../dialogs/dialog_answers.ts";
 import type { PageActivity } from "../settle/page_activity.ts";
 import type { Tabs } from "../tabs/tabs.ts";
@@ -20,6 +20,8 @@ export interface ActionEnv {
   banners: BannerCloser;
   domains: DomainGuard | undefined;
   settleCapMs: number;
+  /** The ID the model knows an element by (to report other controls whose state changed). */
+  idOf?: IdOf;
   /** Runs an action on a tab, failing at once when the browser or the tab is gone. */
   guard<T>(page: Page, work: () => Promise<T>): Promise<T>;
 }
@@ -88,7 +90,12 @@ async function actAndSettle(
   const page = tabs.current;
   const activity = env.activity(page);
   const dialogs = env.dialogs(page);
-  const probe = await EffectProbe.start(page, options.target, options.passive ?? false);
+  const probe = await EffectProbe.start(
+    page,
+    options.target,
+    options.passive ?? false,
+    env.idOf,
+  );
   // Dialogs the page opened before this action (dismissed then) are not this action's doing.
   dialogs.take();
   tabs.startAction();

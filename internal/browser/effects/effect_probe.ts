@@ -1,6 +1,7 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import type { Effect, TargetChange } from "../../entity/mod.ts";
 import {
+  type ControlState,
   type DomChanges,
   type EffectSnapshot,
   inRealm,
@@ -9,6 +10,9 @@ import {
 } from "../runtime/page_runtime.ts";
 import { LISTENER_TOKEN } from "../runtime/main_world.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
+
+/** The run-wide ID of the element with local ID `lid` in the document with `token`, if given. */
+export type IdOf = (token: string, lid: number) => number | undefined;
 
 /** What the page looked like before an action, to compare with after it. */
 interface Before {
@@ -35,21 +39,24 @@ export class EffectProbe {
   readonly #before: Before;
   readonly #el: ElementHandle<Element> | undefined;
   readonly #id: number | undefined;
+  readonly #idOf: IdOf;
 
-  private constructor(before: Before, el?: ElementHandle<Element>, id?: number) {
+  private constructor(before: Before, idOf: IdOf, el?: ElementHandle<Element>, id?: number) {
     this.#before = before;
+    this.#idOf = idOf;
     this.#el = el;
     this.#id = id;
   }
 
   /**
    * Takes the "before" snapshot of `page`, and of element `[id]` when given; `passive` for an
-   * action that only watches (a wait).
+   * action that only watches (a wait). `idOf` names other controls whose state changes.
    */
   static async start(
     page: Page,
     target?: { el: ElementHandle<Element>; id: number },
     passive = false,
+    idOf: IdOf = () => undefined,
   ) {
     const url = page.url();
     const el = target?.el;
@@ -64,7 +71,7 @@ export class EffectProbe {
     const before: Before = { page, url, title };
     if (m) before.main = m;
     if (f) before.frame = f;
-    return new EffectProbe(before, el, target?.id);
+    return new EffectProbe(before, idOf, el, target?.id);
   }
 
   /** The page's URL before the action. */
@@ -106,9 +113,24 @@ export class EffectProbe {
       scroll: options.scroll ?? false,
       focusNews: !target?.focused,
     };
+    if (m?.changes) out.push(...this.#controls(m.changes, false));
+    if (f?.changes) out.push(...this.#controls(f.changes, true));
     if (m && before.main) out.push(...pageChanges(before.main, m, m.changes, how));
     if (f && before.frame) {
       out.push(...pageChanges(before.frame, f, f.changes, { ...how, inFrame: true }));
+    }
+    return out;
+  }
+
+  /** Controls the model was shown (they have IDs) whose value or state changed. */
+  #controls(changes: DomChanges, inFrame: boolean): Effect[] {
+    const out: Effect[] = [];
+    for (const s of changes.states) {
+      const id = this.#idOf(changes.token, s.lid);
+      if (id === undefined || id === this.#id) continue;
+      for (const change of stateChanges(s.before, s.after)) {
+        out.push({ kind: "control", id, change, ...(inFrame ? { inFrame } : {}) });
+      }
     }
     return out;
   }
@@ -142,23 +164,30 @@ function targetChanges(id: number, a: TargetState, b: TargetState): Effect[] {
   if (!b.connected) return a.connected ? [change({ state: "left" })] : [];
   if (a.visible && !b.visible) return [change({ state: "hidden" })];
   const out: Effect[] = [];
-  if (b.checked !== undefined) {
-    out.push(
-      change({ state: b.checked ? "checked" : "unchecked", changed: a.checked !== b.checked }),
-    );
+  // A click on a checkbox says its state even when it kept it (the click did nothing).
+  if (b.checked !== undefined && b.checked === a.checked) {
+    out.push(change({ state: b.checked ? "checked" : "unchecked", changed: false }));
+  }
+  out.push(...stateChanges(a, b).map(change));
+  return out;
+}
+
+/** How the states a person sees differ from `a` to `b`, one change each. */
+function stateChanges(a: ControlState, b: ControlState): TargetChange[] {
+  const out: TargetChange[] = [];
+  if (b.checked !== undefined && b.checked !== a.checked) {
+    out.push({ state: b.checked ? "checked" : "unchecked", changed: true });
   }
   if (b.expanded !== undefined && b.expanded !== a.expanded) {
-    out.push(change({ state: b.expanded === "true" ? "expanded" : "collapsed" }));
+    out.push({ state: b.expanded === "true" ? "expanded" : "collapsed" });
   }
   if (b.selected !== undefined && b.selected !== a.selected) {
-    out.push(change({ state: b.selected === "true" ? "selected" : "not selected" }));
+    out.push({ state: b.selected === "true" ? "selected" : "not selected" });
   }
   if (b.pressed !== undefined && b.pressed !== a.pressed) {
-    out.push(change({ state: b.pressed === "true" ? "pressed" : "not pressed" }));
+    out.push({ state: b.pressed === "true" ? "pressed" : "not pressed" });
   }
-  if (b.value !== undefined && b.value !== a.value) {
-    out.push(change({ state: "value", value: b.value }));
-  }
+  if (b.value !== undefined && b.value !== a.value) out.push({ state: "value", value: b.value });
   return out;
 }
 

@@ -28,6 +28,11 @@ export class ElementIds {
     return { id, fresh: true };
   }
 
+  /** The ID given to a frame-local element, if one was (never assigns one). */
+  find(token: string, lid: number): number | undefined {
+    return this.#byKey.get(`${token}:${lid}`);
+  }
+
   /** Where an ID points, or undefined when it was never given out or its frame is gone. */
   lookup(id: number): ElementRef | undefined {
     return this.#byId.get(id);

@@ -250,6 +250,11 @@ export class PageObserver {
     return { ...this.#options };
   }
 
+  /** The ID given to the element with local number `lid` in the document `token`, if any. */
+  idOf(token: string, lid: number): number | undefined {
+    return this.#ids.find(token, lid);
+  }
+
   /** Where an ID points (frame, document token, local number), or undefined. */
   ref(id: number): { frame: Frame; token: string; lid: number } | undefined {
     return this.#ids.lookup(id);

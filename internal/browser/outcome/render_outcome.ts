@@ -114,6 +114,8 @@ function renderEffect(e: Effect): string {
       return `the title is now "${e.title}"`;
     case "target":
       return targetPhrase(e.id, e.change);
+    case "control":
+      return `${targetPhrase(e.id, e.change)}${at}`;
     case "added": {
       const n = e.capped ? "500+" : String(e.count);
       const names = [

@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The DOM changes of one action, counted as a person would notice them: elements that came or
- * went, and lines of text that are new, gone or read otherwise. Started by `measureEffects` at an action's
+ * went, lines of text that are new, gone or read otherwise, and the controls whose value or
+ * state changed. Started by `measureEffects` at an action's
  * start, read at its end.
  *
  * @module
@@ -17,7 +18,8 @@ import {
   visibleLines,
   withoutBackground,
 } from "./effect_text.ts";
-import type { EffectTracker } from "../../runtime/page/state.ts";
+import { STATE_ATTRIBUTES, type StateChange, StateWatch } from "./effect_states.ts";
+import { docState, type EffectTracker } from "../../runtime/page/state.ts";
 import { cut } from "../../shared/text.ts";
 
 /** What the DOM did between the two `measureEffects` calls of an action. */
@@ -41,6 +43,10 @@ export interface DomChanges {
   gone: string[];
   /** The keyboard focus is on another element than at the start (or on none). */
   focusMoved: boolean;
+  /** Controls with IDs (not the target) whose value or ARIA state changed, by local ID. */
+  states: StateChange[];
+  /** The document's token, which local IDs are meaningful with. */
+  token: string;
 }
 
 /** What one action's measurement keeps besides the counts in {@link EffectTracker}. */
@@ -51,6 +57,8 @@ interface Extra {
   /** Elements whose own text changed, with their text before. */
   owners: Map<Element, string>;
   focus: Element | null;
+  /** Values and states of controls, and the target's look. */
+  states: StateWatch;
 }
 
 const extras = new WeakMap<EffectTracker, Extra>();
@@ -63,10 +71,10 @@ const CONTROL =
   "[onclick], [contenteditable]";
 
 /**
- * Starts counting this document's changes for an action: a tracker that {@link finishCounting}
- * reads; `text` is the page's visible text now.
+ * Starts counting this document's changes for an action on `target` (or none): a tracker that
+ * {@link finishCounting} reads; `text` is the page's visible text now.
  */
-export function startCounting(text: string): EffectTracker {
+export function startCounting(target: Element | null, text: string): EffectTracker {
   const tracker: EffectTracker = {
     added: new Set(),
     removed: 0,
@@ -77,12 +85,15 @@ export function startCounting(text: string): EffectTracker {
     background: backgroundTexts(new Map(), []),
     owners: new Map(),
     focus: deepActiveElement(),
+    states: new StateWatch(target),
   });
   tracker.observer.observe(document, {
     childList: true,
     subtree: true,
     characterData: true,
     characterDataOldValue: true,
+    attributeFilter: STATE_ATTRIBUTES,
+    attributeOldValue: true,
   });
   return tracker;
 }
@@ -102,6 +113,8 @@ export function finishCounting(tracker: EffectTracker | undefined, text: string)
     texts: [],
     gone: [],
     focusMoved: false,
+    states: [],
+    token: docState().token,
   };
   if (tracker) {
     record(tracker, tracker.observer.takeRecords());
@@ -113,6 +126,10 @@ export function finishCounting(tracker: EffectTracker | undefined, text: string)
 function record(tracker: EffectTracker, records: MutationRecord[]): void {
   const extra = extras.get(tracker);
   for (const r of records) {
+    if (r.type === "attributes") {
+      extra?.states.record(r);
+      continue;
+    }
     const before = extra ? textBefore(r) : undefined;
     if (before && !extra!.owners.has(before.owner) && extra!.owners.size < 50) {
       extra!.owners.set(before.owner, before.text);
@@ -169,6 +186,7 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
     }
   }
   if (!extra) return;
+  out.states = extra.states.changes();
   // A line is new when, background activity's text taken out, no line read so before.
   const skip = backgroundTexts(extra.owners, extra.background);
   const now = visibleLines(text);

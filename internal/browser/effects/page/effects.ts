@@ -10,25 +10,19 @@ import { endAction, startAction } from "../../settle/page/activity.ts";
 import { tellAction } from "../../settle/page/work.ts";
 import { busySignals } from "../../settle/page/busy.ts";
 import { deepActiveElement } from "../../runtime/page/dom.ts";
+import { type ControlState, controlState } from "./effect_states.ts";
 import { type DomChanges, finishCounting, startCounting } from "./effect_count.ts";
 import { accessibleName } from "../../observe/page/names.ts";
 import { docState } from "../../runtime/page/state.ts";
-import { cut, MASK } from "../../shared/text.ts";
+import { cut } from "../../shared/text.ts";
 
 /** The state of the acted-on element, as a person would see it. */
-export interface TargetState {
+export interface TargetState extends ControlState {
   connected: boolean;
   /** Drawn on screen (not `display: none`, `visibility: hidden` or zero-sized). */
   visible: boolean;
   /** It has the keyboard focus. */
   focused: boolean;
-  /** A field's value (passwords masked), or a contenteditable's text. */
-  value?: string;
-  checked?: boolean;
-  /** `aria-expanded`, `aria-selected`, `aria-pressed` or `open`, when the element has one. */
-  expanded?: string;
-  selected?: string;
-  pressed?: string;
 }
 
 /** A snapshot of what a person notices: focus, visible text, busy indicators, the target. */
@@ -61,7 +55,7 @@ export function measureEffects(
   if (phase === "start") {
     startAction(passive);
     tellAction(token, "start", passive);
-    state.effects = startCounting(text);
+    state.effects = startCounting(target, text);
   } else {
     endAction();
     tellAction(token, "end");
@@ -92,32 +86,10 @@ export function describeFocus(el: Element): string {
 
 function stateOf(el: Element): TargetState {
   const r = el.getBoundingClientRect();
-  const s: TargetState = {
+  return {
     connected: el.isConnected,
     visible: el.checkVisibility({ visibilityProperty: true }) && r.width > 0 && r.height > 0,
     focused: deepActiveElement() === el,
+    ...controlState(el),
   };
-  if (el instanceof HTMLInputElement) {
-    if (el.type === "checkbox" || el.type === "radio") s.checked = el.checked;
-    else if (el.type === "password") s.value = el.value ? MASK : "";
-    else if (el.type !== "file") s.value = el.value;
-    else s.value = Array.from(el.files ?? [], (f) => f.name).join(", ");
-  } else if (el instanceof HTMLTextAreaElement) s.value = el.value;
-  else if (el instanceof HTMLSelectElement) {
-    s.value = Array.from(el.selectedOptions, (o) => o.text.trim()).join(", ");
-  } else if (el instanceof HTMLElement && el.isContentEditable) s.value = el.innerText;
-  const aria = (name: string) => el.getAttribute(name) ?? undefined;
-  const checked = aria("aria-checked");
-  if (s.checked === undefined && checked !== undefined) s.checked = checked === "true";
-  const expanded = aria("aria-expanded") ??
-    (el instanceof HTMLDetailsElement ? String(el.open) : undefined) ??
-    (el.parentElement instanceof HTMLDetailsElement && el.localName === "summary"
-      ? String(el.parentElement.open)
-      : undefined);
-  if (expanded !== undefined) s.expanded = expanded;
-  const selected = aria("aria-selected");
-  if (selected !== undefined) s.selected = selected;
-  const pressed = aria("aria-pressed");
-  if (pressed !== undefined) s.pressed = pressed;
-  return s;
 }
