@@ -55,6 +55,23 @@ Deno.test("ARIA states a script changes on controls the model was shown are repo
   assert.match(said, new RegExp(`\\[${breakfast}\\] is now checked; \\[${late}\\] is now checked`));
 });
 
+Deno.test("a choice that only changes colour when picked is reported as changed, not as nothing", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/choices.html"));
+  const summary = (await browser.observe()).summary;
+  const paris = idIn(summary, /Paris/);
+  const outcome = await browser.click(paris);
+  const said = renderOutcome(outcome);
+  assert.deepEqual(effectsOf(outcome, "target"), [
+    { kind: "target", id: paris, change: { state: "restyled" } },
+  ], said);
+  assert.match(said, new RegExp(`^Clicked \\[${paris}\\]\\. \\[${paris}\\] looks different now`));
+  // Clicking it again changes nothing a person sees: no report of a change.
+  const again = renderOutcome(await browser.click(paris));
+  assert.match(again, /Nothing on the page changed/);
+});
+
 Deno.test("type refuses a field a popup disabled, and types nothing", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });

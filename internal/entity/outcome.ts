@@ -99,7 +99,9 @@ export type TargetChange =
   /** `checked`/`unchecked`; `changed` false when it kept that state (a click that did nothing). */
   | { state: "checked" | "unchecked"; changed: boolean }
   | { state: "expanded" | "collapsed" | "selected" | "not selected" | "pressed" | "not pressed" }
-  | { state: "value"; value: string };
+  | { state: "value"; value: string }
+  /** Its class or style changed and so did its colours (a choice that turns green when picked). */
+  | { state: "restyled" };
 
 /**
  * Why settling after an action ended: the page was quiet for `quietMs` after its last change;

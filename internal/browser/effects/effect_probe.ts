@@ -169,6 +169,10 @@ function targetChanges(id: number, a: TargetState, b: TargetState): Effect[] {
     out.push(change({ state: b.checked ? "checked" : "unchecked", changed: false }));
   }
   out.push(...stateChanges(a, b).map(change));
+  // A new look is news only when no state says what changed.
+  if (b.restyled && out.every((e) => e.kind === "target" && "changed" in e.change)) {
+    out.push(change({ state: "restyled" }));
+  }
   return out;
 }
 

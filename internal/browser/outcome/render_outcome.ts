@@ -158,6 +158,8 @@ function targetPhrase(id: number, c: TargetChange): string {
       return `[${id}] ${c.changed ? "is now" : "is still"} ${c.state}`;
     case "value":
       return `[${id}] now reads ${JSON.stringify(cut(c.value.replace(/\s+/g, " "), 80))}`;
+    case "restyled":
+      return `[${id}] looks different now (its colours changed)`;
     default:
       return `[${id}] is now ${c.state}`;
   }

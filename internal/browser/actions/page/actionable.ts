@@ -9,6 +9,7 @@
  * @module
  */
 import { composedParent, deepElementFromPoint } from "../../runtime/page/dom.ts";
+import { noteHoverLook } from "../../effects/page/effect_count.ts";
 import { clean } from "../../shared/text.ts";
 
 /** Where an event can land on an element, or why it cannot yet. */
@@ -82,8 +83,10 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
 /**
  * Whether an event at (`x`, `y`) in this frame still lands on `el`, checked again once the
  * pointer is over it and right before the button goes down (hovering can open what covers it).
+ * The look `el` has while hovered is what a change of look after the click is measured against.
  */
 export function pointerOver(el: Element, x: number, y: number): boolean {
+  noteHoverLook(el);
   return landsOn(el, deepElementFromPoint(x, y));
 }
 

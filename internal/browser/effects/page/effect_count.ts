@@ -123,6 +123,11 @@ export function finishCounting(tracker: EffectTracker | undefined, text: string)
   return changes;
 }
 
+/** Whether the target's attributes and colours both changed during the action of `tracker`. */
+export function targetRestyled(tracker: EffectTracker): boolean {
+  return extras.get(tracker)?.states.restyled() ?? false;
+}
+
 function record(tracker: EffectTracker, records: MutationRecord[]): void {
   const extra = extras.get(tracker);
   for (const r of records) {
@@ -214,4 +219,13 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
     }
   }
   out.focusMoved = deepActiveElement() !== extra.focus;
+}
+
+/**
+ * Notes the look of the element acted on with the pointer over it (just before the button goes
+ * down), so a hover style is not reported as a change of its look.
+ */
+export function noteHoverLook(el: Element): void {
+  const tracker = docState().effects;
+  if (tracker) extras.get(tracker)?.states.hover(el);
 }

@@ -2,7 +2,8 @@
 /**
  * States an action changed that no text shows: the values of fields and the ARIA states of the
  * controls the model was given IDs for (a spinner's arrows set its field to -1 by script; "Select
- * all" checks three boxes).
+ * all" checks three boxes), and the look of the element acted on (a choice that turns green when
+ * picked, by a class alone).
  *
  * @module
  */
@@ -80,16 +81,19 @@ export function controlState(el: Element): ControlState {
 }
 
 /**
- * Follows one action's state changes: field values of the controls with IDs from the start, and
- * their state attributes as they change.
+ * Follows one action's state changes: field values of the controls with IDs from the start,
+ * their state attributes as they change, and the look of the target.
  */
 export class StateWatch {
   readonly #target: Element | null;
   readonly #fields = new Map<Element, ControlState>();
   readonly #attrs = new Map<Element, Map<string, string | null>>();
+  #look = "";
+  readonly #marks: string;
 
   /**
-   * Remembers the values of the fields the last observation showed on screen (but the target's).
+   * Remembers the values of the fields the last observation showed on screen (but the target's)
+   * and the target's look.
    */
   constructor(target: Element | null) {
     this.#target = target;
@@ -106,6 +110,8 @@ export class StateWatch {
       if (!el || el === target || !isField(el) || !el.isConnected) continue;
       this.#fields.set(el, fieldState(el));
     }
+    this.#look = target ? lookOf(target) : "";
+    this.#marks = target ? marksOf(target) : "";
   }
 
   /** Notes the value an attribute of {@link STATE_ATTRIBUTES} had before its first change. */
@@ -119,6 +125,17 @@ export class StateWatch {
       this.#attrs.set(el, old = new Map());
     }
     if (!old.has(r.attributeName!)) old.set(r.attributeName!, r.oldValue);
+  }
+
+  /** The target's look with the pointer over it: a hover style is not a change of look. */
+  hover(el: Element): void {
+    if (el === this.#target) this.#look = lookOf(el);
+  }
+
+  /** The target's attributes and its colours both changed (a class that marks it chosen). */
+  restyled(): boolean {
+    const t = this.#target;
+    return !!t && t.isConnected && marksOf(t) !== this.#marks && lookOf(t) !== this.#look;
   }
 
   /** Controls with IDs, visible now, whose state differs from the start; at most five. */
@@ -207,4 +224,24 @@ function fieldState(el: Element): ControlState {
 function differs(a: ControlState, b: ControlState): boolean {
   return a.value !== b.value || a.checked !== b.checked || a.expanded !== b.expanded ||
     a.selected !== b.selected || a.pressed !== b.pressed;
+}
+
+/** The colours and weight a person sees of an element (not its focus ring). */
+function lookOf(el: Element): string {
+  const s = getComputedStyle(el);
+  return [
+    s.color,
+    s.backgroundColor,
+    s.backgroundImage,
+    s.borderTopColor,
+    s.borderBottomColor,
+    s.fontWeight,
+    s.textDecorationLine,
+    s.opacity,
+  ].join("|");
+}
+
+/** The element's attributes, as a change of class or style shows in them. */
+function marksOf(el: Element): string {
+  return Array.from(el.attributes, (a) => `${a.name}=${a.value}`).join(" ");
 }

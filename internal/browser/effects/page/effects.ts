@@ -11,7 +11,7 @@ import { tellAction } from "../../settle/page/work.ts";
 import { busySignals } from "../../settle/page/busy.ts";
 import { deepActiveElement } from "../../runtime/page/dom.ts";
 import { type ControlState, controlState } from "./effect_states.ts";
-import { type DomChanges, finishCounting, startCounting } from "./effect_count.ts";
+import { type DomChanges, finishCounting, startCounting, targetRestyled } from "./effect_count.ts";
 import { accessibleName } from "../../observe/page/names.ts";
 import { docState } from "../../runtime/page/state.ts";
 import { cut } from "../../shared/text.ts";
@@ -23,6 +23,8 @@ export interface TargetState extends ControlState {
   visible: boolean;
   /** It has the keyboard focus. */
   focused: boolean;
+  /** At the end: its attributes and its colours changed (a class that marks it chosen). */
+  restyled?: boolean;
 }
 
 /** A snapshot of what a person notices: focus, visible text, busy indicators, the target. */
@@ -63,6 +65,7 @@ export function measureEffects(
   }
   const out: EffectSnapshot & { changes?: DomChanges } = snapshot(text, phase);
   if (target) out.target = stateOf(target);
+  if (target && old && phase === "end" && targetRestyled(old)) out.target!.restyled = true;
   if (changes) out.changes = changes;
   return out;
 }
