@@ -126,3 +126,21 @@ Deno.test("type refuses a field the page disables as it takes the focus, and typ
   );
   assert.equal(await pageOf(browser).$eval("#promo", (el) => (el as HTMLInputElement).value), "");
 });
+
+Deno.test("a scroll inside a panel reports the posts that came into view", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/panel.html"));
+  const posts = idIn((await browser.observe()).summary, /Reply to post 1$/);
+  const outcome = await browser.scroll("down", posts);
+  const said = renderOutcome(outcome);
+  const [shown] = effectsOf(outcome, "revealed");
+  assert.ok(shown, said);
+  assert.ok(shown.headings.includes("Lost and found"), said);
+  assert.ok(
+    !shown.headings.includes("Trail report") && !shown.headings.includes("Gear swap"),
+    said,
+  );
+  assert.match(said, /came into view: heading "Lost and found"/i);
+  assert.doesNotMatch(said, /Nothing on the page changed/);
+});

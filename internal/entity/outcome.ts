@@ -63,6 +63,11 @@ export type Effect =
   /** Another control the model was shown changed its value or state (a spinner's field). */
   | { kind: "control"; id: number; change: TargetChange; inFrame?: boolean }
   /**
+   * A scroll brought this into view: the first new lines (`samples`), headings first
+   * (`headings`).
+   */
+  | { kind: "revealed"; samples: string[]; headings: string[] }
+  /**
    * Things the model sees appeared: controls and elements with text of their own (`count`
    * capped at 500: `capped`); `headings` new headings, `samples` the first new lines of text.
    */

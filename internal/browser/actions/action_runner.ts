@@ -60,6 +60,8 @@ export interface Did {
    * reached the bottom of an endless list); may throw, as the step may.
    */
   settled?: () => Promise<Did>;
+  /** What a scroll brought into view: new headings and lines. */
+  revealed?: { headings: string[]; samples: string[] };
 }
 
 /**
@@ -157,6 +159,10 @@ async function actAndSettle(
   const saved: DownloadRecord[] = downloads?.pending ? await downloads.finishPending(signal) : [];
   outcome.downloads = saved;
   const effects: Effect[] = await probe.finish(now, { scroll: options.scroll ?? false });
+  const shown = done.revealed;
+  if (shown && shown.headings.length + shown.samples.length > 0) {
+    effects.unshift({ kind: "revealed", ...shown });
+  }
   outcome.effects = effects;
   if (now !== page || now.url() !== probe.url) outcome.banners = await env.banners.afterLoad(now);
   outcome.blocked = env.domains?.take() ?? [];

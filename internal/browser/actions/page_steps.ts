@@ -90,6 +90,7 @@ function scrolled(
       return {
         did: `Scrolled ${r.what} down: it was at the bottom; ${left} px more below now`,
         loaded,
+        revealed: r.revealed,
       };
     }
     if (r.moved === 0) {
@@ -102,7 +103,7 @@ function scrolled(
       ? `reached the ${end}`
       : `${left} px more ${direction === "down" ? "below" : "above"}`;
     const did = `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${more}`;
-    return loaded > 0 ? { did, loaded } : { did };
+    return loaded > 0 ? { did, loaded, revealed: r.revealed } : { did, revealed: r.revealed };
   };
   if (!r.atBottom) return said(r.left, 0);
   const first = r.moved === 0 ? `Scrolled ${r.what} down` : said(r.left, 0).did;

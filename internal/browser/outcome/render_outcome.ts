@@ -116,6 +116,13 @@ function renderEffect(e: Effect): string {
       return targetPhrase(e.id, e.change);
     case "control":
       return `${targetPhrase(e.id, e.change)}${at}`;
+    case "revealed": {
+      const names = [
+        ...e.headings.map((h) => `heading ${JSON.stringify(h)}`),
+        ...e.samples.map((s) => JSON.stringify(s)),
+      ];
+      return `came into view: ${names.join(", ")}`;
+    }
     case "added": {
       const n = e.capped ? "500+" : String(e.count);
       const names = [

@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { deepElementFromPoint } from "../../runtime/page/dom.ts";
+import { clean, cut } from "../../shared/text.ts";
 
 /** Where a scroll went: pixels moved, pixels left in that direction, and what scrolled. */
 export interface ScrollResult {
@@ -17,6 +19,8 @@ export interface ScrollResult {
    * feed loading more) is counted by {@link scrollGrowth}.
    */
   atBottom: boolean;
+  /** What came into view: new headings and lines of text, in reading order (a few each). */
+  revealed: { headings: string[]; samples: string[] };
 }
 
 /** The list a scroll reached the bottom of, watched for what is added while the page settles. */
@@ -62,6 +66,7 @@ export function scrollBy(el: Element | null, screens: number): ScrollResult {
   const isPage = box === root || box === document.body;
   const height = isPage ? innerHeight : box.clientHeight;
   const before = box.scrollTop;
+  const shown = inView(box, isPage);
   box.scrollBy({ top: height * screens, behavior: "instant" });
   const moved = box.scrollTop - before;
   const below = () => box.scrollHeight - box.clientHeight - box.scrollTop;
@@ -75,7 +80,98 @@ export function scrollBy(el: Element | null, screens: number): ScrollResult {
     const label = box.getAttribute("aria-label") ?? box.id ?? "";
     what = `the scrollable <${box.localName}>${label ? ` "${label}"` : ""}`;
   }
-  return { moved: Math.round(moved), left: Math.max(0, Math.round(left)), what, atBottom };
+  return {
+    moved: Math.round(moved),
+    left: Math.max(0, Math.round(left)),
+    what,
+    atBottom,
+    revealed: newInView(shown, inView(box, isPage)),
+  };
+}
+
+/** A line of text in view, and whether it is a heading. */
+interface Line {
+  text: string;
+  heading: boolean;
+}
+
+/** Rows of points looked at in a scrolled area, this far apart (a line of text is ~16-24 px). */
+const ROW_PX = 20;
+
+/**
+ * The lines of text drawn in the visible part of `box` (the page's view for the page), as a
+ * person sees them: the text under a grid of points, so covered, clipped, transparent and
+ * screen-reader-only text is not among them. Keyed by text; true for a heading.
+ */
+function inView(box: Element, isPage: boolean): Map<string, boolean> {
+  const b = isPage
+    ? { left: 0, top: 0, right: innerWidth, bottom: innerHeight }
+    : box.getBoundingClientRect();
+  const left = Math.max(b.left, 0), right = Math.min(b.right, innerWidth);
+  const top = Math.max(b.top, 0), bottom = Math.min(b.bottom, innerHeight);
+  const lines = new Map<string, boolean>();
+  const met = new Set<Node>();
+  const range = document.createRange();
+  for (let y = top + ROW_PX / 2; y < bottom; y += ROW_PX) {
+    for (const fx of [0.15, 0.5, 0.85]) {
+      const x = left + (right - left) * fx;
+      const text = textAt(x, y, range);
+      if (!text || met.has(text) || (!isPage && !box.contains(text))) continue;
+      met.add(text);
+      const line = lineOf(text);
+      if (line && !lines.has(line.text)) lines.set(line.text, line.heading);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The text node on the line drawn at a point (through open shadow roots), if there is one: the
+ * text under the point, or the text of that line in the element under it (short lines end
+ * before the point).
+ */
+function textAt(x: number, y: number, range: Range): Text | undefined {
+  const hit = deepElementFromPoint(x, y);
+  const root = hit?.getRootNode();
+  const shadowRoots = root instanceof ShadowRoot ? [root] : [];
+  const node = document.caretPositionFromPoint(x, y, { shadowRoots })?.offsetNode;
+  if (!(node instanceof Text) || !/\S/.test(node.data)) return undefined;
+  // The caret may be in another line (below a margin): only a text on this line counts.
+  range.selectNodeContents(node);
+  for (const r of Array.from(range.getClientRects())) {
+    if (y >= r.top && y <= r.bottom) return node;
+  }
+  return undefined;
+}
+
+/**
+ * The line a text node shows, as the walker would list it: its heading's text, or its own; none
+ * when it is unreadable (transparent, tiny).
+ */
+function lineOf(node: Text): Line | undefined {
+  const parent = node.parentElement;
+  if (!parent) return undefined;
+  const style = getComputedStyle(parent);
+  if (parseFloat(style.fontSize) < 5 || /^rgba\(.*, 0(\.0\d*)?\)$/.test(style.color)) {
+    return undefined;
+  }
+  const heading = parent.closest<HTMLElement>('h1, h2, h3, h4, h5, h6, [role="heading"]');
+  const text = clean(heading ? heading.innerText : node.data);
+  return text ? { text: cut(text, 60), heading: heading !== null } : undefined;
+}
+
+/** What is in view now that was not before: two headings and two lines at most. */
+function newInView(
+  before: Map<string, boolean>,
+  after: Map<string, boolean>,
+): { headings: string[]; samples: string[] } {
+  const headings: string[] = [], samples: string[] = [];
+  for (const [text, heading] of after) {
+    if (before.has(text)) continue;
+    if (heading && headings.length < 2) headings.push(text);
+    else if (!heading && samples.length < 2) samples.push(text);
+  }
+  return { headings, samples };
 }
 
 function watchGrowth(box: Element): void {
