@@ -144,3 +144,17 @@ Deno.test("a scroll inside a panel reports the posts that came into view", async
   assert.match(said, /came into view: heading "Lost and found"/i);
   assert.doesNotMatch(said, /Nothing on the page changed/);
 });
+
+Deno.test("text for screen readers only is not quoted as visible, and a hidden text's old value is not", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/announce.html"));
+  const summary = (await browser.observe()).summary;
+  const add = await browser.click(idIn(summary, /Add to cart/));
+  const said = renderOutcome(add);
+  assert.match(said, /The visible text changed: "Cart \(0\)" now reads "Cart \(1\)"/);
+  assert.doesNotMatch(said, /Blue mug added|Cart updated|appeared/, said);
+  const finish = renderOutcome(await browser.click(idIn(summary, /Finish/)));
+  assert.match(finish, /"Task finished: order 42 placed" appeared/);
+  assert.doesNotMatch(finish, /Pending/);
+});

@@ -7,6 +7,7 @@
  */
 import { deepElementFromPoint } from "../../runtime/page/dom.ts";
 import { clean, cut } from "../../shared/text.ts";
+import { visuallyHidden } from "../../observe/page/walk/visually_hidden.ts";
 
 /** Where a scroll went: pixels moved, pixels left in that direction, and what scrolled. */
 export interface ScrollResult {
@@ -111,6 +112,7 @@ function inView(box: Element, isPage: boolean): Map<string, boolean> {
   const top = Math.max(b.top, 0), bottom = Math.min(b.bottom, innerHeight);
   const lines = new Map<string, boolean>();
   const met = new Set<Node>();
+  const hidden = new Map<Element, boolean>();
   const range = document.createRange();
   for (let y = top + ROW_PX / 2; y < bottom; y += ROW_PX) {
     for (const fx of [0.15, 0.5, 0.85]) {
@@ -118,7 +120,7 @@ function inView(box: Element, isPage: boolean): Map<string, boolean> {
       const text = textAt(x, y, range);
       if (!text || met.has(text) || (!isPage && !box.contains(text))) continue;
       met.add(text);
-      const line = lineOf(text);
+      const line = lineOf(text, hidden);
       if (line && !lines.has(line.text)) lines.set(line.text, line.heading);
     }
   }
@@ -146,11 +148,11 @@ function textAt(x: number, y: number, range: Range): Text | undefined {
 
 /**
  * The line a text node shows, as the walker would list it: its heading's text, or its own; none
- * when it is unreadable (transparent, tiny).
+ * when it is for screen readers only or unreadable (transparent, tiny).
  */
-function lineOf(node: Text): Line | undefined {
+function lineOf(node: Text, hidden: Map<Element, boolean>): Line | undefined {
   const parent = node.parentElement;
-  if (!parent) return undefined;
+  if (!parent || visuallyHidden(parent, hidden)) return undefined;
   const style = getComputedStyle(parent);
   if (parseFloat(style.fontSize) < 5 || /^rgba\(.*, 0(\.0\d*)?\)$/.test(style.color)) {
     return undefined;

@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The DOM changes of one action, counted as a person would notice them: elements that came or
- * went, lines of text that are new, gone or read otherwise, and the controls whose value or
- * state changed. Started by `measureEffects` at an action's
+ * went (not text for screen readers only), lines of text that are new, gone or read otherwise,
+ * and the controls whose value or state changed. Started by `measureEffects` at an action's
  * start, read at its end.
  *
  * @module
@@ -21,6 +21,7 @@ import {
 import { STATE_ATTRIBUTES, type StateChange, StateWatch } from "./effect_states.ts";
 import { docState, type EffectTracker } from "../../runtime/page/state.ts";
 import { cut } from "../../shared/text.ts";
+import { visuallyHidden } from "../../observe/page/walk/visually_hidden.ts";
 
 /** What the DOM did between the two `measureEffects` calls of an action. */
 export interface DomChanges {
@@ -166,6 +167,9 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   out.removed = tracker.removed;
   const extra = extras.get(tracker);
   const visible = (el: Element) => el.checkVisibility({ visibilityProperty: true });
+  const unseen = new Map<Element, boolean>();
+  /** Texts for screen readers only (an `sr-only` live region): never quoted as visible. */
+  const hidden: string[] = [];
   const roots: Element[] = [];
   for (const root of tracker.added) {
     if (!root.isConnected || out.added >= 500) continue;
@@ -175,6 +179,10 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
       p = p.parentElement;
     }
     if (nested || !visible(root)) continue;
+    if (visuallyHidden(root, unseen)) {
+      hidden.push(root.textContent ?? "");
+      continue;
+    }
     roots.push(root);
     if (seen(root)) out.added++;
     for (const d of Array.from(root.getElementsByTagName("*"))) {
@@ -192,11 +200,19 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   }
   if (!extra) return;
   out.states = extra.states.changes();
+  const hiddenOwner = (el: Element) => visuallyHidden(el, unseen);
+  for (const [owner, was] of extra.owners) {
+    if (owner.isConnected && hiddenOwner(owner)) {
+      hidden.push(was, owner instanceof HTMLElement ? owner.innerText : owner.textContent ?? "");
+    }
+  }
+  const quiet = new Set(visibleLines(hidden.join("\n")));
   // A line is new when, background activity's text taken out, no line read so before.
   const skip = backgroundTexts(extra.owners, extra.background);
-  const now = visibleLines(text);
+  const now = visibleLines(text).filter((l) => !quiet.has(l));
+  const was = extra.lines.filter((l) => !quiet.has(l));
   const after = new Set(withoutBackground(now, skip));
-  const before = new Set(withoutBackground(extra.lines, skip));
+  const before = new Set(withoutBackground(was, skip));
   const heads = new Set(out.headings);
   // A line that was part of a longer one (a block inserted in a line splits it) is not new.
   const partOf = (key: string, lines: Set<string>) => [...lines].some((l) => l.includes(key));
@@ -208,9 +224,11 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
     tried++;
     if (!partOf(key, before)) out.samples.push(cut(line, 60));
   }
-  out.texts = textChanges(extra.owners, new Set(roots), 3);
+  // A text the model never saw (hidden, or for screen readers only) did not change for it.
+  const shown = (t: string) => t === "" || before.has(t) || partOf(t, before);
+  out.texts = textChanges(extra.owners, new Set(roots), 3, { hidden: hiddenOwner, shown });
   if (out.added === 0 && out.texts.length === 0) {
-    for (const line of extra.lines) {
+    for (const line of was) {
       if (out.gone.length >= 2 || tried >= 60) break;
       const key = withoutBackground([line], skip)[0];
       if (!key || after.has(key)) continue;

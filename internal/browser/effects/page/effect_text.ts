@@ -93,24 +93,33 @@ export interface TextChange {
   to: string;
 }
 
+/** What a person saw and sees, for {@link textChanges}. */
+export interface Seen {
+  /** The element is for screen readers only (see `visually_hidden.ts`). */
+  hidden(el: Element): boolean;
+  /** The text was on screen before the action (a text nobody saw did not change for them). */
+  shown(text: string): boolean;
+}
+
 /**
  * What the elements in `owners` (each with its text before the action) read now, leaving out
  * those gone, hidden, inside `added` (new content is named as such), background activity, or
- * back to what they read before. At most `max`.
+ * back to what they read before, and those whose text before nobody saw. At most `max`.
  */
 export function textChanges(
   owners: Map<Element, string>,
   added: Set<Element>,
   max: number,
+  seen: Seen,
 ): TextChange[] {
   const out: TextChange[] = [];
   for (const [owner, before] of owners) {
     if (out.length >= max) break;
     if (!owner.isConnected || !(owner instanceof HTMLElement) || isBackground(owner)) continue;
     if (!owner.checkVisibility({ visibilityProperty: true })) continue;
-    if (inside(owner, added)) continue;
+    if (inside(owner, added) || seen.hidden(owner)) continue;
     const from = lineKey(before), to = lineKey(owner.innerText);
-    if (from === to || to === "") continue;
+    if (from === to || to === "" || !seen.shown(from)) continue;
     const line = lineOf(owner);
     const lineTo = lineKey(line.innerText);
     const lineFrom = line !== owner && lineTo.includes(to) ? lineTo.replace(to, from) : from;

@@ -32,6 +32,7 @@ import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts
 import { notePlaced, noteRead } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { TextRuns } from "./text_runs.ts";
+import { clippedAway } from "./visually_hidden.ts";
 
 /** Walks one document and collects its items and what lies outside the band. */
 export class FrameWalker {
@@ -245,12 +246,7 @@ export class FrameWalker {
   ): boolean {
     const w = this.#w;
     const position = s.position;
-    const tiny = r.width <= 1 || r.height <= 1;
-    if (
-      (tiny && clips) || offPage(w, r) ||
-      (s.clip !== "auto" && position === "absolute" && (r.width <= 2 || r.height <= 2)) ||
-      /^inset\(50%/.test(s.clipPath)
-    ) {
+    if (clippedAway(s, r, w.sx, w.sy)) {
       if (isToggle(el)) {
         this.#hiddenInput(el, ctx);
       } else if (ctx.control) {
