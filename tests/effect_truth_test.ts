@@ -145,6 +145,26 @@ Deno.test("a scroll inside a panel reports the posts that came into view", async
   assert.doesNotMatch(said, /Nothing on the page changed/);
 });
 
+Deno.test("text made bold in an editor is reported as bold, not as a new item", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/effects/editor.html"));
+  const note = idIn((await browser.observe()).summary, /Note/);
+  await browser.press("Control+A", { id: note });
+  const outcome = await browser.press("Control+B");
+  const said = renderOutcome(outcome);
+  assert.equal(await pageOf(browser).$eval("#editor b", (el) => el.textContent), "Hello world");
+  assert.deepEqual(effectsOf(outcome, "added"), [], said);
+  assert.deepEqual(effectsOf(outcome, "text"), [
+    { kind: "text", styled: [{ text: "Hello world", how: "bold", now: true }] },
+  ], said);
+  assert.match(said, /^Pressed Control\+B on <div> "Note"\. "Hello world" is now bold\./);
+  // And back: the text is still there, nothing disappeared.
+  const back = renderOutcome(await browser.press("Control+B"));
+  assert.match(back, /^Pressed Control\+B on <div> "Note"\. "Hello world" is no longer bold\./);
+  assert.doesNotMatch(back, /disappeared/);
+});
+
 Deno.test("text for screen readers only is not quoted as visible, and a hidden text's old value is not", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });

@@ -82,13 +82,15 @@ export type Effect =
   | { kind: "removed"; count: number; inFrame?: boolean }
   /**
    * The visible text changed while nothing came or went: elements that now read otherwise
-   * (`changes`), new lines (`lines`), or lines gone (`gone`).
+   * (`changes`), new lines (`lines`), lines gone (`gone`), or text that took or lost a format
+   * (`styled`: "word" is now bold).
    */
   | {
     kind: "text";
     changes?: { from: string; to: string }[];
     lines?: string[];
     gone?: string[];
+    styled?: { text: string; how: string; now: boolean }[];
     inFrame?: boolean;
   }
   /** The keyboard focus moved to another element, described as `<input> "Email"`. */

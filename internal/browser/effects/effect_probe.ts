@@ -207,7 +207,11 @@ function pageChanges(
   const at = how.inFrame ? { inFrame: true } : {};
   if (same && changes?.tracked) {
     const c = changes;
-    if (c.added > 0 || c.headings.length > 0) {
+    // New elements whose text is not new to the page (a word made bold) show nothing new; gone
+    // ones whose text still shows (the bold taken off again) took nothing away.
+    const shows = (c.added > 0 || c.headings.length > 0) &&
+      (c.samples.length > 0 || c.headings.length > 0 || c.controls > 0 || c.newLines);
+    if (shows) {
       out.push({
         kind: "added",
         count: c.added,
@@ -217,9 +221,12 @@ function pageChanges(
         ...at,
       });
     }
-    if (c.removed > 0) out.push({ kind: "removed", count: c.removed, ...at });
-    const text = c.texts.length > 0 || c.samples.length > 0 || c.gone.length > 0;
-    if (c.added === 0 && c.headings.length === 0 && text) {
+    if (c.removed > 0 && (c.goneLines || c.removedControls > 0)) {
+      out.push({ kind: "removed", count: c.removed, ...at });
+    }
+    const text = c.texts.length > 0 || c.samples.length > 0 || c.gone.length > 0 ||
+      c.styled.length > 0;
+    if (!shows && text) {
       const shown = new Set(c.texts.map((t) => t.to));
       const lines = c.samples.filter((l) => ![...shown].some((t) => l.includes(t)));
       out.push({
@@ -227,6 +234,7 @@ function pageChanges(
         ...(c.texts.length > 0 ? { changes: c.texts } : {}),
         ...(lines.length > 0 ? { lines: lines.slice(0, 2) } : {}),
         ...(c.gone.length > 0 && c.texts.length === 0 ? { gone: c.gone } : {}),
+        ...(c.styled.length > 0 ? { styled: c.styled } : {}),
         ...at,
       });
     }

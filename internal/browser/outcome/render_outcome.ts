@@ -143,9 +143,16 @@ function renderEffect(e: Effect): string {
         ...(e.lines ?? []).map((l) => `${JSON.stringify(l)} appeared`),
         ...(e.gone ?? []).map((l) => `${JSON.stringify(l)} is gone`),
       ];
-      return said.length > 0
-        ? `the visible text changed${at}: ${said.join(", ")}`
-        : `the visible text changed${at}`;
+      const styled = (e.styled ?? []).map((t) =>
+        `${JSON.stringify(t.text)} is ${t.now ? "now" : "no longer"} ${t.how}${at}`
+      );
+      if (said.length === 0 && styled.length > 0) return styled.join(", ");
+      return [
+        said.length > 0
+          ? `the visible text changed${at}: ${said.join(", ")}`
+          : `the visible text changed${at}`,
+        ...styled,
+      ].join("; ");
     }
     case "focus":
       return `focus moved to ${e.to}${at}`;

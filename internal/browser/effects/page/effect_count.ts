@@ -1,9 +1,10 @@
 /// <reference lib="dom" />
 /**
  * The DOM changes of one action, counted as a person would notice them: elements that came or
- * went (not text for screen readers only), lines of text that are new, gone or read otherwise,
- * and the controls whose value or state changed. Started by `measureEffects` at an action's
- * start, read at its end.
+ * went (the controls among them, and only what shows: not text for screen readers only, not a
+ * word merely made bold), lines of text that are new, gone or read otherwise, text that took a
+ * format, and the controls whose value or state changed. Started by `measureEffects` at an
+ * action's start, read at its end.
  *
  * @module
  */
@@ -44,10 +45,29 @@ export interface DomChanges {
   gone: string[];
   /** The keyboard focus is on another element than at the start (or on none). */
   focusMoved: boolean;
+  /** Of `added`, the controls (a new button without text of its own is seen too). */
+  controls: number;
+  /** Of `removed`, the controls. */
+  removedControls: number;
+  /**
+   * A line of visible text shows more often than before (new), or less often (gone), counting
+   * repeated lines: new elements whose text is not new (a word made bold) show nothing new.
+   */
+  newLines: boolean;
+  goneLines: boolean;
+  /** Text that only took or lost a format (`"word" is now bold`), when nothing else is new. */
+  styled: StyledText[];
   /** Controls with IDs (not the target) whose value or ARIA state changed, by local ID. */
   states: StateChange[];
   /** The document's token, which local IDs are meaningful with. */
   token: string;
+}
+
+/** A text whose format changed: it is now (or no longer) `how` ("bold"). */
+export interface StyledText {
+  text: string;
+  how: string;
+  now: boolean;
 }
 
 /** What one action's measurement keeps besides the counts in {@link EffectTracker}. */
@@ -60,12 +80,32 @@ interface Extra {
   focus: Element | null;
   /** Values and states of controls, and the target's look. */
   states: StateWatch;
+  /** Controls removed, and format elements removed with their text (it may still show). */
+  removedControls: number;
+  unformatted: StyledText[];
+  /** The text taken out of format elements (an editor empties a `<b>` before removing it). */
+  emptied: WeakMap<Element, string>;
 }
 
 const extras = new WeakMap<EffectTracker, Extra>();
 
 /** Elements whose coming and going nobody sees. */
 const UNSEEN = new Set(["script", "style", "link", "meta", "template", "noscript"]);
+/**
+ * Elements that only format the text in them, and what they make it: wrapped around text that
+ * was already there (an editor's Control+B), they are not new items but a new look.
+ */
+const FORMAT: Record<string, string> = {
+  b: "bold",
+  strong: "bold",
+  i: "italic",
+  em: "italic",
+  u: "underlined",
+  s: "struck through",
+  strike: "struck through",
+  del: "struck through",
+  mark: "highlighted",
+};
 /** Elements the model sees as controls even without text of their own. */
 const CONTROL =
   'a[href], button, input:not([type="hidden"]), select, textarea, summary, [role], [tabindex], ' +
@@ -87,6 +127,9 @@ export function startCounting(target: Element | null, text: string): EffectTrack
     owners: new Map(),
     focus: deepActiveElement(),
     states: new StateWatch(target),
+    removedControls: 0,
+    unformatted: [],
+    emptied: new WeakMap(),
   });
   tracker.observer.observe(document, {
     childList: true,
@@ -114,6 +157,11 @@ export function finishCounting(tracker: EffectTracker | undefined, text: string)
     texts: [],
     gone: [],
     focusMoved: false,
+    controls: 0,
+    removedControls: 0,
+    newLines: false,
+    goneLines: false,
+    styled: [],
     states: [],
     token: docState().token,
   };
@@ -141,6 +189,10 @@ function record(tracker: EffectTracker, records: MutationRecord[]): void {
       extra!.owners.set(before.owner, before.text);
     }
     if (r.type !== "childList" || isBackground(r.target)) continue;
+    if (extra && r.target instanceof Element && FORMAT[r.target.localName]) {
+      const out = Array.from(r.removedNodes, (n) => n.nodeType === 3 ? n.textContent : "");
+      extra.emptied.set(r.target, (extra.emptied.get(r.target) ?? "") + out.join(""));
+    }
     for (const n of Array.from(r.addedNodes)) {
       if (n instanceof Element && !UNSEEN.has(n.localName)) tracker.added.add(n);
     }
@@ -149,6 +201,13 @@ function record(tracker: EffectTracker, records: MutationRecord[]): void {
       if (tracker.added.delete(n)) continue; // added and removed again: no net change
       tracker.removed += (seen(n) ? 1 : 0) +
         Array.from(n.getElementsByTagName("*")).filter(seen).length;
+      if (!extra) continue;
+      extra.removedControls += (n.matches(CONTROL) ? 1 : 0) + n.querySelectorAll(CONTROL).length;
+      const how = FORMAT[n.localName];
+      const text = how ? lineKey(n.textContent || extra.emptied.get(n) || "") : "";
+      if (text && extra.unformatted.length < 3) {
+        extra.unformatted.push({ text, how: how!, now: false });
+      }
     }
   }
 }
@@ -171,6 +230,7 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   /** Texts for screen readers only (an `sr-only` live region): never quoted as visible. */
   const hidden: string[] = [];
   const roots: Element[] = [];
+  const formatted: Element[] = [];
   for (const root of tracker.added) {
     if (!root.isConnected || out.added >= 500) continue;
     let p = root.parentElement, nested = false;
@@ -184,10 +244,14 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
       continue;
     }
     roots.push(root);
+    if (FORMAT[root.localName] && seen(root)) formatted.push(root);
     if (seen(root)) out.added++;
+    if (root.matches(CONTROL)) out.controls++;
     for (const d of Array.from(root.getElementsByTagName("*"))) {
       if (out.added >= 500) break;
-      if (seen(d) && visible(d)) out.added++;
+      if (!seen(d) || !visible(d)) continue;
+      out.added++;
+      if (d.matches(CONTROL)) out.controls++;
     }
     for (const h of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]'))) {
       const heading = h instanceof HTMLElement ? lineKey(h.innerText) : "";
@@ -200,6 +264,7 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   }
   if (!extra) return;
   out.states = extra.states.changes();
+  out.removedControls = extra.removedControls;
   const hiddenOwner = (el: Element) => visuallyHidden(el, unseen);
   for (const [owner, was] of extra.owners) {
     if (owner.isConnected && hiddenOwner(owner)) {
@@ -213,6 +278,9 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   const was = extra.lines.filter((l) => !quiet.has(l));
   const after = new Set(withoutBackground(now, skip));
   const before = new Set(withoutBackground(was, skip));
+  // Background text counts here: a new element that only shows it (a typewriter's first line)
+  // still shows something new.
+  [out.newLines, out.goneLines] = moreOften(now, was);
   const heads = new Set(out.headings);
   // A line that was part of a longer one (a block inserted in a line splits it) is not new.
   const partOf = (key: string, lines: Set<string>) => [...lines].some((l) => l.includes(key));
@@ -223,6 +291,19 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
     if (!key || before.has(key) || heads.has(cut(line, 60))) continue;
     tried++;
     if (!partOf(key, before)) out.samples.push(cut(line, 60));
+  }
+  if (out.samples.length === 0 && out.headings.length === 0 && out.controls === 0) {
+    for (const el of formatted) {
+      const text = el instanceof HTMLElement ? cut(lineKey(el.innerText), 60) : "";
+      if (text && out.styled.length < 2) {
+        out.styled.push({ text, how: FORMAT[el.localName]!, now: true });
+      }
+    }
+    for (const u of extra.unformatted) {
+      if (out.styled.length < 2 && partOf(u.text, after)) {
+        out.styled.push({ ...u, text: cut(u.text, 60) });
+      }
+    }
   }
   // A text the model never saw (hidden, or for screen readers only) did not change for it.
   const shown = (t: string) => t === "" || before.has(t) || partOf(t, before);
@@ -237,6 +318,22 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
     }
   }
   out.focusMoved = deepActiveElement() !== extra.focus;
+}
+
+/**
+ * Whether some line shows more often in `now` than in `was` (new), and whether some shows less
+ * often (gone): repeated lines count, so a second "Item" row is new.
+ */
+function moreOften(now: string[], was: string[]): [boolean, boolean] {
+  const counts = new Map<string, number>();
+  for (const l of now) counts.set(l, (counts.get(l) ?? 0) + 1);
+  for (const l of was) counts.set(l, (counts.get(l) ?? 0) - 1);
+  let more = false, less = false;
+  for (const n of counts.values()) {
+    if (n > 0) more = true;
+    if (n < 0) less = true;
+  }
+  return [more, less];
 }
 
 /**
