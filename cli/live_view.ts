@@ -15,6 +15,7 @@ import {
   startLiveServer,
 } from "../internal/live/mod.ts";
 import type { ModuleHost } from "../internal/modules/mod.ts";
+import { renderWall } from "../internal/tools/mod.ts";
 import { log } from "./process_io.ts";
 
 /** Runs `run` with the live view when `--ui` is given (else with none); stops it afterwards. */
@@ -146,9 +147,22 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
         return false;
       }
     },
-    ...(terminalHandOff
-      ? { handOff: (wall: Parameters<HandOff>[0]) => terminalHandOff(wall) }
-      : {}),
+    async handOff(wall) {
+      try {
+        const { by } = await answerEither(
+          (s) => run.handOff(o.mask(renderWall(wall)), wall, o.browser, s),
+          terminalHandOff && (async (s) => void await terminalHandOff(wall, s)),
+          signal,
+        );
+        o.answered(by);
+        if (by === "page") o.notice("resumed in the live view");
+        return "solved";
+      } catch (error) {
+        if (!(error instanceof LiveTimeoutError)) throw error;
+        o.notice(`${error.message}: the run stops`);
+        return "unanswered";
+      }
+    },
     onStep(record) {
       run.step(JSON.parse(o.mask(JSON.stringify(record))) as StepRecord);
     },

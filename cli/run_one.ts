@@ -210,7 +210,8 @@ export async function runOne(ctx: CliContext, options: {
 
 /**
  * A human-verification check handed to the person at the terminal: solve it in the browser
- * window, then press Enter. Undefined when they cannot see the page: a headless browser.
+ * window (or the live view, when it is on), then press Enter. Undefined when they cannot see the
+ * page: a headless browser without the live view.
  */
 function terminalHandOff(
   ask: (question: string, signal?: AbortSignal) => Promise<string>,
@@ -218,8 +219,13 @@ function terminalHandOff(
   progress: Progress,
 ): ((wall: Parameters<HandOff>[0], signal?: AbortSignal) => Promise<"solved">) | undefined {
   const { headless, cdpUrl } = ctx.config.browser;
-  if (headless && cdpUrl === undefined) return undefined;
-  const where = "in the browser window, then press Enter here";
+  const window = !headless || cdpUrl !== undefined;
+  if (!window && !ctx.live) return undefined;
+  const where = !window
+    ? "in the live view, then press Resume there or Enter here"
+    : ctx.live
+    ? "in the browser window or the live view, then press Enter here or Resume there"
+    : "in the browser window, then press Enter here";
   return async (wall, signal) => {
     const text = `${renderWall(wall)}. Solve it yourself (the agent never does) ${where}.`;
     progress.say(ctx.mask(text));

@@ -6,6 +6,7 @@ import type {
   TabInfo,
   VerificationWall,
 } from "../entity/mod.ts";
+import type { HumanInput } from "./verification/human_input.ts";
 import type { WaitRequest } from "./actions/wait_step.ts";
 import type { ActOptions } from "./actions/action_runner.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
@@ -22,6 +23,7 @@ export type {
   FindResult,
   FocusedInfo,
   HistoryAction,
+  HumanInput,
   Screenshot,
   ScreenshotOptions,
   WaitOptions,
@@ -65,6 +67,12 @@ export interface BrowserPort {
    * current tab, or undefined; it only looks. Nothing may solve or bypass one: a person does.
    */
   verification(): Promise<VerificationWall | undefined>;
+  /**
+   * A person's input, sent to the current tab as it is (a mouse button at a point, a key, text),
+   * while they solve a human-verification check through the live view; then the page is given a
+   * moment to settle.
+   */
+  humanInput(input: HumanInput): Promise<void>;
 
   click(id: number, options?: ActOptions): Promise<ActionOutcome>;
   /** Types into `[id]`; with no ID, where the keyboard focus is (the page itself included). */

@@ -52,6 +52,10 @@ import { isolatedRealm } from "./runtime/realm.ts";
 import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
 import { elementIdentities } from "./observe/identities.ts";
 import { findWall } from "./verification/wall_check.ts";
+import { type HumanInput, sendHumanInput } from "./verification/human_input.ts";
+
+/** How long a person's input through the live view is given to take effect, in ms. */
+const HUMAN_INPUT_SETTLE_MS = 1500;
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();
@@ -247,6 +251,16 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   verification(): Promise<VerificationWall | undefined> {
     const page = this.#page;
     return this.#health.run(page, () => findWall(page));
+  }
+
+  /** A person's input to the current tab (see {@link sendHumanInput}), then a short settle. */
+  humanInput(input: HumanInput): Promise<void> {
+    const page = this.#page;
+    return this.#health.run(page, async () => {
+      await sendHumanInput(page, input);
+      const capMs = Math.min(this.#settleCapMs, HUMAN_INPUT_SETTLE_MS);
+      await this.#activityOf(page).settle({ capMs });
+    });
   }
 
   /** The element behind an ID, in the current tab; throws `unknown_element`, `gone`, `wrong_tab`. */

@@ -26,7 +26,8 @@
  * - `dialogs/`, `downloads/`, `banners/`, `domains/`: the page's dialogs, downloads, cookie
  *   banners, allowed domains;
  * - `verification/`: human-verification checks (CAPTCHAs, Cloudflare's "Just a moment…") found
- *   by the table in `policy.ts`, in the page by `page/walls.ts`. Nothing here solves or bypasses a check.
+ *   by the table in `policy.ts`, in the page by `page/walls.ts`; a person's input through the
+ *   live view while they solve one. Nothing here solves or bypasses a check.
  *
  * @module
  */
@@ -39,6 +40,7 @@ export type {
   FindResult,
   FocusedInfo,
   HistoryAction,
+  HumanInput,
   Screenshot,
   ScreenshotOptions,
   TypeOptions,

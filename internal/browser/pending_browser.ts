@@ -13,6 +13,7 @@ import type {
   FindResult,
   FocusedInfo,
   HistoryAction,
+  HumanInput,
   Screenshot,
   ScreenshotOptions,
   TypeOptions,
@@ -146,6 +147,9 @@ export class PendingBrowser<B extends Startable = Startable>
   async verification(): Promise<VerificationWall | undefined> {
     if (this.#early()) return undefined;
     return await (await this.#ready).verification();
+  }
+  async humanInput(input: HumanInput): Promise<void> {
+    return await (await this.#ready).humanInput(input);
   }
   async click(id: number, options?: ActOptions): Promise<ActionOutcome> {
     return await (await this.#ready).click(id, options);

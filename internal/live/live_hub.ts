@@ -1,5 +1,5 @@
 import type { TabInfo } from "../entity/mod.ts";
-import type { BrowserPort } from "../tools/mod.ts";
+import type { BrowserPort, HumanInput } from "../tools/mod.ts";
 import { LiveRun } from "./live_run.ts";
 
 /** One step as the live view shows it. */
@@ -27,10 +27,21 @@ export interface LiveRunState {
   steps: LiveStep[];
   question: string | null;
   held: string | null;
+  /** The human-verification check a person is asked to solve in the page, else null. */
+  verification: LiveVerification | null;
   /** The step whose model call is under way (the model is thinking), else null. */
   thinking: number | null;
   /** The final answer or message, once ended. */
   message: string | null;
+}
+
+/** A human-verification check handed to the person at the live view. */
+export interface LiveVerification {
+  /** `A human-verification check (reCAPTCHA) blocks http://…`. */
+  text: string;
+  name: string;
+  url: string;
+  where: string;
 }
 
 /** A browser the live view shows and may close tabs of. */
@@ -48,6 +59,8 @@ export interface LiveEvent {
     | "end"
     | "tabs"
     | "thinking"
+    /** A run waits for a person to solve a human-verification check in the page. */
+    | "verification"
     /** The command finished and the live view stops: pages stop reconnecting. */
     | "closed";
   data: Record<string, unknown>;
@@ -86,6 +99,9 @@ export class LiveHub {
   readonly #listeners = new Set<(event: LiveEvent) => void>();
   readonly #questions = new Map<string, Pending<string>>();
   readonly #holds = new Map<string, Pending<boolean>>();
+  /** Runs waiting for a person to solve a check, and the browser their input goes to. */
+  readonly #resumes = new Map<string, Pending<boolean>>();
+  readonly #handOffs = new Map<string, LiveBrowser>();
   readonly modules: LiveModule[];
   /** Module panels by module name. */
   readonly panels: Map<string, LivePanel>;
@@ -128,6 +144,7 @@ export class LiveHub {
         status: "running",
         steps: [],
         question: null,
+        verification: null,
         held: null,
         thinking: null,
         message: null,
@@ -223,6 +240,31 @@ export class LiveHub {
     return this.#settle(this.#holds, allow, runId);
   }
 
+  /** The person solved the check a run waits on (of `runId`, or the only one); false when none. */
+  resume(runId?: string): boolean {
+    return this.#settle(this.#resumes, true, runId);
+  }
+
+  /**
+   * The browser of a run that waits for a person to solve a check (of `runId`, or the only one),
+   * which their clicks and keys go to; undefined when none waits.
+   */
+  handOffBrowser(runId?: string): LiveBrowser | undefined {
+    const id = runId ?? (this.#handOffs.size === 1 ? [...this.#handOffs.keys()][0] : undefined);
+    return id === undefined ? undefined : this.#handOffs.get(id);
+  }
+
+  /**
+   * Sends a person's click or key to the page of a run that waits for them to solve a check;
+   * false when none waits (input reaches the page only then).
+   */
+  async input(input: HumanInput, runId?: string): Promise<boolean> {
+    const browser = this.handOffBrowser(runId);
+    if (!browser) return false;
+    await browser.humanInput(input);
+    return true;
+  }
+
   /** Stops a run (or every running one); false when none runs. */
   stop(runId?: string): boolean {
     const running = this.#runs.filter((r) =>
@@ -282,13 +324,24 @@ export class LiveHub {
     this.#emit(type, data);
   }
 
+  /** @internal The browser a run's hand-off sends a person's input to, while it lasts. */
+  handingOff(runId: string, browser: LiveBrowser | undefined): void {
+    if (browser) this.#handOffs.set(runId, browser);
+    else this.#handOffs.delete(runId);
+  }
+
   /** @internal Waits for the page's answer to a question or hold of `runId`. */
   waitFor<T>(
-    kind: "question" | "hold",
+    kind: "question" | "hold" | "resume",
     runId: string,
     signal: AbortSignal,
   ): Promise<{ value: T; by: "page" }> {
-    const table = (kind === "question" ? this.#questions : this.#holds) as Map<string, Pending<T>>;
+    const table =
+      (kind === "question"
+        ? this.#questions
+        : kind === "hold"
+        ? this.#holds
+        : this.#resumes) as Map<string, Pending<T>>;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         done();

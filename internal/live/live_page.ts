@@ -29,6 +29,8 @@ export const LIVE_PAGE = `<!doctype html>
   button.risky { background: #b71c1c; color: #fff; border: 2px solid #7f0000; border-radius: .3rem; font-weight: 600; }
   button.safe { font-weight: 600; }
   img.shot { max-width: 100%; border: 1px solid #8884; display: block; margin-top: .5rem; }
+  img.act { cursor: crosshair; touch-action: none; user-select: none; }
+  img.act:focus { outline: 3px solid #e65100; outline-offset: 2px; }
   iframe { width: 100%; min-height: 16rem; border: 1px solid #8884; }
   button { font: inherit; padding: .25rem .6rem; margin: .15rem 0; }
   input[type=text] { font: inherit; width: min(100%, 24rem); }
@@ -90,7 +92,7 @@ function renderRuns() {
   for (const run of state.runs) {
     let view = shown.get(run.id);
     if (!view) {
-      view = { article: el("article", {}), status: el("p", {}), steps: el("ol", { className: "steps" }), count: 0, thinking: el("p", { className: "thinking" }), ask: null, question: null, hold: null, held: null, result: el("p", {}) };
+      view = { article: el("article", {}), status: el("p", {}), steps: el("ol", { className: "steps" }), count: 0, thinking: el("p", { className: "thinking" }), ask: null, question: null, hold: null, held: null, wall: null, walled: "null", result: el("p", {}) };
       view.article.setAttribute("aria-label", "Run: " + run.task);
       view.article.append(el("h3", { textContent: run.task }), view.status, view.steps, view.thinking, view.result);
       box.append(view.article);
@@ -143,9 +145,57 @@ function renderRuns() {
         refuse.focus();
       }
     }
+    const walled = JSON.stringify(run.verification || null);
+    if (walled !== view.walled) {
+      view.wall?.remove();
+      view.wall = null;
+      view.walled = walled;
+      if (run.verification) {
+        view.wall = wallPanel(run);
+        view.article.insertBefore(view.wall, view.result);
+      }
+    }
     view.result.textContent = run.message && !(run.status === "running" || run.status === "waiting") ? "Result: " + run.message : "";
   }
   $("stop").hidden = !active;
+}
+
+// A human-verification check the person solves on the page's picture: each press and release of
+// the mouse button and each key goes to the page, in order, and the picture is taken again after.
+const KEYS = ["Enter", "Tab", "Backspace", "Delete", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
+function wallPanel(run) {
+  const img = el("img", { className: "shot act", tabIndex: 0, draggable: false, alt: "The page: click on it where you would click, hold the button down to press and hold; with the picture focused, type" });
+  let chain = Promise.resolve();
+  const show = () => fetch("/api/screenshot?token=" + encodeURIComponent(token) + "&run=" + encodeURIComponent(run.id) + "&t=" + Date.now())
+    .then((r) => r.ok ? r.blob() : Promise.reject(new Error("no picture")))
+    .then((blob) => { const old = img.src; img.src = URL.createObjectURL(blob); img.dataset.shown = String(Number(img.dataset.shown || 0) + 1); if (old.startsWith("blob:")) URL.revokeObjectURL(old); })
+    .catch(() => {});
+  const send = (body, again) => {
+    chain = chain.then(() => api("/api/input", Object.assign({ run: run.id }, body))).then(() => again ? show() : undefined, (e) => say(e.message));
+  };
+  const at = (e) => {
+    const r = img.getBoundingClientRect();
+    const part = (v) => Math.min(1, Math.max(0, v));
+    return { x: part((e.clientX - r.left) / r.width), y: part((e.clientY - r.top) / r.height) };
+  };
+  img.addEventListener("pointerdown", (e) => { e.preventDefault(); img.focus(); send(Object.assign({ kind: "down" }, at(e)), false); });
+  img.addEventListener("pointerup", (e) => { e.preventDefault(); send(Object.assign({ kind: "up" }, at(e)), true); });
+  img.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key.length === 1) send({ kind: "text", text: e.key }, true);
+    else if (KEYS.includes(e.key)) send({ kind: "key", key: e.key }, true);
+    else return;
+    e.preventDefault();
+  });
+  const resume = button("Resume", () => api("/api/resume", { run: run.id }).then(() => say("Resumed")));
+  resume.className = "safe";
+  const panel = el("div", { className: "ask wall", role: "group" },
+    el("p", { textContent: run.verification.text + "." }),
+    el("p", { textContent: "The agent never solves these: solve it yourself on the picture of the page below. Click where you would click (hold the button down to press and hold); with the picture focused, type and press keys. Each goes to the page, and the picture shows what it did. Then press Resume." }),
+    img, resume);
+  panel.setAttribute("aria-label", "Human verification");
+  show();
+  return panel;
 }
 
 let browsersShown = "";
@@ -238,12 +288,13 @@ events.addEventListener("closed", () => {
   $("next").hidden = true;
   say("The command finished");
 });
-for (const type of ["run", "step", "question", "held", "answered", "end", "tabs", "thinking"]) {
+for (const type of ["run", "step", "question", "held", "answered", "end", "tabs", "thinking", "verification"]) {
   events.addEventListener(type, (event) => {
     const data = JSON.parse(event.data);
     if (type === "step") { say("Step " + data.step.n + ": " + data.step.what + ". " + data.step.effect); refreshShot(); }
     if (type === "question") say("The agent asks: " + data.question);
     if (type === "held") say("Held for your confirmation: " + data.held);
+    if (type === "verification") say(data.verification.text + ": solve it on the picture of the page, then Resume");
     if (type === "end") { say("The run ended: " + data.reason); refreshShot(); }
     if (type === "tabs") refreshShot();
     load();

@@ -1,6 +1,6 @@
-import type { StepRecord } from "../entity/mod.ts";
+import type { StepRecord, VerificationWall } from "../entity/mod.ts";
 import { describeCall } from "../tools/mod.ts";
-import type { LiveHub, LiveRunState, LiveStep } from "./live_hub.ts";
+import type { LiveBrowser, LiveHub, LiveRunState, LiveStep } from "./live_hub.ts";
 
 /** One run's feed into the hub, and its questions to the page. */
 export class LiveRun {
@@ -71,6 +71,32 @@ export class LiveRun {
       return value;
     } finally {
       this.#state.held = null;
+      this.#state.status = "running";
+    }
+  }
+
+  /**
+   * Shows the human-verification check that blocks the run's page and waits until the person
+   * says they solved it (Resume); meanwhile their clicks and keys on the page's picture go to
+   * `browser` (see {@link LiveHub.input}). Rejects on timeout or abort.
+   */
+  async handOff(
+    text: string,
+    wall: VerificationWall,
+    browser: LiveBrowser,
+    signal: AbortSignal,
+  ): Promise<void> {
+    this.#state.thinking = null;
+    this.#state.verification = { text, name: wall.name, url: wall.url, where: wall.where };
+    this.#state.status = "waiting";
+    this.#hub.handingOff(this.id, browser);
+    this.#hub.emit("verification", { run: this.id, verification: this.#state.verification });
+    try {
+      await this.#hub.waitFor<boolean>("resume", this.id, signal);
+      this.#hub.emit("answered", { run: this.id, by: "page", resumed: true });
+    } finally {
+      this.#hub.handingOff(this.id, undefined);
+      this.#state.verification = null;
       this.#state.status = "running";
     }
   }

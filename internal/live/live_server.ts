@@ -1,4 +1,5 @@
-import type { LiveHub } from "./live_hub.ts";
+import type { HumanInput } from "../tools/mod.ts";
+import type { LiveBrowser, LiveHub } from "./live_hub.ts";
 import { LIVE_PAGE } from "./live_page.ts";
 
 /** A running live view: its URL (with the token), and how to stop it. */
@@ -77,8 +78,32 @@ export function startLiveServer(
         return json(await hub.state());
       case "GET /api/events":
         return events(request, url);
-      case "GET /api/screenshot":
-        return await screenshot(url.searchParams.get("tab") ?? undefined);
+      case "GET /api/screenshot": {
+        const run = url.searchParams.get("run");
+        if (run === null) return await screenshot(url.searchParams.get("tab") ?? undefined);
+        const browser = hub.handOffBrowser(run);
+        if (!browser) return json({ error: `Run "${run}" waits for no check` }, 409);
+        return await picture(browser);
+      }
+      case "POST /api/resume": {
+        const body = await bodyOf(request);
+        return hub.resume(optional(body.run))
+          ? json({ ok: true })
+          : json({ error: "No run waits for a verification check to be solved" }, 409);
+      }
+      case "POST /api/input": {
+        const body = await bodyOf(request);
+        const input = humanInput(body);
+        if (typeof input === "string") return json({ error: input }, 400);
+        try {
+          return await hub.input(input, optional(body.run))
+            ? json({ ok: true })
+            : json({ error: "No run waits for a verification check to be solved" }, 409);
+        } catch (error) {
+          if (error instanceof RangeError) return json({ error: error.message }, 400);
+          return json({ error: `Cannot send it to the page: ${(error as Error).message}` }, 503);
+        }
+      }
       case "POST /api/answer": {
         const body = await bodyOf(request);
         if (typeof body.text !== "string") return json({ error: 'Send {"text": "…"}' }, 400);
@@ -185,8 +210,12 @@ export function startLiveServer(
         return json({ error: "Only the current tab of a browser can be pictured" }, 409);
       }
     }
+    return await picture(target.browser);
+  }
+
+  async function picture(browser: LiveBrowser): Promise<Response> {
     try {
-      const shot = await target.browser.screenshot({ quality: 70, hideFields: hub.hideFields });
+      const shot = await browser.screenshot({ quality: 70, hideFields: hub.hideFields });
       return new Response(shot.bytes.slice().buffer, {
         headers: { "content-type": shot.mimeType, "cache-control": "no-store" },
       });
@@ -239,6 +268,20 @@ async function bodyOf(request: Request): Promise<Record<string, unknown>> {
   } catch {
     return {};
   }
+}
+
+/**
+ * A person's input from a request's body: `{"kind": "down"|"up", "x", "y"}` (fractions of the
+ * picture), `{"kind": "key", "key"}` or `{"kind": "text", "text"}`; else what is wrong with it.
+ */
+function humanInput(body: Record<string, unknown>): HumanInput | string {
+  const { kind, x, y, key, text } = body;
+  if ((kind === "down" || kind === "up") && typeof x === "number" && typeof y === "number") {
+    return { kind, x, y };
+  }
+  if (kind === "key" && typeof key === "string") return { kind, key };
+  if (kind === "text" && typeof text === "string" && text.length <= 1000) return { kind, text };
+  return 'Send {"kind": "down"|"up", "x": 0.5, "y": 0.5}, {"kind": "key", "key": "Enter"} or {"kind": "text", "text": "…"}';
 }
 
 function optional(value: unknown): string | undefined {

@@ -15,6 +15,7 @@ export {
   type LiveRunState,
   type LiveStep,
   LiveTimeoutError,
+  type LiveVerification,
 } from "./live_hub.ts";
 export { LiveRun } from "./live_run.ts";
 export { type LiveServer, startLiveServer } from "./live_server.ts";

@@ -50,6 +50,7 @@ export {
 /** What packages that may not import `browser` themselves need of it. */
 export {
   type BrowserPort,
+  type HumanInput,
   renderDownload,
   renderElement,
   renderOutcome,
