@@ -18,6 +18,8 @@
  * - `held`: the safety policy holds it until someone confirms;
  * - `declined`: the user said no;
  * - `timeout`: what was waited for did not happen in time;
+ * - `blocked_by_verification`: a human-verification check (a CAPTCHA, Cloudflare's "Just a
+ *   moment…") blocks the page: a person must solve it; nothing tries to;
  * - `failed`: anything else (the browser's own reason is in the message).
  */
 export type ErrorKind =
@@ -32,6 +34,7 @@ export type ErrorKind =
   | "held"
   | "declined"
   | "timeout"
+  | "blocked_by_verification"
   | "failed";
 
 /**

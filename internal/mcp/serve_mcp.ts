@@ -14,6 +14,7 @@ import { mcpTools } from "./tools/page_tools.ts";
 /** The browser the server drives: the tools' interface, and closing it. */
 export type McpBrowser = BrowserPort & { close(): Promise<void> };
 import { toCallToolResult, toMcpTool } from "./tool_results.ts";
+import { guardVerification } from "./verification_gate.ts";
 
 /** What {@link serveMcp} needs from `main.ts`. */
 export interface McpOptions {
@@ -135,12 +136,17 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       browser: session,
       signal: AbortSignal.any([signal, stopping.signal, limit.signal]),
     };
-    const done = await gate.run(
+    const done = await guardVerification(
       tool,
-      args,
       session,
-      ctx.signal,
-      (dialogs) => registry.dispatch({ name, args }, { ...ctx, dialogs }),
+      () =>
+        gate.run(
+          tool,
+          args,
+          session,
+          ctx.signal,
+          (dialogs) => registry.dispatch({ name, args }, { ...ctx, dialogs }),
+        ),
     ).catch((error: unknown) => ({
       ok: false,
       text: limit.signal.aborted

@@ -27,7 +27,7 @@ export function toMcpTool(tool: Tool): McpTool {
 /**
  * A tool result as MCP sends it: readable text (and an image, if any) for the model, and the
  * contract's `{ status: 'ok'|'error', error?, kind?, data? }` as structured content (`kind`: the
- * error's kind, e.g. `gone`, `held`, `invalid_args`).
+ * error's kind, e.g. `gone`, `held`, `invalid_args`, `blocked_by_verification`).
  *
  * @example
  * ```ts

@@ -1,0 +1,59 @@
+import type { ToolResult, VerificationWall } from "../entity/mod.ts";
+import { type BrowserPort, renderWall, type Tool } from "../tools/mod.ts";
+
+/**
+ * Tools that take the tab away from the page (or to another tab): a check on the page does not
+ * stop them, since leaving it is one way around nothing; what they land on is checked after.
+ */
+const LEAVING = new Set([
+  "browser_navigate",
+  "browser_back",
+  "browser_forward",
+  "browser_reload",
+  "browser_switch_tab",
+  "browser_open_in_new_tab",
+]);
+
+/**
+ * The MCP front-end of the hand-off to a person: the client's model never acts on a page that a
+ * human-verification check blocks, and is told so with an error of its own kind,
+ * `blocked_by_verification`, that says what blocks which page and that the user must solve it.
+ * A call that would act on such a page (click, type, keys, scroll, …) is not run; a call that
+ * lands on one (a navigation, a click that opened a challenge) answers with its result and the
+ * check. Tools that only look, and module tools that work away from the page, are not checked.
+ *
+ * @example
+ * ```ts
+ * const result = await guardVerification(tool, browser, () => registry.dispatch(call, ctx));
+ * ```
+ */
+export async function guardVerification(
+  tool: Tool,
+  browser: BrowserPort,
+  act: () => Promise<ToolResult>,
+): Promise<ToolResult> {
+  if (tool.readOnly || tool.offPage) return await act();
+  if (!LEAVING.has(tool.name)) {
+    const wall = await browser.verification();
+    if (wall) return blocked(wall, `Nothing was done (${tool.name}).`);
+  }
+  const result = await act();
+  if (!result.ok) return result;
+  const wall = await browser.verification();
+  return wall
+    ? { ...blocked(wall, result.text), ...(result.outcome ? { outcome: result.outcome } : {}) }
+    : result;
+}
+
+function blocked(wall: VerificationWall, before: string): ToolResult {
+  return {
+    ok: false,
+    kind: "blocked_by_verification",
+    text: `${before} ${
+      renderWall(wall)
+    } (${wall.where}). It is for a person: ask the user to solve it in the browser window (a server started with --headless shows none: start it with --headed), then call again; never try to solve or get around it.`,
+    data: {
+      verification: { kind: wall.kind, name: wall.name, url: wall.url, where: wall.where },
+    },
+  };
+}
