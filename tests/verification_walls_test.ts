@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
-import { frameRowFor } from "../internal/browser/verification/policy.ts";
+import {
+  CONTAINERS,
+  frameRowFor,
+  FRAMES,
+  INTERSTITIAL_MARKERS,
+} from "../internal/browser/verification/policy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { wallFrames } from "./support/wall_frames.ts";
 
@@ -150,4 +155,10 @@ Deno.test("frameRowFor() knows the providers' frames by host and path, and their
   ) {
     assert.equal(row(src), undefined, src);
   }
+});
+
+Deno.test("the verification table names containers and markers by one id or one class each, as the engine looks them up", () => {
+  const selectors = [...CONTAINERS.flatMap((r) => r.selectors), ...INTERSTITIAL_MARKERS.selectors];
+  for (const selector of selectors) assert.match(selector, /^[#.][\w-]+$/, selector);
+  for (const row of [...CONTAINERS, ...FRAMES]) assert.ok(row.reason.length > 20, row.name);
 });

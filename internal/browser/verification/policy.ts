@@ -136,8 +136,11 @@ export function frameRowFor(src: string): FrameRow | undefined {
 export interface ContainerRow {
   kind: VerificationKind;
   name: string;
-  /** CSS selector of the container. */
-  selector: string;
+  /**
+   * The container's ids (`#px-captcha`) or classes (`.cf-turnstile`): looked up by the page's own
+   * indexes, so checking costs next to nothing on a page of 10,000 elements.
+   */
+  selectors: readonly string[];
   passes?: boolean;
   reason: string;
 }
@@ -147,38 +150,38 @@ export const CONTAINERS: readonly ContainerRow[] = [
   {
     kind: "turnstile",
     name: "Cloudflare Turnstile",
-    selector: ".cf-turnstile",
+    selectors: [".cf-turnstile"],
     passes: true,
     reason: "the container Cloudflare's documentation gives the Turnstile widget",
   },
   {
     kind: "recaptcha",
     name: "reCAPTCHA",
-    selector: ".g-recaptcha",
+    selectors: [".g-recaptcha"],
     reason: "the container Google's documentation gives the reCAPTCHA checkbox",
   },
   {
     kind: "hcaptcha",
     name: "hCaptcha",
-    selector: ".h-captcha",
+    selectors: [".h-captcha"],
     reason: "the container hCaptcha's documentation gives its checkbox",
   },
   {
     kind: "press_and_hold",
     name: "press and hold (HUMAN)",
-    selector: "#px-captcha",
+    selectors: ["#px-captcha"],
     reason: "HUMAN (PerimeterX) draws its press-and-hold button in #px-captcha",
   },
   {
     kind: "arkose",
     name: "Arkose Labs (FunCaptcha)",
-    selector: "#arkose, #FunCaptcha, #funcaptcha, [data-callback][data-pkey]",
+    selectors: ["#arkose", "#FunCaptcha", "#funcaptcha", "#arkose-challenge"],
     reason: "Arkose Labs' (FunCaptcha's) usual containers",
   },
   {
     kind: "geetest",
     name: "GeeTest",
-    selector: ".geetest_holder, .geetest_panel_box, .geetest_box",
+    selectors: [".geetest_holder", ".geetest_panel_box", ".geetest_box"],
     reason: "GeeTest's slider and panel",
   },
 ];
@@ -211,8 +214,8 @@ export const ANSWER_FIELDS = {
 export const CAPTCHA_IMAGE = {
   /** Words in a field's name, id, placeholder, label or aria-label. */
   field: /captcha|капч|验证码图|图形验证码|图片验证码|画像認証|認証画像/i,
-  /** Words in a picture's src, alt, id, class or title. */
-  picture: /captcha|капч|验证码/i,
+  /** Words in a picture's src, alt, id, class or title (looked for in that order's attributes). */
+  picture: ["captcha", "капч", "验证码"],
   reason:
     "a field named for a CAPTCHA beside a picture named for one: the characters in the picture are for a person to read",
 };
@@ -227,10 +230,20 @@ export const MIN_SIZE = 20;
 export const INTERSTITIAL_TITLE =
   /^\s*(just a moment|attention required!?\s*\|\s*cloudflare|please\s+wait\.*\s*\|\s*cloudflare|einen moment(,? bitte)?|nur einen moment|un instant|un momento|solo un momento|só um momento|um momento|один момент|минуточку|chwileczkę|chwileczke|even geduld|een ogenblik|bir dakika( lütfen)?|しばらくお待ちください|少々お待ちください|请稍候|請稍候|稍等片刻|잠시만 기다리십시오|잠시만 기다려 주세요)\s*[.…!]*\s*$/i;
 
-/** Elements only Cloudflare's interstitial page has. */
+/** Elements only Cloudflare's interstitial page has (ids and classes, as in {@link ContainerRow}). */
 export const INTERSTITIAL_MARKERS = {
-  selector:
-    "#challenge-form, #challenge-stage, #challenge-running, #challenge-body-text, #challenge-error-text, #challenge-success-text, #cf-challenge-running, #cf-please-wait, #cf-spinner-please-wait, .cf-browser-verification",
+  selectors: [
+    "#challenge-form",
+    "#challenge-stage",
+    "#challenge-running",
+    "#challenge-body-text",
+    "#challenge-error-text",
+    "#challenge-success-text",
+    "#cf-challenge-running",
+    "#cf-please-wait",
+    "#cf-spinner-please-wait",
+    ".cf-browser-verification",
+  ],
   reason: "the challenge page Cloudflare serves instead of a site has these ids",
 };
 

@@ -45,7 +45,11 @@ export function viewportSize(): { width: number; height: number } {
 }
 
 function frameWall(): WallSeen | null {
-  for (const el of Array.from(document.querySelectorAll("iframe, frame"))) {
+  const frames = [
+    ...Array.from(document.getElementsByTagName("iframe")),
+    ...Array.from(document.getElementsByTagName("frame")),
+  ];
+  for (const el of frames) {
     const src = (el as HTMLIFrameElement).src;
     const row = src ? frameRowFor(src) : undefined;
     if (!row || row.harmless?.test(src) || !blocks(el) || passed(el)) continue;
@@ -63,7 +67,7 @@ function frameWall(): WallSeen | null {
 
 function containerWall(): WallSeen | null {
   for (const row of CONTAINERS) {
-    for (const el of Array.from(document.querySelectorAll(row.selector))) {
+    for (const el of row.selectors.flatMap(elementsOf)) {
       if (el.matches(HARMLESS_CONTAINER.selector) || el.closest(".grecaptcha-badge")) continue;
       if (!blocks(el) || passed(el)) continue;
       return {
@@ -78,20 +82,26 @@ function containerWall(): WallSeen | null {
   return null;
 }
 
-/** A field for the characters of a CAPTCHA picture, empty, beside such a picture. */
+/**
+ * A field for the characters of a CAPTCHA picture, empty, beside such a picture (in its form, or
+ * the page when it has none). The pictures are looked for first: most pages have none.
+ */
 function captchaImageWall(): WallSeen | null {
-  const fields = document.querySelectorAll<HTMLInputElement>(
-    'input:not([type]), input[type="text"], input[type="tel"], input[type="number"]',
-  );
-  for (const field of Array.from(fields)) {
-    if (field.value || !CAPTCHA_IMAGE.field.test(fieldWords(field)) || !visible(field)) continue;
-    const scope: ParentNode = field.form ?? document;
-    const picture = Array.from(scope.querySelectorAll("img, canvas")).find((img) =>
-      CAPTCHA_IMAGE.picture.test(
-        ["src", "alt", "id", "class", "title"].map((a) => img.getAttribute(a) ?? "").join(" "),
-      ) && blocks(img)
-    );
-    if (!picture) continue;
+  const pictures = [
+    ...Array.from(document.images),
+    ...Array.from(document.getElementsByTagName("canvas")),
+  ];
+  for (const picture of pictures) {
+    const names = ["src", "alt", "id", "class", "title"].map((a) => picture.getAttribute(a) ?? "")
+      .join(" ").toLowerCase();
+    if (!CAPTCHA_IMAGE.picture.some((word) => names.includes(word)) || !blocks(picture)) continue;
+    const scope: ParentNode = picture.closest("form") ?? document;
+    const field = Array.from(
+      scope.querySelectorAll<HTMLInputElement>(
+        'input:not([type]), input[type="text"], input[type="tel"], input[type="number"]',
+      ),
+    ).find((f) => !f.value && CAPTCHA_IMAGE.field.test(fieldWords(f)) && visible(f));
+    if (!field) continue;
     return {
       kind: "captcha_image",
       name: "CAPTCHA picture",
@@ -111,7 +121,7 @@ function captchaImageWall(): WallSeen | null {
 function pageWall(): WallSeen | null {
   const title = clean(document.title);
   const titled = INTERSTITIAL_TITLE.test(title);
-  const marker = document.querySelector(INTERSTITIAL_MARKERS.selector);
+  const marker = INTERSTITIAL_MARKERS.selectors.flatMap(elementsOf)[0];
   const small = document.getElementsByTagName("*").length < SHORT_PAGE.elements;
   if (!titled && !marker && !small) return null;
   const text = cut(clean(document.body?.innerText), 5000);
@@ -163,12 +173,21 @@ function blocks(el: Element): boolean {
  * in the nearest known container, else in the frame's own parent (never the whole page).
  */
 function passed(el: Element): boolean {
-  const root = el.closest(CONTAINERS.map((r) => r.selector).join(", ")) ??
+  const root = el.closest(CONTAINERS.flatMap((r) => r.selectors).join(", ")) ??
     (el.parentElement && el.parentElement !== document.body ? el.parentElement : null);
   if (!root) return false;
   return Array.from(root.querySelectorAll(ANSWER_FIELDS.selector)).some((f) =>
     Boolean((f as HTMLInputElement).value)
   );
+}
+
+/** The elements an id (`#px-captcha`) or a class (`.cf-turnstile`) names, from the page's indexes. */
+function elementsOf(selector: string): Element[] {
+  if (selector.startsWith("#")) {
+    const el = document.getElementById(selector.slice(1));
+    return el ? [el] : [];
+  }
+  return Array.from(document.getElementsByClassName(selector.slice(1)));
 }
 
 /** What names a field: its name, id, placeholder, aria-label and labels. */
