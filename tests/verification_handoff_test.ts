@@ -137,3 +137,18 @@ Deno.test("in a terminal with a browser a person can see, the run asks them to s
     await Deno.remove(data, { recursive: true });
   }
 });
+
+Deno.test("Cloudflare's interstitial that passes by itself in a moment is waited for: no hand-off, and the run goes on on the site", async () => {
+  await using site = startFixtureServer({ routes: [wallFrames] });
+  await using model = startScriptedModel([
+    (req) => ({ tool: "done", args: { result: /\$[\d.]+/.exec(req.user)?.[0] ?? "?" } }),
+  ]);
+  const out = await runCli({
+    args: [`what does the backpack cost on ${site.url("/walls/interstitial_passes.html")}`],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, "$89.99\n");
+  assert.equal(model.requests.length, 1);
+  assert.match(model.requests[0]!.user, /Trail Shop/);
+});
