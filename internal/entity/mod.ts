@@ -89,6 +89,8 @@ export interface ObservedElement {
   states: string[];
   /** The accessible name or visible text. */
   label: string;
+  /** A name derived from the icon of a control nothing else names: rendered `(icon: send)`. */
+  icon?: string;
   /** Current value of a field (passwords are masked). */
   value?: string;
   /** New since the previous observation (added to the page or revealed): rendered `*[id]`. */

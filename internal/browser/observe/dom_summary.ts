@@ -7,7 +7,7 @@ const LINK_ROLES = new Set(["role=link", "role=menuitem"]);
  * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`.
  * A link with a label, the most common element, is written bare: `[12] Pricing`. An element new
  * since the previous observation is marked `*[57]`; an item nested in a tree is indented two
- * spaces per level.
+ * spaces per level. A name derived from an icon is written apart from text: `(icon: send)`.
  *
  * @example
  * ```ts
@@ -23,9 +23,10 @@ export function renderElement(el: ObservedElement): string {
   const head = bare ? mark : `${mark} <${[el.tag, ...el.attrs].join(" ")}>`;
   const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
   const label = el.label ? ` ${el.label}` : "";
+  const icon = el.icon ? ` (icon: ${el.icon})` : "";
   const value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";
   const indent = el.level ? "  ".repeat(Math.min(el.level, 8)) : "";
-  return indent + head + states + label + value;
+  return indent + head + states + label + icon + value;
 }
 
 /** Renders the lines of an observation as the text the model reads. */

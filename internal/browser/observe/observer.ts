@@ -3,6 +3,7 @@ import {
   ActionError,
   type BrowserState,
   estimateTokens,
+  type ObservedElement,
   type SummaryLine,
 } from "../../entity/mod.ts";
 import { renderElement, renderSummary } from "./dom_summary.ts";
@@ -10,7 +11,7 @@ import { ElementIds } from "./element_ids.ts";
 import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { handleInRealm, inRealm } from "../runtime/page_runtime.ts";
-import { type PageItem, WHERE } from "../shared/walk_types.ts";
+import { type ElementItem, type PageItem, WHERE } from "../shared/walk_types.ts";
 import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage, passages } from "./page_scope.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
@@ -291,14 +292,17 @@ export class PageObserver {
         ? { kind: "text", text: item.text, heading: item.heading }
         : { kind: "text", text: item.text };
     }
-    const { id } = this.#ids.assign(entry.frame, entry.token, item.lid);
-    const { tag, role, attrs, states, label, value } = item;
-    const element = value === undefined
-      ? { id, tag, role, attrs, states, label }
-      : { id, tag, role, attrs, states, label, value };
-    if (item.fresh) Object.assign(element, { fresh: true });
-    if (item.level) Object.assign(element, { level: item.level });
-    return { kind: "element", element };
+    return { kind: "element", element: this.#element(entry.frame, entry.token, item) };
+  }
+
+  #element(frame: Frame, token: string, item: ElementItem): ObservedElement {
+    const { id } = this.#ids.assign(frame, token, item.lid);
+    const { tag, role, attrs, states, label } = item;
+    const element: ObservedElement = { id, tag, role, attrs, states, label };
+    for (const key of ["icon", "value", "fresh", "level"] as const) {
+      if (item[key] !== undefined) Object.assign(element, { [key]: item[key] });
+    }
+    return element;
   }
 
   /** Lines in reading order (dialog first), cut to the token budget, with closing notes. */

@@ -66,6 +66,8 @@ export interface ElementItem {
   attrs: string[];
   states: string[];
   label: string;
+  /** A name derived from the icon of a control nothing else names (`icon_names.ts`). */
+  icon?: string;
   value?: string;
   /** Where a link leads (absolute URL), to tell repeated links apart. */
   dest?: string;

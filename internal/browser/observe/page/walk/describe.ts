@@ -6,6 +6,7 @@
  * @module
  */
 import { composedParent } from "../../../runtime/page/dom.ts";
+import { glyphName, iconName, isLigature } from "../icon_names.ts";
 import { accessibleName, ariaLabel, placeholderOf } from "../names.ts";
 import { optionList } from "../../../actions/page/options.ts";
 import { clean, cut, MASK, norm, toggleGlyph } from "../../../shared/text.ts";
@@ -187,6 +188,12 @@ export function finish(w: WalkScope, c: Ctl): void {
       label = `${toggleGlyph(type, (box as HTMLInputElement).checked)} ${label}`.trim();
     }
   }
+  // An icon font's element that is the control itself: its word is the icon's name.
+  if (isLigature(el)) label = "";
+  if (!label || GLYPH_ONLY.test(label)) {
+    const icon = iconless(el) ? "" : iconName(el) || glyphName(label);
+    if (icon) item.icon = icon;
+  }
   item.label = cut(label, o.maxLabel);
   if (c.kind === 1 && c.inner === 0) asDropdown(w, c);
 }
@@ -215,8 +222,19 @@ function asDropdown(w: WalkScope, c: Ctl): void {
   item.label = cut(ariaLabel(el) || clean(el.getAttribute("title")), w.o.maxLabel);
 }
 
+/** A label of a glyph or two and no letter or digit (`×`, `☆`): the icon may say more. */
+const GLYPH_ONLY = /^[^\p{L}\p{N}]{1,2}$/u;
+
+/** Fields and toggles are named by their labels, never by an icon. */
+function iconless(el: Element): boolean {
+  const tag = el.localName;
+  if (tag === "select" || tag === "textarea" || (el as HTMLElement).isContentEditable) return true;
+  return tag === "input" && !/^(image|button|submit|reset)$/.test((el as HTMLInputElement).type);
+}
+
 /** find: whether an element matches the normalised query and the role. */
 export function matches(it: ElementItem, query: string, role: string | undefined): boolean {
   if (role && it.role !== role && !(role === "textbox" && it.role === "searchbox")) return false;
-  return !query || norm(`${it.label} ${it.value ?? ""} ${it.attrs.join(" ")}`).includes(query);
+  return !query ||
+    norm(`${it.label} ${it.icon ?? ""} ${it.value ?? ""} ${it.attrs.join(" ")}`).includes(query);
 }

@@ -17,6 +17,7 @@ import {
   LEAF,
   NOT_TEXT,
 } from "../roles.ts";
+import { isLigature } from "../icon_names.ts";
 import { clean } from "../../../shared/text.ts";
 import {
   type Box,
@@ -116,15 +117,21 @@ export class FrameWalker {
     this.#range.selectNodeContents(node);
     const r = this.#range.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) return;
-    if (!intersects(r, ctx.clip) || offPage(w, r)) return;
-    // Text in a box clipped to a few pixels (height: 2px; overflow: hidden) is not readable.
+    const c = ctx.control;
+    // Text pushed out of sight (text-indent: -9999px) or clipped to a few pixels is not
+    // readable; inside a control, it is what a screen reader names the control by.
     const c0 = ctx.clip;
-    if (c0 && Math.min(r.bottom, c0.bottom) - Math.max(r.top, c0.top) < 4) return;
+    if (
+      !intersects(r, c0) || offPage(w, r) ||
+      (c0 && Math.min(r.bottom, c0.bottom) - Math.max(r.top, c0.top) < 4)
+    ) {
+      if (c && c.sr.length < 80) c.sr += " " + data;
+      return;
+    }
     if (r.bottom <= w.bandTop || r.top >= w.bandBottom) return;
     if (!w.pageScope && (r.right < w.view.left || r.left > w.view.right)) return;
     const parent = node.parentElement ?? (node.parentNode as ShadowRoot | null)?.host;
     if (!parent || textHidden(parent, r, ctx.bg)) return;
-    const c = ctx.control;
     if (c) {
       if (c.buf.length < w.o.maxLabel + 40) c.buf += data;
       return;
@@ -138,6 +145,8 @@ export class FrameWalker {
     const tag = el.localName;
     if (NOT_TEXT.has(tag) || el === w.state.overlay) return;
     if (tag === "slot") return this.#slot(el as HTMLSlotElement, ctx);
+    // An icon font's word inside a control is its icon's name, not its text (icon_names.ts).
+    if (ctx.control && isLigature(el)) return;
     this.#reuse?.met(el);
     const s = getComputedStyle(el);
     const display = s.display;
@@ -160,6 +169,7 @@ export class FrameWalker {
     if (el === w.modalEl) where |= WHERE.dialog;
     if (el === w.focusForm) where |= WHERE.form;
     const control = r ? this.#listed(el, s, r, ctx, clip, where) : ctx.control;
+    if (control && control === ctx.control && tag !== "svg") partName(el, control);
     if (
       (tag === "iframe" || tag === "frame") && s.visibility === "visible" && r &&
       r.width > 0 && r.height > 0 && w.o.mode !== "read"
@@ -192,14 +202,17 @@ export class FrameWalker {
   }
 
   /**
-   * Completes a control's item once its subtree was walked. A script-made control that only
-   * wraps others (no text of its own) is dropped: one real control is listed once.
+   * Completes a control's item once its subtree was walked. A control that only wraps others
+   * (no text of its own) is dropped when a script or a role made it one and it shows no state
+   * (`<li role=menuitem><a href>…</a></li>`): one real control is listed once.
    */
   #finish(c: Ctl): void {
     finish(this.#w, c);
-    if (c.kind === 1 && c.inner > 0 && !/[\p{L}\p{N}]/u.test(c.buf + c.sr)) {
-      if (this.items[c.index] === c.item) this.items.splice(c.index, 1);
-    }
+    if (c.inner === 0 || /[\p{L}\p{N}]/u.test(c.buf + c.sr)) return;
+    const wrapper = c.kind === 1 ||
+      (!NATIVE.has(c.el.localName) && c.el.hasAttribute("role") && !c.item.label &&
+        !CONTAINERS.has(c.item.role) && c.item.states.length === 0);
+    if (wrapper && this.items[c.index] === c.item) this.items.splice(c.index, 1);
   }
 
   /** find: counts the query's matches inside a hidden element, with the control that shows it. */
@@ -438,4 +451,29 @@ export class FrameWalker {
       if (w.o.mode !== "read") this.items.push(c.item);
     }
   }
+}
+
+/** Elements that are controls by their tag, never dropped as wrappers. */
+const NATIVE = new Set(["a", "button", "input", "select", "textarea", "summary", "label"]);
+/** Roles of controls made to hold others (a listbox's options): never dropped as wrappers. */
+const CONTAINERS = new Set([
+  "listbox",
+  "menu",
+  "menubar",
+  "tablist",
+  "tree",
+  "grid",
+  "radiogroup",
+  "combobox",
+  "toolbar",
+]);
+
+/**
+ * An element inside a control that names itself (`aria-label`, `title`, or `alt` off a picture:
+ * `<i class="x" title="Settings">`) gives the control the name a screen reader says.
+ */
+function partName(el: Element, c: Ctl): void {
+  const name = el.getAttribute("aria-label") ?? el.getAttribute("title") ??
+    (el.localName === "img" ? null : el.getAttribute("alt"));
+  if (name && c.sr.length < 80) c.sr += " " + name;
 }
