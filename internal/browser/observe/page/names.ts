@@ -6,6 +6,7 @@
  * @module
  */
 import { labelsOf } from "./label_index.ts";
+import { layoutLabel } from "./layout_label.ts";
 import { NOT_TEXT } from "./roles.ts";
 import { clean } from "../../shared/text.ts";
 import { IDS, noteRead } from "./walk/reads.ts";
@@ -73,8 +74,8 @@ export function placeholderOf(el: Element): string {
 /**
  * An element's accessible name, in a screen reader's order: `aria-labelledby`, `aria-label`, a
  * field's `<label>`s (or a button input's value, an image input's `alt`), an image's `alt`, the
- * content of anything but a field or editor, `title`, the placeholder, and last the content only
- * screen readers get. `content` is what a page walk gathered; without it, {@link contentOf}.
+ * content of anything but a field or editor, `title`, for a field the text the layout puts
+ * beside it (`layout_label.ts`), the placeholder, and last the content only screen readers get. `content` is what a page walk gathered; without it, {@link contentOf}.
  */
 export function accessibleName(el: Element, content?: Content): string {
   const tag = el.localName;
@@ -85,6 +86,7 @@ export function accessibleName(el: Element, content?: Content): string {
   const editable = (el as HTMLElement).isContentEditable;
   if (!name && !field && !editable) name = clean((content ??= contentOf(el)).text);
   if (!name) name = clean(el.getAttribute("title"));
+  if (!name && field && (el as HTMLInputElement).type !== "hidden") name = layoutLabel(el);
   if (!name) name = placeholderOf(el);
   if (!name && !field) name = clean((content ??= contentOf(el)).sr);
   return name;
