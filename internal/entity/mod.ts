@@ -91,8 +91,10 @@ export interface ObservedElement {
   label: string;
   /** A name derived from the icon of a control nothing else names: rendered `(icon: send)`. */
   icon?: string;
-  /** Current value of a field (passwords are masked). */
+  /** Current value of a field, exactly (passwords are masked); only its start when cut. */
   value?: string;
+  /** The whole value's length when `value` is only its start. */
+  valueLength?: number;
   /** New since the previous observation (added to the page or revealed): rendered `*[id]`. */
   fresh?: boolean;
   /** Nesting level in a tree or nested list (1: inside a top-level item): rendered as indentation. */

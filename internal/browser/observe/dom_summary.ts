@@ -7,7 +7,8 @@ const LINK_ROLES = new Set(["role=link", "role=menuitem"]);
  * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`.
  * A link with a label, the most common element, is written bare: `[12] Pricing`. An element new
  * since the previous observation is marked `*[57]`; an item nested in a tree is indented two
- * spaces per level. A name derived from an icon is written apart from text: `(icon: send)`.
+ * spaces per level. A name derived from an icon is written apart from text, `(icon: send)`; a
+ * value is quoted exactly (line breaks escaped), a cut one followed by how long it is.
  *
  * @example
  * ```ts
@@ -24,7 +25,10 @@ export function renderElement(el: ObservedElement): string {
   const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
   const label = el.label ? ` ${el.label}` : "";
   const icon = el.icon ? ` (icon: ${el.icon})` : "";
-  const value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";
+  let value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";
+  if (el.valueLength !== undefined) {
+    value += `… (cut: ${el.valueLength} characters in all; find shows the whole value)`;
+  }
   const indent = el.level ? "  ".repeat(Math.min(el.level, 8)) : "";
   return indent + head + states + label + icon + value;
 }

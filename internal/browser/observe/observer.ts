@@ -45,6 +45,8 @@ const MAX_TEXT = 150;
 /** Longest text line of a whole-page observation: an overview; `read` gives all the text. */
 const MAX_PAGE_TEXT = 120;
 const MAX_LABEL = 80;
+/** Longest field value find shows (a value the view cuts is read whole with find). */
+const MAX_FIND_VALUE = 4000;
 
 /** A summary line made from a walk's item, and its size in tokens. */
 interface Made {
@@ -113,6 +115,7 @@ export class PageObserver {
       margin: 0,
       maxText: MAX_TEXT,
       maxLabel: MAX_LABEL,
+      maxValue: MAX_FIND_VALUE,
       query: text,
       ...(role ? { role: role.toLowerCase() } : {}),
     });
@@ -299,7 +302,7 @@ export class PageObserver {
     const { id } = this.#ids.assign(frame, token, item.lid);
     const { tag, role, attrs, states, label } = item;
     const element: ObservedElement = { id, tag, role, attrs, states, label };
-    for (const key of ["icon", "value", "fresh", "level"] as const) {
+    for (const key of ["icon", "value", "valueLength", "fresh", "level"] as const) {
       if (item[key] !== undefined) Object.assign(element, { [key]: item[key] });
     }
     return element;

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "0bbefbc441cf";
+export const RUNTIME_VERSION = "a67158068f6b";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2570,6 +2570,13 @@ export const RUNTIME_SOURCE = [
   '    const explicitRole = el.getAttribute("role");',
   "    if (explicitRole && tag !== explicitRole) attrs.push(`role=${explicitRole}`);",
   "    let value;",
+  "    let valueLength;",
+  "    const maxValue = o.maxValue ?? o.maxLabel;",
+  "    const exact = (v) => {",
+  "      if (v.length <= maxValue) return v;",
+  "      valueLength = v.length;",
+  "      return v.slice(0, maxValue);",
+  "    };",
   '    if (tag === "input") {',
   "      const input = el;",
   "      attrs.push(`type=${input.type}`);",
@@ -2578,12 +2585,12 @@ export const RUNTIME_SOURCE = [
   '      } else if (input.type === "checkbox" || input.type === "radio") {',
   '        if (input.indeterminate) states.push("MIXED");',
   '      } else if (!["submit", "button", "reset", "image", "file"].includes(input.type) && input.value) {',
-  "        value = cut(input.value, o.maxLabel);",
+  "        value = exact(input.value);",
   "      }",
   '      if (input.readOnly) states.push("READONLY");',
   '    } else if (tag === "textarea") {',
   "      const ta = el;",
-  "      if (ta.value) value = cut(clean(ta.value), o.maxLabel);",
+  "      if (ta.value) value = exact(ta.value);",
   '      if (ta.readOnly) states.push("READONLY");',
   '    } else if (tag === "select") {',
   "      const sel = el;",
@@ -2619,6 +2626,7 @@ export const RUNTIME_SOURCE = [
   "      y",
   "    };",
   "    if (value !== void 0) item.value = value;",
+  "    if (valueLength !== void 0) item.valueLength = valueLength;",
   '    if (tag === "a") {',
   "      const dest = el.href;",
   "      if (dest) item.dest = dest;",
@@ -4348,7 +4356,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("0bbefbc441cf", api);',
+  '    install("a67158068f6b", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -25,6 +25,8 @@ export interface WalkOptions {
   maxText: number;
   /** Longest element label, in characters. */
   maxLabel: number;
+  /** Longest field value shown, in characters (default `maxLabel`); a longer one is cut. */
+  maxValue?: number;
   /** Part of this frame's viewport that is visible in the top page (child frames); null: all. */
   clip: Box | null;
   /** The band to list (visible part plus margin) in a child frame; null: from `clip` and `margin`. */
@@ -68,7 +70,10 @@ export interface ElementItem {
   label: string;
   /** A name derived from the icon of a control nothing else names (`icon_names.ts`). */
   icon?: string;
+  /** The field's value, exact; only its start when `valueLength` says it was cut. */
   value?: string;
+  /** The whole value's length, when `value` is only its start. */
+  valueLength?: number;
   /** Where a link leads (absolute URL), to tell repeated links apart. */
   dest?: string;
   /** New since the previous observation of this document (added or revealed). */

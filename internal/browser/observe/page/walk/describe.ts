@@ -45,6 +45,14 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   const explicitRole = el.getAttribute("role");
   if (explicitRole && tag !== explicitRole) attrs.push(`role=${explicitRole}`);
   let value: string | undefined;
+  let valueLength: number | undefined;
+  const maxValue = o.maxValue ?? o.maxLabel;
+  /** A field's value exactly, only its start when it is long (with the whole length). */
+  const exact = (v: string) => {
+    if (v.length <= maxValue) return v;
+    valueLength = v.length;
+    return v.slice(0, maxValue);
+  };
   if (tag === "input") {
     const input = el as HTMLInputElement;
     attrs.push(`type=${input.type}`);
@@ -55,12 +63,12 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     } else if (
       !["submit", "button", "reset", "image", "file"].includes(input.type) && input.value
     ) {
-      value = cut(input.value, o.maxLabel);
+      value = exact(input.value);
     }
     if (input.readOnly) states.push("READONLY");
   } else if (tag === "textarea") {
     const ta = el as HTMLTextAreaElement;
-    if (ta.value) value = cut(clean(ta.value), o.maxLabel);
+    if (ta.value) value = exact(ta.value);
     if (ta.readOnly) states.push("READONLY");
   } else if (tag === "select") {
     const sel = el as HTMLSelectElement;
@@ -98,6 +106,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     y,
   };
   if (value !== undefined) item.value = value;
+  if (valueLength !== undefined) item.valueLength = valueLength;
   if (tag === "a") {
     const dest = (el as HTMLAnchorElement).href;
     if (dest) item.dest = dest;
