@@ -95,6 +95,8 @@ export interface ObservedElement {
   value?: string;
   /** The whole value's length when `value` is only its start. */
   valueLength?: number;
+  /** A short control of a table row (a calendar's day): the row's controls share one line. */
+  row?: number;
   /** New since the previous observation (added to the page or revealed): rendered `*[id]`. */
   fresh?: boolean;
   /** Nesting level in a tree or nested list (1: inside a top-level item): rendered as indentation. */

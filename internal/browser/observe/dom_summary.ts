@@ -33,12 +33,24 @@ export function renderElement(el: ObservedElement): string {
   return indent + head + states + label + icon + value;
 }
 
-/** Renders the lines of an observation as the text the model reads. */
+/**
+ * Renders the lines of an observation as the text the model reads. The short controls of one
+ * table row (a calendar's week) share a line, two spaces apart.
+ */
 export function renderSummary(lines: SummaryLine[]): string {
   const out: string[] = [];
+  let row: number | undefined;
   for (const line of lines) {
-    if (line.kind === "element") out.push(renderElement(line.element));
-    else if (line.kind === "text") {
+    if (line.kind === "element") {
+      const text = renderElement(line.element);
+      const same = row !== undefined && line.element.row === row;
+      if (same) out[out.length - 1] += `  ${text.trimStart()}`;
+      else out.push(text);
+      row = line.element.row;
+      continue;
+    }
+    row = undefined;
+    if (line.kind === "text") {
       out.push(line.heading ? `${"#".repeat(line.heading)} ${line.text}` : line.text);
     } else out.push(line.text);
   }

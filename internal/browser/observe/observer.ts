@@ -302,7 +302,7 @@ export class PageObserver {
     const { id } = this.#ids.assign(frame, token, item.lid);
     const { tag, role, attrs, states, label } = item;
     const element: ObservedElement = { id, tag, role, attrs, states, label };
-    for (const key of ["icon", "value", "valueLength", "fresh", "level"] as const) {
+    for (const key of ["icon", "value", "valueLength", "fresh", "level", "row"] as const) {
       if (item[key] !== undefined) Object.assign(element, { [key]: item[key] });
     }
     return element;

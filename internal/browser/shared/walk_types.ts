@@ -74,6 +74,8 @@ export interface ElementItem {
   value?: string;
   /** The whole value's length, when `value` is only its start. */
   valueLength?: number;
+  /** A short control in a table row: the row's local ID (the view puts a row's controls on a line). */
+  row?: number;
   /** Where a link leads (absolute URL), to tell repeated links apart. */
   dest?: string;
   /** New since the previous observation of this document (added or revealed). */

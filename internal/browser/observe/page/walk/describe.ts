@@ -112,7 +112,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     if (dest) item.dest = dest;
   }
   if (w.observing && w.seenBefore && isFresh(w, el)) item.fresh = true;
-  return { item, el, buf: "", sr: "", kind: 2, index: -1, inner: 0 };
+  return { item, el, buf: "", sr: "", kind: 2, index: -1, inner: 0, last: null };
 }
 
 /** The ARIA and form states of an element, as the summary writes them. */
@@ -204,6 +204,12 @@ export function finish(w: WalkScope, c: Ctl): void {
     if (icon) item.icon = icon;
   }
   item.label = cut(label, o.maxLabel);
+  if (label && label.length <= 3) {
+    // A short control in a table row (a calendar's day): the view puts the row on one line.
+    const cell = el.closest("td, th, [role=gridcell]");
+    const row = cell?.parentElement;
+    if (row?.matches("tr, [role=row]")) item.row = idFor(w, row);
+  }
   if (c.kind === 1 && c.inner === 0) asDropdown(w, c);
 }
 

@@ -64,6 +64,8 @@ export interface Ctl {
   /** Its place in the walk's items, and how many controls were listed inside it. */
   index: number;
   inner: number;
+  /** The text node whose text `buf` ends with (to keep pieces drawn apart apart). */
+  last: Text | null;
 }
 
 /** What an element passes to its children. */

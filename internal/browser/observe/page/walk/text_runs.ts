@@ -16,6 +16,7 @@ export class TextRuns {
   #block: Element | null = null;
   #cell: Element | null = null;
   #run = "";
+  #last: Text | null = null;
   #heading = 0;
   #where = 0;
   #y = 0;
@@ -31,8 +32,8 @@ export class TextRuns {
     this.#items = items;
   }
 
-  /** Adds text drawn at `r` in context `ctx`; a new block starts a new run. */
-  add(data: string, ctx: Ctx, r: Box): void {
+  /** Adds text `node` (its `data`) drawn at `r` in context `ctx`; a new block starts a new run. */
+  add(data: string, ctx: Ctx, r: Box, node: Text): void {
     if (ctx.block !== this.#block) {
       this.flush();
       this.#block = ctx.block;
@@ -43,7 +44,8 @@ export class TextRuns {
       this.#run += " | ";
     }
     this.#cell = ctx.cell;
-    this.#run += data;
+    this.#run += gap(this.#last, this.#run, node) + data;
+    this.#last = node;
   }
 
   /** Keeps the next text apart from the run's last word (an inline block ends or starts). */
@@ -73,8 +75,29 @@ export class TextRuns {
       );
     }
     this.#run = "";
+    this.#last = null;
     this.#block = null;
     this.#cell = null;
     this.#heading = 0;
   }
+}
+
+let gapRange: Range | undefined;
+
+/**
+ * " " when the text of `node` must not run into the text before it (`before`, ending with
+ * `prev`'s): both meet without a space, yet the page draws them apart (on another line, with a
+ * gap of a few pixels); else "". `December</span><span>2016` drawn with a margin
+ * reads "December 2016", `8in</div><div>5ft` "8in 5ft", `one<br>two` "one two".
+ */
+export function gap(prev: Text | null, before: string, node: Text): string {
+  if (!prev || !before || /\s$/.test(before) || /^\s/.test(node.data)) return "";
+  const range = gapRange ??= document.createRange();
+  range.selectNodeContents(prev);
+  const rects = range.getClientRects();
+  const a = rects[rects.length - 1];
+  range.selectNodeContents(node);
+  const b = range.getClientRects()[0];
+  if (!a || !b) return "";
+  return b.top >= a.bottom - 1 || Math.max(b.left - a.right, a.left - b.right) >= 3 ? " " : "";
 }

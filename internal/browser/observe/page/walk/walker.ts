@@ -32,7 +32,7 @@ import { isItem, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
 import { notePlaced, noteRead } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
-import { TextRuns } from "./text_runs.ts";
+import { gap, TextRuns } from "./text_runs.ts";
 import { clippedAway } from "./visually_hidden.ts";
 
 /** Walks one document and collects its items and what lies outside the band. */
@@ -76,6 +76,7 @@ export class FrameWalker {
       kind: 2,
       index: -1,
       inner: 0,
+      last: null,
     };
   }
 
@@ -133,11 +134,14 @@ export class FrameWalker {
     const parent = node.parentElement ?? (node.parentNode as ShadowRoot | null)?.host;
     if (!parent || textHidden(parent, r, ctx.bg)) return;
     if (c) {
-      if (c.buf.length < w.o.maxLabel + 40) c.buf += data;
+      if (c.buf.length < w.o.maxLabel + 40) {
+        c.buf += gap(c.last, c.buf, node) + data;
+        c.last = node;
+      }
       return;
     }
     if (w.o.mode === "find" && !w.query) return;
-    this.#runs.add(data, ctx, r);
+    this.#runs.add(data, ctx, r, node);
   }
 
   #element(el: Element, ctx: Ctx): void {
