@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "da49d7838f7b";
+export const RUNTIME_VERSION = "71206cb7d5fe";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -773,7 +773,16 @@ export const RUNTIME_SOURCE = [
   "  function clippedAway(s, r, sx, sy) {",
   "    const tiny = r.width <= 1 || r.height <= 1;",
   '    const clips = s.overflowX !== "visible" || s.overflowY !== "visible";',
-  '    return tiny && clips || r.right + sx < 0 || r.bottom + sy < 0 || s.clip !== "auto" && s.position === "absolute" && (r.width <= 2 || r.height <= 2) || /^inset\\(50%/.test(s.clipPath);',
+  "    return tiny && clips || r.right + sx < 0 || r.bottom + sy < 0 || clippedToNothing(s, r);",
+  "  }",
+  "  function clippedToNothing(s, r) {",
+  "    if (/^inset\\((50|100)%/.test(s.clipPath)) return true;",
+  '    if (s.clip === "auto" || s.position !== "absolute" && s.position !== "fixed") return false;',
+  "    if (r.width <= 2 || r.height <= 2) return true;",
+  "    const [top2, right, bottom, left] = (s.clip.match(/-?[\\d.]+px|auto/g) ?? []).map(",
+  '      (v) => v === "auto" ? NaN : parseFloat(v)',
+  "    );",
+  "    return right - left <= 1 || bottom - top2 <= 1;",
   "  }",
   "  function visuallyHidden(el, known = /* @__PURE__ */ new Map()) {",
   "    if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return true;",
@@ -4380,7 +4389,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("da49d7838f7b", api);',
+  '    install("71206cb7d5fe", api);',
   "    activityTracker();",
   "  }",
   "})();",

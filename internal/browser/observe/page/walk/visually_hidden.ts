@@ -1,8 +1,8 @@
 /// <reference lib="dom" />
 /**
  * The one rule for text that is in the page for screen readers only, never drawn for a person:
- * an element clipped to a pixel or two (the `sr-only` and `visually-hidden` patterns), cut away
- * by `clip-path: inset(50%)`, or pushed off the page to the left or above. The walker leaves such
+ * an element clipped to a pixel or two (the `sr-only` and `visually-hidden` patterns), clipped
+ * to nothing by `clip` or `clip-path`, or pushed off the page to the left or above. The walker leaves such
  * elements out of what the model sees, and the effect report does not quote their text.
  *
  * @module
@@ -21,9 +21,22 @@ import { composedParent } from "../../../runtime/page/dom.ts";
 export function clippedAway(s: CSSStyleDeclaration, r: DOMRect, sx: number, sy: number): boolean {
   const tiny = r.width <= 1 || r.height <= 1;
   const clips = s.overflowX !== "visible" || s.overflowY !== "visible";
-  return (tiny && clips) || r.right + sx < 0 || r.bottom + sy < 0 ||
-    (s.clip !== "auto" && s.position === "absolute" && (r.width <= 2 || r.height <= 2)) ||
-    /^inset\(50%/.test(s.clipPath);
+  return (tiny && clips) || r.right + sx < 0 || r.bottom + sy < 0 || clippedToNothing(s, r);
+}
+
+/**
+ * Whether `clip` or `clip-path` leave nothing of the element: `clip: rect()` of no width or
+ * height on a positioned box (whatever the box's own size: `clip: rect(1px, 1px, 1px, 1px)`), or
+ * a box of a pixel or two with any clip, or `clip-path: inset(50%)` or `inset(100%)`.
+ */
+export function clippedToNothing(s: CSSStyleDeclaration, r: DOMRect): boolean {
+  if (/^inset\((50|100)%/.test(s.clipPath)) return true;
+  if (s.clip === "auto" || (s.position !== "absolute" && s.position !== "fixed")) return false;
+  if (r.width <= 2 || r.height <= 2) return true;
+  const [top, right, bottom, left] = (s.clip.match(/-?[\d.]+px|auto/g) ?? []).map((v) =>
+    v === "auto" ? NaN : parseFloat(v)
+  );
+  return (right! - left!) <= 1 || (bottom! - top!) <= 1;
 }
 
 /**
