@@ -10,6 +10,7 @@ import { glyphName, iconName, isLigature } from "../icon_names.ts";
 import { accessibleName, ariaLabel, placeholderOf } from "../names.ts";
 import { optionList } from "../../../actions/page/options.ts";
 import { clean, cut, MASK, norm, toggleGlyph } from "../../../shared/text.ts";
+import { derivedStates } from "../shown_states.ts";
 import type { ElementItem } from "../../../shared/walk_types.ts";
 import { LABELS, noteRead } from "./reads.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
@@ -92,7 +93,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     const now = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow");
     if (now !== null && value === undefined) value = now;
   }
-  states.push(...statesOf(el, tag));
+  states.push(...statesOf(el, tag, role));
   if (el === w.active) states.push("FOCUSED");
   const item: ElementItem = {
     kind: "el",
@@ -115,8 +116,11 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   return { item, el, buf: "", sr: "", kind: 2, index: -1, inner: 0, last: null };
 }
 
-/** The ARIA and form states of an element, as the summary writes them. */
-function statesOf(el: Element, tag: string): string[] {
+/**
+ * The ARIA and form states of an element, as the summary writes them, and those it shows only
+ * by its look (`shown_states.ts`).
+ */
+function statesOf(el: Element, tag: string, role: string): string[] {
   const states: string[] = [];
   if (
     (tag === "input" || tag === "select" || tag === "textarea") &&
@@ -160,6 +164,7 @@ function statesOf(el: Element, tag: string): string[] {
   if (el.getAttribute("aria-invalid") === "true" || el.matches(":user-invalid")) {
     states.push("INVALID");
   }
+  states.push(...derivedStates(el, role));
   return states;
 }
 

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { forgetPointerRules } from "../shown_states.ts";
 import type { FrameWalk, PageItem, WalkOptions } from "../../../shared/walk_types.ts";
 import { matches } from "./describe.ts";
 import { startWalk } from "./scope.ts";
@@ -22,6 +23,7 @@ import { asDelta } from "./delta.ts";
 export function walkFrame(o: WalkOptions): FrameWalk {
   const t0 = performance.now();
   const w = startWalk(o);
+  forgetPointerRules();
   const reuse = SubtreeReuse.start(w);
   const walker = new FrameWalker(w, reuse);
   try {

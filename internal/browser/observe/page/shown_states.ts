@@ -1,0 +1,237 @@
+/// <reference lib="dom" />
+/**
+ * States a page shows only by its look: the chosen tab, the current page of a pager, a pressed
+ * toolbar button, the selected choice that turned green, the open or closed submenu or tree node.
+ * ARIA says these when the page uses it; many pages say them only with a class (`active`,
+ * `is-selected`) or a style. The rules are rows of {@link STATE_CLASSES}; {@link derivedStates} is
+ * the one function the observation and the effect report use.
+ *
+ * @module
+ */
+import { noteRead } from "./walk/reads.ts";
+
+/** A state the view writes in braces. */
+export type ShownState = "SELECTED" | "CURRENT" | "PRESSED" | "CHECKED";
+
+/** Class tokens that say a state; `ACTIVE` is resolved by what the element is. */
+export const STATE_CLASSES: readonly {
+  token: RegExp;
+  state: ShownState | "ACTIVE";
+  example: string;
+  reason: string;
+}[] = [
+  {
+    token: /^(is-|has-)?selected$|[-_]selected$/,
+    state: "SELECTED",
+    example: "is-selected",
+    reason: "says it is the chosen one",
+  },
+  {
+    token: /^(is-)?current$|[-_]current$/,
+    state: "CURRENT",
+    example: "current",
+    reason: "says it is where the user is",
+  },
+  {
+    token: /^(is-)?pressed$|[-_]pressed$/,
+    state: "PRESSED",
+    example: "is-pressed",
+    reason: "says a toggle button is down",
+  },
+  {
+    token: /^(is-)?checked$|[-_]checked$/,
+    state: "CHECKED",
+    example: "is-checked",
+    reason: "a custom checkbox drawn checked",
+  },
+  {
+    token: /^(is-)?active$|[-_]active$/,
+    state: "ACTIVE",
+    example: "ql-active",
+    reason: "the most common word for the chosen tab, page, link or pressed button",
+  },
+];
+
+/** A token that says the opposite (`pagination_Not_Selected`, `unselected`, `non-current`). */
+const NEGATED = /(^|[-_])(not|non|no)([-_]|$)|(^|[-_])un(selected|active|checked|pressed|current)$/;
+
+/** The state a class token says, or null. */
+export function classState(token: string): ShownState | "ACTIVE" | null {
+  const t = token.toLowerCase();
+  if (NEGATED.test(t)) return null;
+  return STATE_CLASSES.find((r) => r.token.test(t))?.state ?? null;
+}
+
+/**
+ * The one of a group that is active or selected: a link is the current page, a toolbar's button
+ * is down, anything else is the chosen one.
+ */
+function activeState(el: Element, role: string): ShownState {
+  if (role === "link") return "CURRENT";
+  if (role === "button" && inToolbar(el)) return "PRESSED";
+  return "SELECTED";
+}
+
+function inToolbar(el: Element): boolean {
+  for (let p = el.parentElement, i = 0; p && i < 3; p = p.parentElement, i++) {
+    if (p.getAttribute("role") === "toolbar") return true;
+    for (const c of p.classList) if (/toolbar/i.test(c)) return true;
+  }
+  return false;
+}
+
+/** ARIA attributes that, when present at all, say the state themselves. */
+const ARIA_STATES = ["aria-selected", "aria-current", "aria-pressed", "aria-checked"];
+
+/** Groups of look-alike siblings this small or smaller are not compared (two can't tell). */
+const MIN_GROUP = 3;
+const MAX_GROUP = 60;
+
+/**
+ * The states `el` (of `role`) shows only by its look: a state class on it or on the wrapper it
+ * alone fills (`<li class="active"><a>`), or a look that sets it apart from look-alike siblings
+ * that all look the same. Nothing when ARIA says the state or the element is a native toggle.
+ * `lookChanged`: the caller saw `el`'s look change (the effect report, around a click); then one
+ * look-alike sibling is enough to compare with.
+ */
+export function derivedStates(el: Element, role: string, lookChanged = false): ShownState[] {
+  if (ARIA_STATES.some((a) => el.hasAttribute(a))) return [];
+  const tag = el.localName;
+  if (tag === "input" || tag === "option" || tag === "select") return [];
+  const parent = el.parentElement;
+  const wrapper = parent && parent.childElementCount === 1 && parent !== document.body
+    ? parent
+    : null;
+  for (const holder of wrapper ? [el, wrapper] : [el]) {
+    for (const token of holder.classList) {
+      const state = classState(token);
+      if (state) {
+        return [state === "ACTIVE" || state === "SELECTED" ? activeState(el, role) : state];
+      }
+    }
+  }
+  for (const holder of wrapper ? [el, wrapper] : [el]) {
+    if (setApart(holder, lookChanged ? 2 : MIN_GROUP)) return [activeState(el, role)];
+  }
+  return [];
+}
+
+/** The style properties a chosen item is told apart by. */
+const LOOK = [
+  "background-color",
+  "color",
+  "font-weight",
+  "text-decoration-line",
+  "border-top-color",
+  "border-bottom-color",
+  "border-bottom-width",
+];
+/** Of those, the ones a first or last item may lose or gain by its place alone. */
+const EDGE = new Set(["border-top-color", "border-bottom-color", "border-bottom-width"]);
+
+/**
+ * `el`'s look as one string: the {@link LOOK} properties, less those the pointer or focus may be
+ * changing on it now (its `:hover` and `:focus` rules); null when that cannot be told.
+ */
+export function lookOf(el: Element): string | null {
+  const skip = pointerProps(el);
+  if (skip === null) return null;
+  const s = getComputedStyle(el);
+  return LOOK.map((p) => (skip.has(p) ? "" : s.getPropertyValue(p))).join("|");
+}
+
+/** Whether `el` looks unlike its look-alike siblings, which all look alike (at least `min`). */
+function setApart(el: Element, min: number): boolean {
+  const parent = el.parentElement;
+  if (!parent) return false;
+  noteRead(parent);
+  const kind = kindOf(el);
+  const group: Element[] = [];
+  for (const sib of parent.children) {
+    if (kindOf(sib) === kind) group.push(sib);
+    if (group.length > MAX_GROUP) return false;
+  }
+  if (group.length < min) return false;
+  const edge = el === group[0] || el === group[group.length - 1];
+  const look = (e: Element) => {
+    const l = lookOf(e);
+    if (l === null || !edge) return l;
+    return l.split("|").map((v, i) => (EDGE.has(LOOK[i]!) ? "" : v)).join("|");
+  };
+  const own = look(el);
+  if (own === null) return false;
+  let others: string | null = null;
+  for (const sib of group) {
+    if (sib === el) continue;
+    const l = look(sib);
+    if (l === null || (others !== null && l !== others)) return false;
+    others = l;
+  }
+  return others !== null && others !== own;
+}
+
+/** Tag, role and classes without state tokens: what makes siblings look-alikes. */
+function kindOf(el: Element): string {
+  const classes = [...el.classList].filter((c) => !classState(c)).sort();
+  return `${el.localName} ${el.getAttribute("role") ?? ""} ${classes.join(" ")}`;
+}
+
+/**
+ * The {@link LOOK} properties that `:hover`, `:focus` or `:active` rules may be setting on `el`
+ * now (it is hovered or focused), read from its style sheets; none when it is neither; null when
+ * a sheet cannot be read (another origin's).
+ */
+function pointerProps(el: Element): Set<string> | null {
+  if (!el.matches(":hover, :focus-within, :active")) return new Set();
+  const rules = pointerRules(el.getRootNode() as Document | ShadowRoot);
+  if (rules === null) return null;
+  const out = new Set<string>();
+  for (const { selector, props } of rules) {
+    try {
+      if (el.matches(selector)) { for (const p of props) out.add(p); }
+    } catch {
+      return null; // a selector this engine cannot test: the look cannot be trusted
+    }
+  }
+  return out;
+}
+
+type PointerRule = { selector: string; props: string[] };
+
+/** Per tree, its rules that restyle on pointer or focus (selector without those pseudo-classes). */
+let sheets = new WeakMap<Document | ShadowRoot, PointerRule[] | null>();
+
+/** Forgets the rules read (style sheets may change between walks). */
+export function forgetPointerRules(): void {
+  sheets = new WeakMap();
+}
+
+function pointerRules(root: Document | ShadowRoot): PointerRule[] | null {
+  if (sheets.has(root)) return sheets.get(root)!;
+  const out: PointerRule[] | null = [];
+  let readable = true;
+  const visit = (list: CSSRuleList) => {
+    for (const rule of list) {
+      if (rule instanceof CSSStyleRule && /:(hover|focus|active)/.test(rule.selectorText)) {
+        const props = LOOK.filter((p) => rule.style.getPropertyValue(p) !== "");
+        const selector = rule.selectorText.replace(
+          /:(hover|focus-visible|focus-within|focus|active)/g,
+          "",
+        );
+        if (props.length) {
+          out.push({ selector: selector.replace(/(^|[\s,>+~])(?=,|$)/g, "$1*"), props });
+        }
+      } else if ("cssRules" in rule) visit((rule as CSSGroupingRule).cssRules);
+    }
+  };
+  for (const sheet of [...root.styleSheets, ...root.adoptedStyleSheets]) {
+    try {
+      visit(sheet.cssRules);
+    } catch {
+      readable = false; // another origin's sheet
+    }
+  }
+  const result = readable ? out : null;
+  sheets.set(root, result);
+  return result;
+}

@@ -1,0 +1,21 @@
+import assert from "node:assert/strict";
+import { classState, STATE_CLASSES } from "../internal/browser/observe/page/shown_states.ts";
+
+Deno.test("classState() reads every state class row's example, and no ordinary or negated class", () => {
+  for (const row of STATE_CLASSES) assert.equal(classState(row.example), row.state, row.reason);
+  for (
+    const token of [
+      "inactive",
+      "activity",
+      "selection",
+      "currently",
+      "btn",
+      "actions",
+      "pagination_Not_Selected",
+      "not-active",
+      "unselected",
+      "non-current",
+    ]
+  ) assert.equal(classState(token), null, token);
+  assert.equal(classState("Pagination_Selected"), "SELECTED");
+});
