@@ -129,7 +129,7 @@ export interface ElementIdentity {
 /** A line of the DOM summary: an element with an ID, or text a person reads. */
 export type SummaryLine =
   | { kind: "element"; element: ObservedElement }
-  | { kind: "text"; text: string; heading?: number }
+  | { kind: "text"; text: string; heading?: number; level?: number }
   /**
    * A line the observer adds: `divider` for the start of a frame or of the page behind a modal
    * dialog, absent for notes about what is left out (more below, scroll areas, the budget).

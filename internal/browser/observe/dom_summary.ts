@@ -6,8 +6,8 @@ const LINK_ROLES = new Set(["role=link", "role=menuitem"]);
 /**
  * Renders one element as a DOM summary line: `[7] <input type=checkbox> ☐ I accept the terms`.
  * A link with a label, the most common element, is written bare: `[12] Pricing`. An element new
- * since the previous observation is marked `*[57]`; an item nested in a tree is indented two
- * spaces per level. A name derived from an icon is written apart from text, `(icon: send)`; a
+ * since the previous observation is marked `*[57]`; an item nested in a tree is indented one
+ * space per level. A name derived from an icon is written apart from text, `(icon: send)`; a
  * value is quoted exactly (line breaks escaped), a cut one followed by how long it is.
  *
  * @example
@@ -29,13 +29,18 @@ export function renderElement(el: ObservedElement): string {
   if (el.valueLength !== undefined) {
     value += `… (cut: ${el.valueLength} characters in all; find shows the whole value)`;
   }
-  const indent = el.level ? "  ".repeat(Math.min(el.level, 8)) : "";
-  return indent + head + states + label + icon + value;
+  return indent(el.level) + head + states + label + icon + value;
+}
+
+/** One space per level: a line's leading space costs no token where two would. */
+function indent(level: number | undefined): string {
+  return level ? " ".repeat(Math.min(level, 8)) : "";
 }
 
 /**
  * Renders the lines of an observation as the text the model reads. The short controls of one
- * table row (a calendar's week) share a line, two spaces apart.
+ * table row (a calendar's week) share a line, two spaces apart; text nested in a tree is
+ * indented like its elements.
  */
 export function renderSummary(lines: SummaryLine[]): string {
   const out: string[] = [];
@@ -51,7 +56,10 @@ export function renderSummary(lines: SummaryLine[]): string {
     }
     row = undefined;
     if (line.kind === "text") {
-      out.push(line.heading ? `${"#".repeat(line.heading)} ${line.text}` : line.text);
+      out.push(
+        indent(line.level) +
+          (line.heading ? `${"#".repeat(line.heading)} ${line.text}` : line.text),
+      );
     } else out.push(line.text);
   }
   return out.length > 0 ? out.join("\n") : "(the page shows nothing)";

@@ -291,9 +291,10 @@ export class PageObserver {
   #line(entry: WalkEntry & { kind: "item" }): SummaryLine | undefined {
     const item = entry.item;
     if (item.kind === "text") {
-      return item.heading
-        ? { kind: "text", text: item.text, heading: item.heading }
-        : { kind: "text", text: item.text };
+      const line: SummaryLine = { kind: "text", text: item.text };
+      if (item.heading) line.heading = item.heading;
+      if (item.level) line.level = item.level;
+      return line;
     }
     return { kind: "element", element: this.#element(entry.frame, entry.token, item) };
   }

@@ -87,10 +87,21 @@ export interface ElementItem {
   y: number;
 }
 
+/** A run of text a person reads. */
+export interface TextItem {
+  kind: "text";
+  text: string;
+  heading?: number;
+  /** Nesting level in a tree or nested list (1: inside a top item). */
+  level?: number;
+  where: number;
+  y: number;
+}
+
 /** An element, a run of text, or the place of a child frame, in reading order. */
 export type PageItem =
   | ElementItem
-  | { kind: "text"; text: string; heading?: number; where: number; y: number }
+  | TextItem
   | { kind: "frame"; fid: number; where: number; y: number; box: Box };
 
 /** What one frame's walk returns. */

@@ -235,3 +235,26 @@ function pointerRules(root: Document | ShadowRoot): PointerRule[] | null {
   sheets.set(root, result);
   return result;
 }
+
+/** Lists that open under an item: a submenu, a tree node's children. */
+const SUBLIST = "ul, ol, [role=group], [role=menu], [role=tree]";
+
+/**
+ * `EXPANDED` or `COLLAPSED` for the control that heads an item whose sub-list follows it (a
+ * submenu's parent link, a tree node's toggle) when ARIA does not say; [] otherwise.
+ */
+export function derivedExpansion(el: Element): ("EXPANDED" | "COLLAPSED")[] {
+  const item = el.parentElement;
+  if (!item || !item.matches("li, [role=treeitem], [role=menuitem]")) return [];
+  let sub: Element | null = null;
+  for (let s = el.nextElementSibling; s && !sub; s = s.nextElementSibling) {
+    if (s.matches(SUBLIST)) sub = s;
+    else if (s.querySelector(":scope > ul, :scope > ol")) sub = s;
+  }
+  if (!sub) return [];
+  noteRead(sub);
+  const r = sub.getBoundingClientRect();
+  const open = sub.checkVisibility({ visibilityProperty: true, opacityProperty: true }) &&
+    r.height > 0;
+  return [open ? "EXPANDED" : "COLLAPSED"];
+}

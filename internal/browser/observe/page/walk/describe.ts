@@ -10,7 +10,7 @@ import { glyphName, iconName, isLigature } from "../icon_names.ts";
 import { accessibleName, ariaLabel, placeholderOf } from "../names.ts";
 import { optionList } from "../../../actions/page/options.ts";
 import { clean, cut, MASK, norm, toggleGlyph } from "../../../shared/text.ts";
-import { derivedStates } from "../shown_states.ts";
+import { derivedExpansion, derivedStates } from "../shown_states.ts";
 import type { ElementItem } from "../../../shared/walk_types.ts";
 import { LABELS, noteRead } from "./reads.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
@@ -152,6 +152,9 @@ function statesOf(el: Element, tag: string, role: string): string[] {
         sub.checkVisibility({ visibilityProperty: true }) ? "EXPANDED" : "COLLAPSED",
       );
     }
+  } else if (exp === null && tag !== "summary") {
+    // A submenu's parent link, a tree node's toggle: the list after it is open or closed.
+    states.push(...derivedExpansion(el));
   }
   const current = el.getAttribute("aria-current");
   if (current && current !== "false") states.push("CURRENT");

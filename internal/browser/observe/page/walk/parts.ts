@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * Parts of the page the walker names or nests: items of trees and nested lists, and scroll
+ * Parts of the page the walker names or nests: lists nested in trees and menus, and scroll
  * containers.
  *
  * @module
@@ -10,9 +10,21 @@ import { NOT_TEXT } from "../roles.ts";
 import { clean, cut } from "../../../shared/text.ts";
 import { noteRead } from "./reads.ts";
 
-/** Items of trees and nested lists, whose nesting the view shows. */
-export function isItem(el: Element): boolean {
-  return el.localName === "li" || el.getAttribute("role") === "treeitem";
+/** Items of trees, menus and nested lists. */
+const ITEM = "li, [role=treeitem], [role=menuitem]";
+/** Lists that nest under an item. */
+const LIST = new Set(["ul", "ol"]);
+const LIST_ROLES = new Set(["group", "menu", "tree", "list"]);
+
+/**
+ * A list nested in an item of a tree, menu or list (its parent or grandparent): what is in it
+ * is indented one level more.
+ */
+export function nestedList(el: Element): boolean {
+  const role = el.getAttribute("role");
+  if (role ? !LIST_ROLES.has(role) : !LIST.has(el.localName)) return false;
+  const p = el.parentElement;
+  return !!p && (p.matches(ITEM) || !!p.parentElement?.matches(ITEM));
 }
 
 /**

@@ -75,6 +75,8 @@ export interface Ctx {
   /** Table cell the text is in, to join a row's cells with " | ". */
   cell: Element | null;
   heading: number;
+  /** Nesting level in trees and nested lists (lists inside list items). */
+  nest: number;
   /** Innermost listed control: text below it becomes its label. */
   control: Ctl | null;
   /** Innermost listed control, also inside a `<label>` whose text goes to the control it names. */

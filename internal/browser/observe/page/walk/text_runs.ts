@@ -6,7 +6,7 @@
  * @module
  */
 import { clean, cut, norm } from "../../../shared/text.ts";
-import type { Box, PageItem } from "../../../shared/walk_types.ts";
+import type { Box, PageItem, TextItem } from "../../../shared/walk_types.ts";
 import { type Ctx, type WalkScope, whereOf } from "./scope.ts";
 
 /** Collects text runs into a walk's items. */
@@ -18,6 +18,7 @@ export class TextRuns {
   #run = "";
   #last: Text | null = null;
   #heading = 0;
+  #level = 0;
   #where = 0;
   #y = 0;
   /**
@@ -38,6 +39,7 @@ export class TextRuns {
       this.flush();
       this.#block = ctx.block;
       this.#heading = ctx.heading;
+      this.#level = ctx.nest;
       this.#where = whereOf(this.#w, r, ctx.where);
       this.#y = (r.top - this.#w.view.top) / this.#w.vh;
     } else if (ctx.cell !== this.#cell && this.#cell && ctx.cell) {
@@ -67,12 +69,15 @@ export class TextRuns {
     // Runs of bare punctuation between links (", ", "|", "·") carry nothing a person reads.
     if (t && /[\p{L}\p{N}]/u.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {
       this.pushed[n] = true;
-      const text = cut(t, w.o.maxText);
-      this.#items.push(
-        this.#heading
-          ? { kind: "text", text, heading: this.#heading, where: this.#where, y: this.#y }
-          : { kind: "text", text, where: this.#where, y: this.#y },
-      );
+      const item: TextItem = {
+        kind: "text",
+        text: cut(t, w.o.maxText),
+        where: this.#where,
+        y: this.#y,
+      };
+      if (this.#heading) item.heading = this.#heading;
+      if (this.#level) item.level = this.#level;
+      this.#items.push(item);
     }
     this.#run = "";
     this.#last = null;

@@ -421,6 +421,7 @@ export function keyOf(el: Element, s: CSSStyleDeclaration, r: DOMRect, own: Ctx)
     el.scrollWidth,
     own.cell,
     own.heading,
+    own.nest,
     ...box(own.clip),
     ...box(own.posClip),
     own.scroller >= 0,

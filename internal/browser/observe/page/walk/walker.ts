@@ -28,7 +28,7 @@ import {
 } from "../../../shared/walk_types.ts";
 import { describe, finish } from "./describe.ts";
 import { hiddenMatch } from "./hidden.ts";
-import { isItem, scrollerName } from "./parts.ts";
+import { nestedList, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
 import { notePlaced, noteRead } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
@@ -90,6 +90,7 @@ export class FrameWalker {
         block: document.body,
         cell: null,
         heading: 0,
+        nest: 0,
         control: null,
         owner: null,
         clip,
@@ -332,10 +333,8 @@ export class FrameWalker {
       );
       c.kind = kind;
       c.index = this.items.length;
-      if (parent) {
-        parent.inner++;
-        if (isItem(el) && isItem(parent.el)) c.item.level = (parent.item.level ?? 0) + 1;
-      }
+      if (parent) parent.inner++;
+      if (ctx.nest) c.item.level = ctx.nest;
       this.items.push(c.item);
       return c;
     }
@@ -397,6 +396,7 @@ export class FrameWalker {
       block: inline || cell ? own.block : el,
       cell: cell ? el : own.cell,
       heading: inline || cell ? own.heading : heading,
+      nest: own.nest + (nestedList(el) ? 1 : 0),
       control: tag === "label" && (el as HTMLLabelElement).control && !listed
         ? this.#labelSink
         : own.control,
@@ -452,6 +452,7 @@ export class FrameWalker {
       );
       finish(w, c);
       if (ctx.owner) ctx.owner.inner++;
+      if (ctx.nest) c.item.level = ctx.nest;
       if (w.o.mode !== "read") this.items.push(c.item);
     }
   }
