@@ -5,6 +5,11 @@ import { PLACES, placesRoute } from "./support/places.ts";
 import { said } from "./support/said.ts";
 import { idIn } from "./support/summary.ts";
 
+/** The line `find` adds for matches in a closed part, naming the control to open first. */
+function collapsed(id: number, name: string): RegExp {
+  return new RegExp(`^1 more match inside collapsed \\[${id}\\] "${name}": expand it first$`, "m");
+}
+
 for (const place of PLACES) {
   Deno.test(`observe marks submenu parents and tree nodes expanded or collapsed, with children indented (${place})`, async () => {
     await using site = startFixtureServer({ routes: [placesRoute()] });
@@ -36,5 +41,30 @@ for (const place of PLACES) {
     summary = (await browser.observe()).summary;
     assert.match(summary, /^ {2}Green tea$/m);
     assert.match(summary, /^ {2}\*?\[\d+\] Sencha$/m);
+  });
+
+  Deno.test(`find reports matches in closed submenus, collapsed tree nodes and accordions with the control to open first (${place})`, async () => {
+    await using site = startFixtureServer({ routes: [placesRoute()] });
+    await using browser = await BrowserSession.start({ headless: true });
+    await said(browser.navigate(site.url(`/${place}/perception/menus.html`)));
+    const summary = (await browser.observe()).summary;
+    const products = idIn(summary, /Products$/);
+    const account = idIn(summary, /<button>( \{COLLAPSED\})? Account$/);
+    const beverages = idIn(summary, /Beverages$/);
+    const shipping = idIn(summary, /<div> Shipping$/);
+
+    assert.match((await browser.find("Laptops")).text, collapsed(products, "Products"));
+    assert.match((await browser.find("Sign out")).text, collapsed(account, "Account"));
+    assert.match((await browser.find("Green tea")).text, collapsed(beverages, "Beverages"));
+    assert.match((await browser.find("free over 50")).text, collapsed(shipping, "Shipping"));
+
+    // Opened, the outer node shows its children; the match is now inside the inner node.
+    await said(browser.click(beverages));
+    const tea = idIn((await browser.observe()).summary, /Tea$/);
+    assert.match((await browser.find("Green tea")).text, collapsed(tea, "Tea"));
+    await said(browser.click(shipping));
+    const open = await browser.find("free over 50");
+    assert.match(open.text, /^"Delivery is free over 50 euros\."/m);
+    assert.doesNotMatch(open.text, /inside collapsed/);
   });
 }

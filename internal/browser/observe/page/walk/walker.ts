@@ -33,7 +33,7 @@ import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts
 import { notePlaced, noteRead } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { gap, TextRuns } from "./text_runs.ts";
-import { clippedAway } from "./visually_hidden.ts";
+import { clippedAway, clippedToNothing } from "./visually_hidden.ts";
 
 /** Walks one document and collects its items and what lies outside the band. */
 export class FrameWalker {
@@ -162,7 +162,11 @@ export class FrameWalker {
     }
     if (s.contentVisibility === "hidden" || Number(s.opacity) === 0) {
       if (w.observing) this.#hide(el);
+      else if (w.query && w.o.mode === "find") this.#hiddenMatch(el);
       if (!isToggle(el)) return;
+    }
+    if (s.visibility !== "visible" && !ctx.hidden && w.query && w.o.mode === "find") {
+      this.#hiddenMatch(el);
     }
     const position = s.position;
     if (position !== "static" && position !== "relative") notePlaced(el);
@@ -265,6 +269,14 @@ export class FrameWalker {
     const w = this.#w;
     const position = s.position;
     if (clippedAway(s, r, w.sx, w.sy)) {
+      // A part collapsed to no height or pushed off the page may be opened (a menu): find
+      // reports what it holds with the control that opens it. Screen-reader text is not one.
+      if (
+        w.query && w.o.mode === "find" && !clippedToNothing(s, r) && r.width > 2 &&
+        (r.height > 2 || clips)
+      ) {
+        this.#hiddenMatch(el);
+      }
       if (isToggle(el)) {
         this.#hiddenInput(el, ctx);
       } else if (ctx.control) {
