@@ -108,7 +108,7 @@ function comparable(w: PageWalk): unknown {
     main,
     above: w.above,
     below: w.below,
-    scrollers: w.scrollers,
+    scrollers: w.scrollers.map(({ frame: _f, token: _t, ...sc }) => sc),
     entries: w.entries.map((e) =>
       e.kind === "frame" ? { frame: e.depth, where: e.where } : { depth: e.depth, item: e.item }
     ),

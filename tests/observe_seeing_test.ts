@@ -138,7 +138,7 @@ Deno.test("observe names a scroll area by its heading and counts its items; a da
   const { summary } = await browser.observe();
   assert.match(
     summary,
-    /^… more inside scrollable areas: "Available times" \(12 items, \d+ out of view\); use find$/m,
+    /^… more inside scrollable areas: "Available times" \(12 items: 0 above, \d+ below; scroll with \[\d+\]\); use find$/m,
   );
   assert.match(summary, /^December 2016$/m);
   const next = idIn(summary, /^\[\d+\] Next$/);

@@ -14,6 +14,9 @@ export type WalkEntry =
 
 type ItemNoFrame = Exclude<PageItem, { kind: "frame" }>;
 
+/** A scroll container, with the frame and document its local IDs belong to. */
+export type PageScroller = Scroller & { frame: Frame; token: string };
+
 /** The walk of a page and all its frames. */
 export interface PageWalk {
   entries: WalkEntry[];
@@ -22,7 +25,7 @@ export interface PageWalk {
   /** Interactive elements outside the band, over all frames. */
   above: number;
   below: number;
-  scrollers: Scroller[];
+  scrollers: PageScroller[];
   /** Each frame's walk, by frame (tokens for IDs, `seenBefore`). */
   walks: Map<Frame, FrameWalk>;
 }
@@ -44,7 +47,9 @@ export async function walkPage(
   const main = await walkOne(mainFrame, { ...options, clip: null, band: null });
   if (!main) throw new PageChangedError(LOADING);
   const walks = new Map<Frame, FrameWalk>([[mainFrame, main]]);
-  const totals = { above: main.above, below: main.below, scrollers: [...main.scrollers] };
+  const inFrame = (frame: Frame, w: FrameWalk) =>
+    w.scrollers.map((sc) => ({ ...sc, frame, token: w.token }));
+  const totals = { above: main.above, below: main.below, scrollers: inFrame(mainFrame, main) };
   const pageScope = options.scope === "page";
   const view: Box = { top: 0, left: 0, bottom: main.height, right: main.width };
   const margin = pageScope ? Infinity : main.height * options.margin;
@@ -87,7 +92,7 @@ export async function walkPage(
           walks.set(child, w);
           totals.above += w.above;
           totals.below += w.below;
-          totals.scrollers.push(...w.scrollers);
+          totals.scrollers.push(...inFrame(child, w));
           return expand(child, w, depth + 1, childView, childBand).then((inner) => [
             { kind: "frame", frame: child, depth: depth + 1, where: item.where } as WalkEntry,
             ...inner,

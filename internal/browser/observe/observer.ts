@@ -132,7 +132,7 @@ export class PageObserver {
       const shown = (line.kind === "element"
         ? renderElement({ ...line.element, level: 0 })
         : `"${line.text}"`) +
-        where;
+        where + this.#beside(entry);
       count++;
       const t = estimateTokens(shown) + 1;
       if (tokens + t > limit) {
@@ -309,6 +309,23 @@ export class PageObserver {
     return element;
   }
 
+  /**
+   * find: what to act on for a text match: the controls in its row (`— same row: [4] …`), or
+   * the ID that `scroll` brings it into view with.
+   */
+  #beside(entry: WalkEntry & { kind: "item" }): string {
+    const item = entry.item;
+    if (item.kind !== "text") return "";
+    if (item.near?.length) {
+      const near = item.near.map((it) =>
+        renderElement({ ...this.#element(entry.frame, entry.token, it), level: 0 })
+      );
+      return ` — same row: ${near.join(", ")}`;
+    }
+    if (item.at === undefined) return "";
+    return ` — scroll with [${this.#ids.assign(entry.frame, entry.token, item.at).id}] to see it`;
+  }
+
   /** Lines in reading order (dialog first), cut to the token budget, with closing notes. */
   #compose(walk: PageWalk, o: ObserveOptions): SummaryLine[] {
     const modal = walk.main.modal;
@@ -380,11 +397,14 @@ export class PageObserver {
       notes.push(`… (+N lines): text shortened in this whole-page view; use read for all of it`);
     }
     if (walk.scrollers.length > 0) {
-      const list = walk.scrollers.slice(0, 4).map((s) =>
-        `${JSON.stringify(s.name)} (${s.total} item${
+      const list = walk.scrollers.slice(0, 4).map((s) => {
+        const by = s.lid === undefined
+          ? ""
+          : `; scroll with [${this.#ids.assign(s.frame, s.token, s.lid).id}]`;
+        return `${JSON.stringify(s.name)} (${s.total} item${
           s.total === 1 ? "" : "s"
-        }, ${s.more} out of view)`
-      );
+        }: ${s.above} above, ${s.below} below${by})`;
+      });
       notes.push(`… more inside scrollable areas: ${list.join(", ")}; use find`);
     }
     const noteTokens = notes.reduce((n, t) => n + estimateTokens(t) + 1, 0);

@@ -94,6 +94,10 @@ export interface TextItem {
   heading?: number;
   /** Nesting level in a tree or nested list (1: inside a top item). */
   level?: number;
+  /** find: the controls in the same row or item as the text. */
+  near?: ElementItem[];
+  /** find: with no control beside it, the local ID of its block, to scroll into view. */
+  at?: number;
   where: number;
   y: number;
 }
@@ -136,11 +140,15 @@ export interface FrameWalk {
   reused: number;
 }
 
-/** A scroll container: its name, the interactive elements it holds, and those out of its view. */
+/** A scroll container: its stable name, the interactive elements it holds, and where they are. */
 export interface Scroller {
   name: string;
+  /** Interactive elements inside it, and those out of its view above (or left) and below. */
   total: number;
-  more: number;
+  above: number;
+  below: number;
+  /** The local ID of the first control listed inside it (what `scroll` takes), if any. */
+  lid?: number;
 }
 
 /** find: matches in a collapsed part; `lid` and name of the control that expands it. */

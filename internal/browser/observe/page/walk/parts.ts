@@ -1,12 +1,12 @@
 /// <reference lib="dom" />
 /**
- * Parts of the page the walker names or nests: lists nested in trees and menus, and scroll
- * containers.
+ * Parts of the page the walker names or nests: lists nested in trees and menus, scroll
+ * containers, and the row or item a text belongs to.
  *
  * @module
  */
+import { wordsOf } from "../icon_names.ts";
 import { ariaLabel } from "../names.ts";
-import { NOT_TEXT } from "../roles.ts";
 import { clean, cut } from "../../../shared/text.ts";
 import { noteRead } from "./reads.ts";
 
@@ -27,23 +27,58 @@ export function nestedList(el: Element): boolean {
   return !!p && (p.matches(ITEM) || !!p.parentElement?.matches(ITEM));
 }
 
+const HEADING = "h1, h2, h3, h4, h5, h6, [role=heading], legend, caption";
+/** Landmarks whose label names the scroll area inside them. */
+const LANDMARK =
+  "aside, nav, section, form, dialog, [role=region], [role=complementary], [role=navigation], [role=dialog], [role=listbox], [role=menu], [role=grid], [role=tree]";
+
 /**
- * A short name of a scroll container, for "more inside scrollable areas": its label, a heading
- * in it or just before it, else its first text; its id or role last.
+ * A name of a scroll container that stays while it scrolls, for "more inside scrollable
+ * areas": its label, the heading just before it, the label or heading of the landmark it is in,
+ * a heading that opens it, its id or class words, else its role or tag. Never its first text
+ * (an author's name in a feed changes as it scrolls).
  */
 export function scrollerName(el: Element): string {
   let name = ariaLabel(el);
-  const heading = "h1, h2, h3, h4, h5, h6, [role=heading], legend, caption";
-  if (!name) name = clean(el.querySelector(heading)?.textContent);
   for (let p: Element | null = el; !name && p && p !== document.body; p = p.parentElement) {
     const before = p.previousElementSibling;
     noteRead(before);
-    if (before?.matches(heading)) name = clean(before.textContent);
+    if (before?.matches(HEADING)) name = clean(before.textContent);
     else if (before) break;
   }
-  const tw = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let n = tw.nextNode(); !name && n; n = tw.nextNode()) {
-    if (!NOT_TEXT.has(n.parentElement?.localName ?? "")) name = clean((n as Text).data);
+  const landmark = name ? null : el.parentElement?.closest(LANDMARK);
+  if (landmark) {
+    noteRead(landmark);
+    name = ariaLabel(landmark) || clean(landmark.querySelector(HEADING)?.textContent);
   }
-  return cut(name || (el.id ? el.id : el.getAttribute("role") ?? el.localName), 40);
+  const first = name ? null : el.firstElementChild;
+  if (first?.matches(HEADING)) name = clean(first.textContent);
+  if (!name) name = wordsOf(el.id).join(" ") || wordsOf(el.classList[0] ?? "").join(" ");
+  return cut(name || (el.getAttribute("role") ?? el.localName), 40);
+}
+
+/** What makes a row or item of its own. */
+const ROW = "li, tr, article, [role=row], [role=listitem], [role=option], [role=article], " +
+  "[role=treeitem], [role=menuitem]";
+/** Levels climbed from a text's block to its row. */
+const ROW_LEVELS = 6;
+
+/**
+ * The row or item `block` belongs to: the nearest list item, table row or article around it, or
+ * an element repeated at least three times beside itself (the entries of a feed); null when
+ * there is none close by.
+ */
+export function rowOf(block: Element): Element | null {
+  let el: Element | null = block;
+  for (let i = 0; el && i < ROW_LEVELS && el !== document.body; i++, el = el.parentElement) {
+    if (el.matches(ROW)) return el;
+    const parent = el.parentElement;
+    if (!parent || parent.childElementCount < 3) continue;
+    let same = 0;
+    for (const sib of parent.children) {
+      if (sib.localName === el.localName && sib.className === el.className) same++;
+      if (same >= 3) return el;
+    }
+  }
+  return null;
 }

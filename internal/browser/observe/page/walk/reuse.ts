@@ -137,8 +137,10 @@ export class SubtreeReuse {
     for (const sc of e.scrollers) walker.scrollers.push({ ...sc });
     if (own.scroller >= 0) {
       const sc = walker.scrollers[own.scroller]!;
-      sc.total += e.outer[0];
-      sc.more += e.outer[1];
+      sc.total += e.outer.total;
+      sc.above += e.outer.above;
+      sc.below += e.outer.below;
+      if (e.outer.lid !== undefined) sc.lid ??= e.outer.lid;
     }
     for (let i = e.hidden[0]; i < e.hidden[1]; i++) this.hid(hidden[i]!);
     // What the subtree depended on, for the entries of the subtrees around it.
@@ -161,7 +163,7 @@ export class SubtreeReuse {
     const flushes = runs.flushes, hidden = this.#hidden.length, count = this.#count;
     const reads = this.#reads.length, volatile = volatileReads();
     const outer = own.scroller >= 0 ? walker.scrollers[own.scroller]! : null;
-    const total = outer?.total ?? 0, more = outer?.more ?? 0;
+    const before = outer ? { ...outer } : null;
     descend();
     // Text checked against what is painted around it depends on more than the subtree.
     if (volatileReads() > volatile) return;
@@ -183,7 +185,14 @@ export class SubtreeReuse {
       above: walker.above - above,
       below: walker.below - below,
       scrollers: walker.scrollers.slice(scrollers).map((sc) => ({ ...sc })),
-      outer: outer ? [outer.total - total, outer.more - more] : [0, 0],
+      outer: outer && before
+        ? {
+          total: outer.total - before.total,
+          above: outer.above - before.above,
+          below: outer.below - before.below,
+          ...(before.lid === undefined && outer.lid !== undefined ? { lid: outer.lid } : {}),
+        }
+        : { total: 0, above: 0, below: 0 },
       count: this.#count - count,
     });
   }

@@ -27,6 +27,8 @@ export class TextRuns {
    */
   flushes = 0;
   readonly pushed: boolean[] = [];
+  /** find: the block of each text item. */
+  readonly blocks = new Map<TextItem, Element>();
 
   constructor(w: WalkScope, items: PageItem[]) {
     this.#w = w;
@@ -78,6 +80,9 @@ export class TextRuns {
       if (this.#heading) item.heading = this.#heading;
       if (this.#level) item.level = this.#level;
       this.#items.push(item);
+      if (w.o.mode === "find" && this.#block) {
+        this.blocks.set(item, this.#block);
+      }
     }
     this.#run = "";
     this.#last = null;

@@ -58,8 +58,9 @@ export interface Entry {
   above: number;
   below: number;
   scrollers: Scroller[];
-  /** Controls it added to the enclosing scroll area: total, and out of its view. */
-  outer: [number, number];
+  /** Controls it added to the enclosing scroll area (all, out of view above and below) and the
+   * first one listed, when the area had none before. */
+  outer: { total: number; above: number; below: number; lid?: number };
   /** Elements walked. */
   count: number;
 }

@@ -8,8 +8,9 @@
  * @module
  */
 import { forgetPointerRules } from "../shown_states.ts";
-import type { FrameWalk, PageItem, WalkOptions } from "../../../shared/walk_types.ts";
-import { matches } from "./describe.ts";
+import type { ElementItem, FrameWalk, PageItem, WalkOptions } from "../../../shared/walk_types.ts";
+import { idFor, matches } from "./describe.ts";
+import { rowOf } from "./parts.ts";
 import { startWalk } from "./scope.ts";
 import { FrameWalker } from "./walker.ts";
 import { withLabelIndex } from "../label_index.ts";
@@ -31,6 +32,7 @@ export function walkFrame(o: WalkOptions): FrameWalk {
   } finally {
     reuse?.end();
   }
+  if (o.mode === "find") besideText(walker, w);
   // find with a role lists elements only: all it lists can be acted on by their IDs.
   const items = o.mode === "find"
     ? walker.items.filter((it) =>
@@ -47,7 +49,7 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     below: walker.below,
     screensAbove: Math.max(0, w.sy / w.vh),
     screensBelow: Math.max(0, (doc.scrollHeight - w.sy - w.vh) / w.vh),
-    scrollers: walker.scrollers.filter((sc) => sc.more > 0),
+    scrollers: walker.scrollers.filter((sc) => sc.above + sc.below > 0),
     hidden: walker.hidden,
     modal: w.modalEl !== null,
     seenBefore: w.seenBefore,
@@ -56,6 +58,38 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     ms: performance.now() - t0,
     reused: reuse?.reused ?? 0,
   };
+}
+
+/** Controls of a row shown with a text found in it; a row with more is a layout, not an entry. */
+const MAX_NEAR = 4;
+const MAX_ROW_CONTROLS = 6;
+
+/**
+ * find: gives each text match something to act on: the controls in the same row or item (a
+ * message's archive and delete icons), or, in a scroll panel with no control beside it, the ID
+ * of its block (`scroll` brings it into view).
+ */
+function besideText(walker: FrameWalker, w: ReturnType<typeof startWalk>): void {
+  const controls = [...walker.found];
+  for (const [item, block] of walker.runs.blocks) {
+    const row = rowOf(block);
+    const near: ElementItem[] = [];
+    if (row) {
+      for (const [it, el] of controls) if (row.contains(el)) near.push(it);
+    }
+    if (near.length > 0 && near.length <= MAX_ROW_CONTROLS) item.near = near.slice(0, MAX_NEAR);
+    else if (inPanel(block)) item.at = idFor(w, block);
+  }
+}
+
+/** Whether `el` is inside a scroll container other than the page. */
+function inPanel(el: Element): boolean {
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    if (/auto|scroll/.test(getComputedStyle(p).overflowY) && p.scrollHeight > p.clientHeight + 4) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**

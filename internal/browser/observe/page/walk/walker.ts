@@ -21,6 +21,7 @@ import { isLigature } from "../icon_names.ts";
 import { clean } from "../../../shared/text.ts";
 import {
   type Box,
+  type ElementItem,
   type HiddenMatch,
   type PageItem,
   type Scroller,
@@ -46,8 +47,11 @@ export class FrameWalker {
   readonly scrollers: Scroller[] = [];
   /** find: matches in collapsed or hidden parts. */
   readonly hidden: HiddenMatch[] = [];
+  /** find: the element behind each element item (for the controls beside a text match). */
+  readonly found = new Map<ElementItem, Element>();
   readonly #w: WalkScope;
-  readonly #runs: TextRuns;
+  /** The text runs (find: with the block of each text item). */
+  readonly runs: TextRuns;
   readonly #range = document.createRange();
   /** Text inside a `<label>` that names a control belongs to that control, not to the page text. */
   readonly #labelSink: Ctl;
@@ -57,7 +61,7 @@ export class FrameWalker {
   constructor(w: WalkScope, reuse: SubtreeReuse | null = null) {
     this.#w = w;
     this.#reuse = reuse;
-    this.#runs = new TextRuns(w, this.items);
+    this.runs = new TextRuns(w, this.items);
     this.#labelSink = {
       item: {
         kind: "el",
@@ -102,7 +106,7 @@ export class FrameWalker {
         hidden: false,
       });
     }
-    this.#runs.flush();
+    this.runs.flush();
   }
 
   #children(root: ParentNode, ctx: Ctx): void {
@@ -142,7 +146,7 @@ export class FrameWalker {
       return;
     }
     if (w.o.mode === "find" && !w.query) return;
-    this.#runs.add(data, ctx, r, node);
+    this.runs.add(data, ctx, r, node);
   }
 
   #element(el: Element, ctx: Ctx): void {
@@ -183,7 +187,7 @@ export class FrameWalker {
       (tag === "iframe" || tag === "frame") && s.visibility === "visible" && r &&
       r.width > 0 && r.height > 0 && w.o.mode !== "read"
     ) {
-      if (!control) this.#runs.flush();
+      if (!control) this.runs.flush();
       this.items.push({
         kind: "frame",
         fid: frameId(el),
@@ -205,7 +209,7 @@ export class FrameWalker {
     if (!this.#reuse) this.#descend(el, s, r, own, listed);
     else {
       const descend = () => this.#descend(el, s, r, own, listed);
-      this.#reuse.inside(this, this.#runs, el, s, r, own, descend);
+      this.#reuse.inside(this, this.runs, el, s, r, own, descend);
     }
     if (control && control !== ctx.control) this.#finish(control);
   }
@@ -288,9 +292,11 @@ export class FrameWalker {
     if (!intersects(r, clip) && r.width > 0 && r.height > 0 && ctx.scroller < 0) {
       if (position !== "fixed" && position !== "absolute" && clips) return true;
     }
-    // Out of the band: count what is inside instead of walking it.
+    // Out of the band: count what is inside instead of walking it (inside a scroll panel, it is
+    // walked: what lies out of the panel's view is counted as the panel's).
     if (
-      !w.pageScope && r.height > 0 && (r.bottom < w.bandTop || r.top > w.bandBottom) &&
+      !w.pageScope && ctx.scroller < 0 && r.height > 0 &&
+      (r.bottom < w.bandTop || r.top > w.bandBottom) &&
       position !== "fixed" && position !== "sticky" && w.o.mode === "observe"
     ) {
       const n = (interactive(el, s, ctx.cursor) ? 1 : 0) +
@@ -327,15 +333,19 @@ export class FrameWalker {
     // Script-clickable containers as big as the screen are layout, not controls.
     const big = kind === 1 && (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
     if (big || r.width <= 0 || r.height <= 0) return ctx.control;
-    if (ctx.scroller >= 0) this.scrollers[ctx.scroller]!.total++;
+    const sc = ctx.scroller >= 0 ? this.scrollers[ctx.scroller]! : null;
+    if (sc) sc.total++;
     if (!intersects(r, clip)) {
-      if (ctx.scroller >= 0 && w.o.mode === "observe") this.scrollers[ctx.scroller]!.more++;
+      if (sc && w.o.mode === "observe") {
+        if (r.bottom <= clip!.top || r.right <= clip!.left) sc.above++;
+        else sc.below++;
+      }
     } else if (r.bottom <= w.bandTop) this.above++;
     else if (r.top >= w.bandBottom) this.below++;
     else if (!w.pageScope && (r.right <= w.view.left || r.left >= w.view.right)) {
       // beside the visible area of a frame: not seen
     } else {
-      if (!ctx.control) this.#runs.flush();
+      if (!ctx.control) this.runs.flush();
       const c = describe(
         w,
         el,
@@ -347,6 +357,8 @@ export class FrameWalker {
       c.index = this.items.length;
       if (parent) parent.inner++;
       if (ctx.nest) c.item.level = ctx.nest;
+      if (sc) sc.lid ??= c.item.lid;
+      if (w.o.mode === "find") this.found.set(c.item, el);
       this.items.push(c.item);
       return c;
     }
@@ -392,7 +404,7 @@ export class FrameWalker {
         clip = clipTo(clip, r, overflowX, overflowY);
         if (scrollable) {
           scroller = this.scrollers.length;
-          this.scrollers.push({ name: scrollerName(el), total: 0, more: 0 });
+          this.scrollers.push({ name: scrollerName(el), total: 0, above: 0, below: 0 });
         } else scroller = -1;
       }
     }
@@ -429,7 +441,7 @@ export class FrameWalker {
     // Words of neighbouring blocks (and inline blocks) never run together.
     const apart = !inline || display.startsWith("inline-");
     if (apart && child.control) child.control.buf += " ";
-    else if (apart) this.#runs.space();
+    else if (apart) this.runs.space();
     if (tag === "details" && !(el as HTMLDetailsElement).open) {
       // A closed <details> shows only its summary.
       for (const part of el.children) if (part.localName === "summary") this.#element(part, child);
@@ -439,8 +451,8 @@ export class FrameWalker {
       this.#children(shadow ?? el, child);
     }
     if (apart && child.control) child.control.buf += " ";
-    else if (apart) this.#runs.space();
-    if (!inline) this.#runs.endBlock(el);
+    else if (apart) this.runs.space();
+    if (!inline) this.runs.endBlock(el);
   }
 
   /** A checkbox or radio drawn by its label: listed at the label's place, clicked by script. */
@@ -454,7 +466,7 @@ export class FrameWalker {
     if (r.bottom <= w.bandTop) this.above++;
     else if (r.top >= w.bandBottom) this.below++;
     else {
-      if (!ctx.control) this.#runs.flush();
+      if (!ctx.control) this.runs.flush();
       const c = describe(
         w,
         el,
@@ -465,6 +477,7 @@ export class FrameWalker {
       finish(w, c);
       if (ctx.owner) ctx.owner.inner++;
       if (ctx.nest) c.item.level = ctx.nest;
+      if (w.o.mode === "find") this.found.set(c.item, el);
       if (w.o.mode !== "read") this.items.push(c.item);
     }
   }
