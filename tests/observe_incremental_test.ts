@@ -3,9 +3,11 @@
  * same seeded random mutations (insertions, removals, moves, text edits, classes, styles, ARIA
  * attributes, field values, scroll positions, open shadow roots and slotted content, a
  * same-origin iframe, and what restyles without a mutation: click listeners, focus, pointer
- * moves, held animations, shadow roots attached, labels and ids appearing, pushState); after
- * each round one is observed incrementally, the other with a full walk, and every item, count
- * and note must match.
+ * moves, held animations, shadow roots attached, labels and ids appearing, pushState), also
+ * where a walk reads around an element (a field's layout label, look-alike siblings whose state
+ * classes and colours change, a submenu after its parent link, icons, a table row of days);
+ * after each round one is observed incrementally, the other with a full walk, and every item,
+ * count and note must match.
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
@@ -177,6 +179,8 @@ function mutate(page: Page, seed: number): Promise<string[]> {
             "inl",
             "flex",
             "open",
+            "active",
+            "sel",
           ]);
           el.classList.toggle(c);
           done.push(`class ${c} on ${name}`);
@@ -192,6 +196,8 @@ function mutate(page: Page, seed: number): Promise<string[]> {
             "display:inline-block",
             "cursor:pointer",
             "overflow:auto;height:40px",
+            "background:#2a2",
+            "order:-1",
           ]);
           (el as HTMLElement).style.cssText = style;
           done.push(`style "${style}" on ${name}`);
