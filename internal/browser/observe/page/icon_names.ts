@@ -27,6 +27,8 @@ const aliases = new Map(ALIASES.map((r) => [r.words, r.name]));
 const glyphs = new Map<string, string>();
 for (const row of GLYPHS) for (const g of row.glyphs) glyphs.set(g, row.name);
 const ligatures = new Set(LIGATURES.map((r) => r.name));
+/** A quick test of a class attribute before its tokens are looked at. */
+const ligatureHint = new RegExp(LIGATURES.map((r) => r.name.replace(/-/g, "\\-")).join("|"));
 
 /** Longest derived name, in words. */
 const MAX_WORDS = 4;
@@ -78,6 +80,8 @@ export function glyphName(text: string): string {
 /** An icon font's element: its text is a ligature (one glyph), not words a person reads. */
 export function isLigature(el: Element): boolean {
   if (ligatures.has(el.localName)) return true;
+  const cls = el.getAttribute("class");
+  if (!cls || !ligatureHint.test(cls)) return false;
   for (const c of el.classList) if (ligatures.has(c)) return true;
   return false;
 }

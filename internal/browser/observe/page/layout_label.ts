@@ -19,6 +19,8 @@ const MAX_ABOVE = 40;
 const LEVELS = 4;
 /** Longest text taken as a label. */
 const MAX_CHARS = 60;
+/** Texts looked at for one field at most (the nearest are looked at first). */
+const MAX_TEXTS = 20;
 /** Controls: their text and what sits beyond them is not a label of another field. */
 const CONTROLS =
   "input:not([type=hidden]), select, textarea, button, [role=textbox], [role=combobox], [role=button], [contenteditable=true]";
@@ -35,41 +37,56 @@ export function layoutLabel(field: Element): string {
   const toggle = type === "checkbox" || type === "radio";
   const r = field.getBoundingClientRect();
   if (r.width <= 0 || r.height <= 0) return "";
-  let container: Element | null = field;
+  const look: Look = { field, r, toggle, range: document.createRange(), texts: 0 };
+  let inner: Element = field;
   for (let level = 0; level < LEVELS; level++) {
-    container = container.parentElement;
+    const container = inner.parentElement;
     if (!container || container === document.body || container === document.documentElement) {
       return "";
     }
     noteRead(container);
-    const found = nearest(field, r, container, toggle);
-    if (found) return found;
+    // Only what the last container did not hold is new: a text it held and found no label in
+    // stays none (more controls only block more).
+    const found = nearest(look, container, inner);
+    if (found || look.texts >= MAX_TEXTS) return found;
+    inner = container;
   }
   return "";
 }
 
+/** One field's search: the field, its box, whether it is a toggle, and texts looked at. */
+interface Look {
+  field: Element;
+  r: DOMRect;
+  toggle: boolean;
+  range: Range;
+  texts: number;
+}
+
 interface Candidate {
-  el: Element | Text;
+  el: Text;
   distance: number;
 }
 
-/** The best label of `field` (box `r`) among the texts of `container`. */
-function nearest(field: Element, r: DOMRect, container: Element, toggle: boolean): string {
-  const blockers: DOMRect[] = [];
-  for (const c of container.querySelectorAll(CONTROLS)) {
-    if (c !== field && !c.contains(field)) blockers.push(c.getBoundingClientRect());
-  }
-  const range = document.createRange();
+/** The best label of the field among the texts of `container` outside `inner`. */
+function nearest(look: Look, container: Element, inner: Element): string {
+  const { field, r, toggle, range } = look;
+  let blockers: DOMRect[] | null = null;
+  const blocked = (t: DOMRect, up: boolean) => {
+    if (!blockers) {
+      blockers = [];
+      for (const c of container.querySelectorAll(CONTROLS)) {
+        if (c !== field && !c.contains(field)) blockers.push(c.getBoundingClientRect());
+      }
+    }
+    return blockers.some((b) => between(b, t, r) || (up && claims(b, t)));
+  };
   let best: Candidate | null = null;
-  const tw = document.createTreeWalker(container, NodeFilter.SHOW_TEXT);
-  for (let n = tw.nextNode() as Text | null; n; n = tw.nextNode() as Text | null) {
-    if (!/[\p{L}\p{N}]/u.test(n.data)) continue;
-    const p = n.parentElement;
-    if (!p || field.contains(n) || p.closest(NOT_LABEL)) continue;
-    if (!p.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+  for (const n of textsOf(container, inner)) {
+    if (++look.texts > MAX_TEXTS) break;
     range.selectNodeContents(n);
     const t = range.getBoundingClientRect();
-    if (t.width < 1 || t.height < 1) continue;
+    if (t.width < 1 || t.height < 1 || outside(t, r, toggle)) continue;
     // Beside the field: a label's first line sits in its row (one of two lines may be beside
     // the next field down).
     const line = range.getClientRects()[0] ?? t;
@@ -77,11 +94,37 @@ function nearest(field: Element, r: DOMRect, container: Element, toggle: boolean
     const up = beside === null && !toggle ? above(t, r) : null;
     const distance = beside ?? up;
     if (distance === null || (best && best.distance <= distance)) continue;
-    if (blockers.some((b) => between(b, t, r) || (up !== null && claims(b, t)))) continue;
+    if (blocked(t, up !== null)) continue;
+    const p = n.parentElement;
+    if (!p?.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
     best = { el: n, distance };
   }
-  if (!best) return "";
-  const text = labelText(best.el as Text, field);
+  return best ? labelOf(best.el, field) : "";
+}
+
+/**
+ * The texts with letters or digits inside `root`, in tree order, leaving out `skip` (already
+ * searched) and whatever names something else (controls, links, labels, scripts).
+ */
+function* textsOf(root: Element, skip: Element): Generator<Text> {
+  for (let n = root.firstChild; n; n = n.nextSibling) {
+    if (n.nodeType === 3) {
+      if (/[\p{L}\p{N}]/u.test((n as Text).data)) yield n as Text;
+    } else if (n.nodeType === 1 && n !== skip && !(n as Element).matches(NOT_LABEL)) {
+      yield* textsOf(n as Element, skip);
+    }
+  }
+}
+
+/** A text box that can be neither beside nor above the field (`r`): it is skipped at once. */
+function outside(t: DOMRect, r: DOMRect, toggle: boolean): boolean {
+  if (t.top > r.bottom + 4 || t.bottom < r.top - MAX_ABOVE - 4) return true;
+  return toggle ? t.right <= r.right : t.left >= r.right;
+}
+
+/** The label text of `n`, when it is short enough to be one. */
+function labelOf(n: Text, field: Element): string {
+  const text = labelText(n, field);
   return text.length <= MAX_CHARS ? text : "";
 }
 

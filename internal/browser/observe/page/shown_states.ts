@@ -134,6 +134,14 @@ const EDGE = new Set(["border-top-color", "border-bottom-color", "border-bottom-
  * changing on it now (its `:hover` and `:focus` rules); null when that cannot be told.
  */
 export function lookOf(el: Element): string | null {
+  const known = memo?.looks.get(el);
+  if (known !== undefined) return known;
+  const look = readLook(el);
+  memo?.looks.set(el, look);
+  return look;
+}
+
+function readLook(el: Element): string | null {
   const skip = pointerProps(el);
   if (skip === null) return null;
   const s = getComputedStyle(el);
@@ -145,13 +153,10 @@ function setApart(el: Element, min: number): boolean {
   const parent = el.parentElement;
   if (!parent) return false;
   noteRead(parent);
-  const kind = kindOf(el);
-  const group: Element[] = [];
-  for (const sib of parent.children) {
-    if (kindOf(sib) === kind) group.push(sib);
-    if (group.length > MAX_GROUP) return false;
-  }
-  if (group.length < min) return false;
+  const n = parent.childElementCount;
+  if (n < min || n > 2 * MAX_GROUP) return false;
+  const group = groupOf(parent, kindOf(el));
+  if (group.length < min || group.length > MAX_GROUP) return false;
   const edge = el === group[0] || el === group[group.length - 1];
   const look = (e: Element) => {
     const l = lookOf(e);
@@ -171,10 +176,32 @@ function setApart(el: Element, min: number): boolean {
 }
 
 /** Tag, role and classes without state tokens: what makes siblings look-alikes. */
-function kindOf(el: Element): string {
-  const classes = [...el.classList].filter((c) => !classState(c)).sort();
-  return `${el.localName} ${el.getAttribute("role") ?? ""} ${classes.join(" ")}`;
+/** The children of `parent` of one kind (per walk, each parent's groups are made once). */
+function groupOf(parent: Element, kind: string): Element[] {
+  let groups = memo?.groups.get(parent);
+  if (!groups) {
+    groups = new Map();
+    for (const child of parent.children) {
+      const k = kindOf(child);
+      const list = groups.get(k);
+      if (list) list.push(child);
+      else groups.set(k, [child]);
+    }
+    memo?.groups.set(parent, groups);
+  }
+  return groups.get(kind) ?? [];
 }
+
+function kindOf(el: Element): string {
+  const cls = el.getAttribute("class") ?? "";
+  const classes = STATE_WORDS.test(cls)
+    ? [...el.classList].filter((c) => !classState(c)).sort().join(" ")
+    : cls.trim();
+  return `${el.localName} ${el.getAttribute("role") ?? ""} ${classes}`;
+}
+
+/** A class attribute without these words holds no state class (the quick way past most). */
+const STATE_WORDS = /select|current|press|check|active/i;
 
 /**
  * The {@link LOOK} properties that `:hover`, `:focus` or `:active` rules may be setting on `el`
@@ -198,16 +225,30 @@ function pointerProps(el: Element): Set<string> | null {
 
 type PointerRule = { selector: string; props: string[] };
 
-/** Per tree, its rules that restyle on pointer or focus (selector without those pseudo-classes). */
-let sheets = new WeakMap<Document | ShadowRoot, PointerRule[] | null>();
+/**
+ * What a walk has read already, as the page does not change while it runs: each tree's pointer
+ * rules, each parent's groups of look-alike children, each element's look. Null outside a walk
+ * (the effect report's calls read afresh).
+ */
+let memo: {
+  sheets: WeakMap<Document | ShadowRoot, PointerRule[] | null>;
+  groups: WeakMap<Element, Map<string, Element[]>>;
+  looks: WeakMap<Element, string | null>;
+} | null = null;
 
-/** Forgets the rules read (style sheets may change between walks). */
-export function forgetPointerRules(): void {
-  sheets = new WeakMap();
+/** Runs `walk` with one reading of style sheets, groups and looks for all its elements. */
+export function withLookIndex<T>(walk: () => T): T {
+  const outer = memo;
+  memo = { sheets: new WeakMap(), groups: new WeakMap(), looks: new WeakMap() };
+  try {
+    return walk();
+  } finally {
+    memo = outer;
+  }
 }
 
 function pointerRules(root: Document | ShadowRoot): PointerRule[] | null {
-  if (sheets.has(root)) return sheets.get(root)!;
+  if (memo?.sheets.has(root)) return memo.sheets.get(root)!;
   const out: PointerRule[] | null = [];
   let readable = true;
   const visit = (list: CSSRuleList) => {
@@ -232,7 +273,7 @@ function pointerRules(root: Document | ShadowRoot): PointerRule[] | null {
     }
   }
   const result = readable ? out : null;
-  sheets.set(root, result);
+  memo?.sheets.set(root, result);
   return result;
 }
 
@@ -245,9 +286,9 @@ const SUBLIST = "ul, ol, [role=group], [role=menu], [role=tree]";
  */
 export function derivedExpansion(el: Element): ("EXPANDED" | "COLLAPSED")[] {
   const item = el.parentElement;
-  if (!item || !item.matches("li, [role=treeitem], [role=menuitem]")) return [];
+  if (!el.nextElementSibling || !item?.matches("li, [role=treeitem], [role=menuitem]")) return [];
   let sub: Element | null = null;
-  for (let s = el.nextElementSibling; s && !sub; s = s.nextElementSibling) {
+  for (let s: Element | null = el.nextElementSibling; s && !sub; s = s.nextElementSibling) {
     if (s.matches(SUBLIST)) sub = s;
     else if (s.querySelector(":scope > ul, :scope > ol")) sub = s;
   }

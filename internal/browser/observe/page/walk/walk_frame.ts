@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { forgetPointerRules } from "../shown_states.ts";
+import { withLookIndex } from "../shown_states.ts";
 import type { ElementItem, FrameWalk, PageItem, WalkOptions } from "../../../shared/walk_types.ts";
 import { idFor, matches } from "./describe.ts";
 import { rowOf } from "./parts.ts";
@@ -24,11 +24,10 @@ import { asDelta } from "./delta.ts";
 export function walkFrame(o: WalkOptions): FrameWalk {
   const t0 = performance.now();
   const w = startWalk(o);
-  forgetPointerRules();
   const reuse = SubtreeReuse.start(w);
   const walker = new FrameWalker(w, reuse);
   try {
-    withLabelIndex(() => walker.run());
+    withLabelIndex(() => withLookIndex(() => walker.run()));
   } finally {
     reuse?.end();
   }
