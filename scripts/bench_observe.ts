@@ -25,6 +25,14 @@ import { isolatedRealm } from "../internal/browser/runtime/realm.ts";
 import { DEFAULT_TOKEN_BUDGET } from "../internal/browser/mod.ts";
 import { estimateTokens } from "../internal/entity/mod.ts";
 import { fmtMs as fmt, type Goal, median, p90, reportGoals } from "./bench_goals.ts";
+import {
+  FIXTURES,
+  measureFixtures,
+  type Named,
+  namedIn,
+  perceptionGoals,
+  printFixtures,
+} from "./bench_perception.ts";
 
 const RUNS = 7;
 const PW_RUNS = 5;
@@ -32,7 +40,7 @@ const VIEWPORT = { width: 1280, height: 800 };
 const INTERACTIVE_ROLES =
   /^\s*- (button|link|textbox|searchbox|checkbox|radio|combobox|listbox|option|menuitem|menuitemcheckbox|menuitemradio|tab|switch|slider|spinbutton|treeitem)\b/;
 
-interface Row {
+interface Row extends Named {
   name: string;
   ms: number[];
   pageMs: number[];
@@ -66,10 +74,14 @@ async function main(): Promise<void> {
 
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const name = decodeURIComponent(new URL(req.url).pathname.slice(1));
-    if (!files.includes(name)) return new Response("Not found", { status: 404 });
-    return new Response(await Deno.readFile(join(pagesDir, name)), {
-      headers: { "content-type": "text/html; charset=utf-8" },
-    });
+    const fixture = /^fixtures\/([\w-]+\.html)$/.exec(name)?.[1];
+    if (!files.includes(name) && !fixture) return new Response("Not found", { status: 404 });
+    return new Response(
+      await Deno.readFile(fixture ? join(FIXTURES, fixture) : join(pagesDir, name)),
+      {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      },
+    );
   });
   const origin = `http://127.0.0.1:${server.addr.port}`;
   const executablePath = findChrome(Deno.env.get("CHROME_PATH"));
@@ -179,6 +191,7 @@ async function main(): Promise<void> {
       pwEls,
       coverage,
       estimateRatio,
+      ...namedIn(state.lines),
     };
     console.error(
       `${name}: ${fmt(median(ms))} ms (changed ${fmt(median(msChanged))}), page ${
@@ -201,6 +214,7 @@ async function main(): Promise<void> {
     else console.error(`${name}: skipped, not measured within 120 s`);
   }
 
+  const fixtures = await measureFixtures(ours, origin);
   await ours.close();
   await theirs.close();
   await server.shutdown();
@@ -222,6 +236,7 @@ async function main(): Promise<void> {
     "PW tok",
     "page tok ×PW",
     "coverage",
+    "unnamed",
   ];
   const pageRatio = (r: Row) => median(r.pageMsChanged) / median(r.pwMsChanged);
   const table = rows.map((r) => [
@@ -243,6 +258,7 @@ async function main(): Promise<void> {
     r.coverage[1]
       ? `${pct(r.coverage[0] / r.coverage[1])} (${r.coverage[0]}/${r.coverage[1]})`
       : "—",
+    `${r.unnamed}/${r.elements}`,
   ]);
   const real = rows.filter((r) => !r.name.startsWith("synthetic"));
   const all = (f: (r: Row) => number, of = real) => median(of.map(f));
@@ -265,6 +281,7 @@ async function main(): Promise<void> {
     String(all((r) => r.pwTokens)),
     all((r) => r.pageTokens / r.pwTokens).toFixed(2),
     visible ? `${pct(covered / visible)} (${covered}/${visible})` : "—",
+    `${real.reduce((n, r) => n + r.unnamed, 0)}/${real.reduce((n, r) => n + r.elements, 0)}`,
   ]);
   printTable(header, table);
   const worst = Math.max(...rows.map((r) => r.estimateRatio));
@@ -280,7 +297,11 @@ async function main(): Promise<void> {
     `Runtime token estimate vs o200k: worst ratio actual/estimate ${worst.toFixed(2)} ` +
       `(≤ 1 means the budget is never exceeded).`,
   );
-  Deno.exitCode = await reportGoals(observationGoals(rows, files.length), "Observation goals");
+  printFixtures(fixtures);
+  Deno.exitCode = await reportGoals(
+    [...observationGoals(rows, files.length), ...perceptionGoals(rows, fixtures)],
+    "Observation goals",
+  );
 }
 
 /** The goals of issue 17 that this bench measures. */
