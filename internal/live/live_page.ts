@@ -166,12 +166,19 @@ const KEYS = ["Enter", "Tab", "Backspace", "Delete", "Escape", "ArrowUp", "Arrow
 function wallPanel(run) {
   const img = el("img", { className: "shot act", tabIndex: 0, draggable: false, alt: "The page: click on it where you would click, hold the button down to press and hold; with the picture focused, type" });
   let chain = Promise.resolve();
-  const show = () => fetch("/api/screenshot?token=" + encodeURIComponent(token) + "&run=" + encodeURIComponent(run.id) + "&t=" + Date.now())
+  // The picture: after each input (counted apart), and every 3 s while the check waits (a check
+  // moves by itself: a spinner, a page that passes), sooner again when one could not be taken.
+  const count = (name) => { img.dataset[name] = String(Number(img.dataset[name] || 0) + 1); };
+  const show = (afterInput) => fetch("/api/screenshot?token=" + encodeURIComponent(token) + "&run=" + encodeURIComponent(run.id) + "&t=" + Date.now())
     .then((r) => r.ok ? r.blob() : Promise.reject(new Error("no picture")))
-    .then((blob) => { const old = img.src; img.src = URL.createObjectURL(blob); img.dataset.shown = String(Number(img.dataset.shown || 0) + 1); if (old.startsWith("blob:")) URL.revokeObjectURL(old); })
-    .catch(() => {});
+    .then((blob) => { const old = img.src; img.src = URL.createObjectURL(blob); count("shown"); if (afterInput) count("afterInput"); if (old.startsWith("blob:")) URL.revokeObjectURL(old); return true; })
+    .catch(() => false);
+  const tick = () => {
+    if (finished || (img.dataset.shown && !img.isConnected)) return;
+    show(false).then((ok) => setTimeout(tick, ok ? 3000 : 1000));
+  };
   const send = (body, again) => {
-    chain = chain.then(() => api("/api/input", Object.assign({ run: run.id }, body))).then(() => again ? show() : undefined, (e) => say(e.message));
+    chain = chain.then(() => api("/api/input", Object.assign({ run: run.id }, body))).then(() => again ? show(true) : undefined, (e) => say(e.message));
   };
   const at = (e) => {
     const r = img.getBoundingClientRect();
@@ -194,7 +201,7 @@ function wallPanel(run) {
     el("p", { textContent: "The agent never solves these: solve it yourself on the picture of the page below. Click where you would click (hold the button down to press and hold); with the picture focused, type and press keys. Each goes to the page, and the picture shows what it did. Then press Resume." }),
     img, resume);
   panel.setAttribute("aria-label", "Human verification");
-  show();
+  tick();
   return panel;
 }
 
