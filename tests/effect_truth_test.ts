@@ -55,7 +55,7 @@ Deno.test("ARIA states a script changes on controls the model was shown are repo
   assert.match(said, new RegExp(`\\[${breakfast}\\] is now checked; \\[${late}\\] is now checked`));
 });
 
-Deno.test("a choice that only changes colour when picked is reported as changed, not as nothing", async () => {
+Deno.test("a choice that only changes colour when picked is reported, with the state the view shows", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await browser.navigate(site.url("/effects/choices.html"));
@@ -66,10 +66,28 @@ Deno.test("a choice that only changes colour when picked is reported as changed,
   assert.deepEqual(effectsOf(outcome, "target"), [
     { kind: "target", id: paris, change: { state: "restyled" } },
   ], said);
-  assert.match(said, new RegExp(`^Clicked \\[${paris}\\]\\. \\[${paris}\\] looks different now`));
+  assert.match(
+    said,
+    new RegExp(
+      `^Clicked \\[${paris}\\]\\. \\[${paris}\\] looks different now \\(its colours changed\\)`,
+    ),
+  );
   // Clicking it again changes nothing a person sees: no report of a change.
-  const again = renderOutcome(await browser.click(paris));
-  assert.match(again, /Nothing on the page changed/);
+  assert.match(renderOutcome(await browser.click(paris)), /Nothing on the page changed/);
+  // A class that says the state: the report names it as the page view does.
+  const medium = idIn(summary, /\] <button> M$/);
+  const picked = await browser.click(medium);
+  assert.deepEqual(effectsOf(picked, "target"), [
+    { kind: "target", id: medium, change: { state: "selected" } },
+  ], renderOutcome(picked));
+  assert.match(
+    renderOutcome(picked),
+    new RegExp(`^Clicked \\[${medium}\\]\\. \\[${medium}\\] is now selected`),
+  );
+  assert.match(
+    (await browser.observe()).summary,
+    new RegExp(`^\\[${medium}\\] <button> \\{[A-Z ]*SELECTED[A-Z ]*\\} M$`, "m"),
+  );
 });
 
 Deno.test("type refuses a field a popup disabled, and types nothing", async () => {

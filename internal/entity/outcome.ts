@@ -108,7 +108,16 @@ export type TargetChange =
   | { state: "hidden" }
   /** `checked`/`unchecked`; `changed` false when it kept that state (a click that did nothing). */
   | { state: "checked" | "unchecked"; changed: boolean }
-  | { state: "expanded" | "collapsed" | "selected" | "not selected" | "pressed" | "not pressed" }
+  | {
+    state:
+      | "expanded"
+      | "collapsed"
+      | "selected"
+      | "not selected"
+      | "pressed"
+      | "not pressed"
+      | "current";
+  }
   | { state: "value"; value: string }
   /** Its class or style changed and so did its colours (a choice that turns green when picked). */
   | { state: "restyled" };

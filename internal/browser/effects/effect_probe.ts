@@ -170,10 +170,27 @@ function targetChanges(id: number, a: TargetState, b: TargetState): Effect[] {
   }
   out.push(...stateChanges(a, b).map(change));
   // A new look is news only when no state says what changed.
-  if (b.restyled && out.every((e) => e.kind === "target" && "changed" in e.change)) {
-    out.push(change({ state: "restyled" }));
+  if (b.restyled !== undefined && out.every((e) => e.kind === "target" && "changed" in e.change)) {
+    out.push(change(shownState(b.restyled)));
   }
   return out;
+}
+
+/**
+ * The change a new look says, as the page view shows it: `{SELECTED}` is "selected", a look
+ * that shows no state only that it looks different.
+ */
+function shownState(state: string): TargetChange {
+  switch (state) {
+    case "selected":
+    case "current":
+    case "pressed":
+      return { state };
+    case "checked":
+      return { state, changed: true };
+    default:
+      return { state: "restyled" };
+  }
 }
 
 /** How the states a person sees differ from `a` to `b`, one change each. */

@@ -172,9 +172,12 @@ export function finishCounting(tracker: EffectTracker | undefined, text: string)
   return changes;
 }
 
-/** Whether the target's attributes and colours both changed during the action of `tracker`. */
-export function targetRestyled(tracker: EffectTracker): boolean {
-  return extras.get(tracker)?.states.restyled() ?? false;
+/**
+ * When the target's attributes and colours both changed during the action of `tracker`: the
+ * state its look shows now ("selected"), or "" for none (see `StateWatch.restyled`).
+ */
+export function targetRestyled(tracker: EffectTracker): string | undefined {
+  return extras.get(tracker)?.states.restyled();
 }
 
 function record(tracker: EffectTracker, records: MutationRecord[]): void {

@@ -8,6 +8,8 @@
  * @module
  */
 import { MASK } from "../../shared/text.ts";
+import { implicitRole } from "../../observe/page/roles.ts";
+import { derivedStates } from "../../observe/page/shown_states.ts";
 import { docState } from "../../runtime/page/state.ts";
 import { type PageItem, WHERE } from "../../shared/walk_types.ts";
 
@@ -132,10 +134,15 @@ export class StateWatch {
     if (el === this.#target) this.#look = lookOf(el);
   }
 
-  /** The target's attributes and its colours both changed (a class that marks it chosen). */
-  restyled(): boolean {
+  /**
+   * When the target's attributes and its colours both changed (a class that marks it chosen):
+   * the state that look shows now, as the page view derives it (`selected`, `current`,
+   * `pressed`, `checked`), or "" when it shows none; undefined when its look did not change.
+   */
+  restyled(): string | undefined {
     const t = this.#target;
-    return !!t && t.isConnected && marksOf(t) !== this.#marks && lookOf(t) !== this.#look;
+    if (!t?.isConnected || marksOf(t) === this.#marks || lookOf(t) === this.#look) return undefined;
+    return derivedStates(t, implicitRole(t), true)[0]?.toLowerCase() ?? "";
   }
 
   /** Controls with IDs, visible now, whose state differs from the start; at most five. */

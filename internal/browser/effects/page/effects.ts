@@ -23,8 +23,12 @@ export interface TargetState extends ControlState {
   visible: boolean;
   /** It has the keyboard focus. */
   focused: boolean;
-  /** At the end: its attributes and its colours changed (a class that marks it chosen). */
-  restyled?: boolean;
+  /**
+   * At the end, when its attributes and its colours changed (a class that marks it chosen): the
+   * state that look shows as the page view derives it (`selected`, `current`, `pressed`,
+   * `checked`), or "" when it shows none.
+   */
+  restyled?: string;
 }
 
 /** A snapshot of what a person notices: focus, visible text, busy indicators, the target. */
@@ -65,7 +69,8 @@ export function measureEffects(
   }
   const out: EffectSnapshot & { changes?: DomChanges } = snapshot(text, phase);
   if (target) out.target = stateOf(target);
-  if (target && old && phase === "end" && targetRestyled(old)) out.target!.restyled = true;
+  const restyled = target && old && phase === "end" ? targetRestyled(old) : undefined;
+  if (restyled !== undefined) out.target!.restyled = restyled;
   if (changes) out.changes = changes;
   return out;
 }
