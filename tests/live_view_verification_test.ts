@@ -68,7 +68,16 @@ Deno.test("with --ui a person solves a CAPTCHA on the live view's picture of the
     await until(
       "the hand-off's picture",
       async () => (await view.$(".wall img")) && await shown() > 0,
-    );
+    ).catch(async (error) => {
+      const token = url.searchParams.get("token");
+      const state = await fetch(`${url.origin}/api/state?token=${token}`).then((r) => r.text());
+      const shot = await fetch(`${url.origin}/api/screenshot?token=${token}&run=run-1`)
+        .then(async (r) => `${r.status} ${r.status === 200 ? "" : await r.text()}`);
+      const runs = await view.$eval("main", (m) => (m as HTMLElement).innerText);
+      throw new Error(
+        `${error.message}\nstate: ${state}\nscreenshot: ${shot}\npage: ${runs}\nstderr: ${stderr}`,
+      );
+    });
     const panel = await view.$eval(".wall", (p) => (p as HTMLElement).innerText);
     assert.ok(
       panel.includes(`A human-verification check (CAPTCHA picture) blocks ${page}.`),

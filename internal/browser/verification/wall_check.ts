@@ -6,15 +6,20 @@ import { withDeadline } from "../shared/deadline.ts";
 import { frameRowFor } from "./policy.ts";
 import type { WallSeen } from "./page/walls.ts";
 
-/** How long one frame may take to answer; a slower one is taken to show no check. */
+/**
+ * How long a child frame may take to answer; a slower one is taken to show no check (an ad's
+ * frame may hang). The top document is waited for, however busy the machine: a look cut short
+ * would show the model the check.
+ */
 const FRAME_DEADLINE_MS = 1500;
 
 /**
  * The human-verification check that blocks the tab, if any (see `page/walls.ts`): looked for in
  * the top document, else in its child frames (a login form in a frame), in each one's isolated
  * world. A provider's own frame is judged from the page that holds it, never from inside (its
- * "I'm not a robot" text is no page of its own). A frame whose document is being replaced shows
- * nothing now; the next look sees the new one.
+ * "I'm not a robot" text is no page of its own). The top document is waited for however long it
+ * takes, and looked at again (twice at most) when it was replaced under the look; a child frame
+ * that is too slow, detaches or navigates shows nothing now.
  *
  * @example
  * ```ts
@@ -23,13 +28,16 @@ const FRAME_DEADLINE_MS = 1500;
  */
 export async function findWall(page: Page): Promise<VerificationWall | undefined> {
   const main = page.mainFrame();
-  const top = await look(main);
+  // The top document being replaced (a redirect) is looked at again, in its new document.
+  let top = await look(main, Infinity);
+  for (let again = 0; top === FAILED && again < 2; again++) top = await look(main, Infinity);
+  if (top === FAILED) return undefined;
   if (top) return { ...top, url: page.url() };
   const children = page.frames().filter((f) => f !== main && !frameRowFor(f.url()));
-  const seen = await Promise.all(children.map(look));
-  const i = seen.findIndex(Boolean);
+  const seen = await Promise.all(children.map((f) => look(f, FRAME_DEADLINE_MS)));
+  const i = seen.findIndex((s) => s && s !== FAILED);
   if (i < 0) return undefined;
-  const inner = seen[i]!;
+  const inner = seen[i] as Omit<VerificationWall, "url">;
   return {
     ...inner,
     url: page.url(),
@@ -37,15 +45,19 @@ export async function findWall(page: Page): Promise<VerificationWall | undefined
   };
 }
 
-async function look(frame: Frame): Promise<(Omit<VerificationWall, "url">) | undefined> {
+/** A look that could not be taken: the frame detached or navigated, or (a child) was too slow. */
+const FAILED = "failed";
+
+async function look(
+  frame: Frame,
+  deadlineMs: number,
+): Promise<Omit<VerificationWall, "url"> | undefined | typeof FAILED> {
   let seen: WallSeen | null;
   try {
-    seen = await withDeadline(
-      inRealm(isolatedRealm(frame), "verificationWall"),
-      FRAME_DEADLINE_MS,
-    );
+    const call = inRealm(isolatedRealm(frame), "verificationWall");
+    seen = deadlineMs === Infinity ? await call : await withDeadline(call, deadlineMs);
   } catch {
-    return undefined; // the frame detached, navigated or is too slow: it shows no check now
+    return FAILED;
   }
   if (!seen) return undefined;
   const { passes, ...rest } = seen;
