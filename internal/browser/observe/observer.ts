@@ -398,9 +398,7 @@ export class PageObserver {
     }
     if (walk.scrollers.length > 0) {
       const list = walk.scrollers.slice(0, 4).map((s) => {
-        const by = s.lid === undefined
-          ? ""
-          : `; scroll with [${this.#ids.assign(s.frame, s.token, s.lid).id}]`;
+        const by = `; scroll with [${this.#ids.assign(s.frame, s.token, s.lid).id}]`;
         return `${JSON.stringify(s.name)} (${s.total} item${
           s.total === 1 ? "" : "s"
         }: ${s.above} above, ${s.below} below${by})`;

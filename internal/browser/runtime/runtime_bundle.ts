@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "cc8f4de96939";
+export const RUNTIME_VERSION = "2c7b65cfa753";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -3986,7 +3986,6 @@ export const RUNTIME_SOURCE = [
   "        c.index = this.items.length;",
   "        if (parent) parent.inner++;",
   "        if (ctx.nest) c.item.level = ctx.nest;",
-  "        if (sc) sc.lid ??= c.item.lid;",
   '        if (w.o.mode === "find") this.found.set(c.item, el);',
   "        this.items.push(c.item);",
   "        return c;",
@@ -4023,7 +4022,13 @@ export const RUNTIME_SOURCE = [
   "          clip = clipTo(clip, r, overflowX, overflowY);",
   "          if (scrollable) {",
   "            scroller = this.scrollers.length;",
-  "            this.scrollers.push({ name: scrollerName(el), total: 0, above: 0, below: 0 });",
+  "            this.scrollers.push({",
+  "              name: scrollerName(el),",
+  "              total: 0,",
+  "              above: 0,",
+  "              below: 0,",
+  "              lid: idFor(w, el)",
+  "            });",
   "          } else scroller = -1;",
   "        }",
   "      }",
@@ -4207,7 +4212,6 @@ export const RUNTIME_SOURCE = [
   "        sc.total += e.outer.total;",
   "        sc.above += e.outer.above;",
   "        sc.below += e.outer.below;",
-  "        if (e.outer.lid !== void 0) sc.lid ??= e.outer.lid;",
   "      }",
   "      for (let i = e.hidden[0]; i < e.hidden[1]; i++) this.hid(hidden[i]);",
   "      for (let i = e.reads[0]; i < e.reads[1]; i++) this.#reads.push(reads[i]);",
@@ -4244,8 +4248,7 @@ export const RUNTIME_SOURCE = [
   "        outer: outer && before ? {",
   "          total: outer.total - before.total,",
   "          above: outer.above - before.above,",
-  "          below: outer.below - before.below,",
-  "          ...before.lid === void 0 && outer.lid !== void 0 ? { lid: outer.lid } : {}",
+  "          below: outer.below - before.below",
   "        } : { total: 0, above: 0, below: 0 },",
   "        count: this.#count - count2",
   "      });",
@@ -4765,7 +4768,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("cc8f4de96939", api);',
+  '    install("2c7b65cfa753", api);',
   "    activityTracker();",
   "  }",
   "})();",

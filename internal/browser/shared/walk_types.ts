@@ -147,8 +147,8 @@ export interface Scroller {
   total: number;
   above: number;
   below: number;
-  /** The local ID of the first control listed inside it (what `scroll` takes), if any. */
-  lid?: number;
+  /** The scroll area's own local ID (what `scroll` takes to scroll it). */
+  lid: number;
 }
 
 /** find: matches in a collapsed part; `lid` and name of the control that expands it. */

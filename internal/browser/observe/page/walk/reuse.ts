@@ -140,7 +140,6 @@ export class SubtreeReuse {
       sc.total += e.outer.total;
       sc.above += e.outer.above;
       sc.below += e.outer.below;
-      if (e.outer.lid !== undefined) sc.lid ??= e.outer.lid;
     }
     for (let i = e.hidden[0]; i < e.hidden[1]; i++) this.hid(hidden[i]!);
     // What the subtree depended on, for the entries of the subtrees around it.
@@ -190,7 +189,6 @@ export class SubtreeReuse {
           total: outer.total - before.total,
           above: outer.above - before.above,
           below: outer.below - before.below,
-          ...(before.lid === undefined && outer.lid !== undefined ? { lid: outer.lid } : {}),
         }
         : { total: 0, above: 0, below: 0 },
       count: this.#count - count,

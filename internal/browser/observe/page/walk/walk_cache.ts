@@ -58,9 +58,8 @@ export interface Entry {
   above: number;
   below: number;
   scrollers: Scroller[];
-  /** Controls it added to the enclosing scroll area (all, out of view above and below) and the
-   * first one listed, when the area had none before. */
-  outer: { total: number; above: number; below: number; lid?: number };
+  /** Controls it added to the enclosing scroll area: all, and out of its view above and below. */
+  outer: { total: number; above: number; below: number };
   /** Elements walked. */
   count: number;
 }

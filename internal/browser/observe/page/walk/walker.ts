@@ -27,7 +27,7 @@ import {
   type Scroller,
   WHERE,
 } from "../../../shared/walk_types.ts";
-import { describe, finish } from "./describe.ts";
+import { describe, finish, idFor } from "./describe.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { nestedList, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
@@ -357,7 +357,6 @@ export class FrameWalker {
       c.index = this.items.length;
       if (parent) parent.inner++;
       if (ctx.nest) c.item.level = ctx.nest;
-      if (sc) sc.lid ??= c.item.lid;
       if (w.o.mode === "find") this.found.set(c.item, el);
       this.items.push(c.item);
       return c;
@@ -404,7 +403,13 @@ export class FrameWalker {
         clip = clipTo(clip, r, overflowX, overflowY);
         if (scrollable) {
           scroller = this.scrollers.length;
-          this.scrollers.push({ name: scrollerName(el), total: 0, above: 0, below: 0 });
+          this.scrollers.push({
+            name: scrollerName(el),
+            total: 0,
+            above: 0,
+            below: 0,
+            lid: idFor(w, el),
+          });
         } else scroller = -1;
       }
     }
