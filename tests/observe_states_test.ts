@@ -49,5 +49,21 @@ for (const place of PLACES) {
     assert.match(statesOf(summary, "Small"), /^SELECTED( FOCUSED)?$/, summary);
     expect("Large", "");
     expect("Medium", "");
+
+    // A choice of two that takes a class when chosen; one chosen and let go is not.
+    for (const wrap of ["Yes", "No"]) expect(wrap, "");
+    await said(browser.click(idIn(summary, /> Yes$/)));
+    summary = (await browser.observe()).summary;
+    assert.match(summary, /^Wrap Yes$/m);
+    assert.match(statesOf(summary, "Yes"), /^SELECTED( FOCUSED)?$/, summary);
+    expect("No", "");
+    await said(browser.click(idIn(summary, /> No$/)));
+    summary = (await browser.observe()).summary;
+    assert.match(statesOf(summary, "No"), /^SELECTED( FOCUSED)?$/, summary);
+    expect("Yes", "");
+    // A class a script adds under the pointer is not a choice.
+    await said(browser.click(idIn(summary, /> Copy$/)));
+    summary = (await browser.observe()).summary;
+    assert.doesNotMatch(statesOf(summary, "Copy"), /SELECTED/, summary);
   });
 }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { docState } from "../../runtime/page/state.ts";
 import { noteRead } from "./walk/reads.ts";
 
 /** A state the view writes in braces. */
@@ -89,10 +90,11 @@ const MAX_GROUP = 60;
 
 /**
  * The states `el` (of `role`) shows only by its look: a state class on it or on the wrapper it
- * alone fills (`<li class="active"><a>`), or a look that sets it apart from look-alike siblings
- * that all look the same. Nothing when ARIA says the state or the element is a native toggle.
- * `lookChanged`: the caller saw `el`'s look change (the effect report, around a click); then one
- * look-alike sibling is enough to compare with.
+ * alone fills (`<li class="active"><a>`), or a look that sets it apart from its siblings that all
+ * look the same, when that look changed since the page was first observed (a script set its
+ * class or style: a choice that turned green) or is set by its own style attribute. Nothing when
+ * ARIA says the state or the element is a native toggle. `lookChanged`: the caller saw `el`'s
+ * look change (the effect report, around a click).
  */
 export function derivedStates(el: Element, role: string, lookChanged = false): ShownState[] {
   if (ARIA_STATES.some((a) => el.hasAttribute(a))) return [];
@@ -111,9 +113,22 @@ export function derivedStates(el: Element, role: string, lookChanged = false): S
     }
   }
   for (const holder of wrapper ? [el, wrapper] : [el]) {
-    if (setApart(holder, lookChanged ? 2 : MIN_GROUP)) return [activeState(el, role)];
+    const changed = lookChanged || restyled(holder);
+    // A look the page was loaded with is its design (a primary button), unless set on the
+    // element itself; a class saying hover or focus is the pointer's.
+    if (!changed && !holder.hasAttribute("style")) continue;
+    if (POINTER_CLASS.test(holder.getAttribute("class") ?? "")) continue;
+    if (setApart(holder, changed, lookChanged)) return [activeState(el, role)];
   }
   return [];
+}
+
+/** Classes scripts add while the pointer or the focus is on an element. */
+const POINTER_CLASS = /hover|focus/i;
+
+/** Whether a script changed `el`'s class or style since the page was first observed. */
+function restyled(el: Element): boolean {
+  return docState().cache?.restyled(el) ?? false;
 }
 
 /** The style properties a chosen item is told apart by. */
@@ -148,15 +163,25 @@ function readLook(el: Element): string | null {
   return LOOK.map((p) => (skip.has(p) ? "" : s.getPropertyValue(p))).join("|");
 }
 
-/** Whether `el` looks unlike its look-alike siblings, which all look alike (at least `min`). */
-function setApart(el: Element, min: number): boolean {
+/**
+ * Whether `el` looks unlike its siblings, which all look alike. A look that changed (`changed`)
+ * is compared with the siblings of the same tag and role, whatever their classes (a choice takes
+ * a class when chosen), one of them enough unless it changed too (which of two is chosen is then
+ * unclear) and `seen` (the caller watched the change) does not settle it; any other look only
+ * with at least two siblings of the same classes.
+ */
+function setApart(el: Element, changed: boolean, seen: boolean): boolean {
   const parent = el.parentElement;
   if (!parent) return false;
   noteRead(parent);
+  const min = changed ? 2 : MIN_GROUP;
   const n = parent.childElementCount;
   if (n < min || n > 2 * MAX_GROUP) return false;
-  const group = groupOf(parent, kindOf(el));
+  const group = groupOf(parent, changed ? looseKind(el) : kindOf(el));
   if (group.length < min || group.length > MAX_GROUP) return false;
+  if (group.length === 2 && !seen && restyled(group[0] === el ? group[1]! : group[0]!)) {
+    return false;
+  }
   const edge = el === group[0] || el === group[group.length - 1];
   const look = (e: Element) => {
     const l = lookOf(e);
@@ -182,10 +207,11 @@ function groupOf(parent: Element, kind: string): Element[] {
   if (!groups) {
     groups = new Map();
     for (const child of parent.children) {
-      const k = kindOf(child);
-      const list = groups.get(k);
-      if (list) list.push(child);
-      else groups.set(k, [child]);
+      for (const k of [kindOf(child), looseKind(child)]) {
+        const list = groups.get(k);
+        if (list) list.push(child);
+        else groups.set(k, [child]);
+      }
     }
     memo?.groups.set(parent, groups);
   }
@@ -198,6 +224,11 @@ function kindOf(el: Element): string {
     ? [...el.classList].filter((c) => !classState(c)).sort().join(" ")
     : cls.trim();
   return `${el.localName} ${el.getAttribute("role") ?? ""} ${classes}`;
+}
+
+/** Tag and role only: siblings a changed look is compared with. */
+function looseKind(el: Element): string {
+  return `~${el.localName} ${el.getAttribute("role") ?? ""}`;
 }
 
 /** A class attribute without these words holds no state class (the quick way past most). */

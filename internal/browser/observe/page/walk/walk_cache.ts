@@ -102,6 +102,8 @@ export class WalkCache {
   gen = 0;
   /** Elements the last walk reused instead of walking. */
   reused = 0;
+  /** The class and style attributes elements had before a script first changed them. */
+  readonly #firstLook = new WeakMap<Element, Record<string, string | null>>();
   readonly #touched = new WeakMap<Node, number>();
   readonly #dirty = new WeakMap<Node, number>();
   /** Everything recorded up to this walk is stale (a style sheet or font changed). */
@@ -180,6 +182,7 @@ export class WalkCache {
       childList: true,
       subtree: true,
       attributes: true,
+      attributeOldValue: true,
       characterData: true,
     });
     const restyled = (e: Event) => {
@@ -201,6 +204,19 @@ export class WalkCache {
       const slot = (n as Element | Text).assignedSlot;
       if (slot) this.touch(slot);
     }
+  }
+
+  /**
+   * Whether a script changed `el`'s class or style since the first observation, and it is not
+   * back to what it was (a choice chosen, not one chosen and let go).
+   */
+  restyled(el: Element): boolean {
+    const first = this.#firstLook.get(el);
+    if (!first) return false;
+    for (const [name, value] of Object.entries(first)) {
+      if (el.getAttribute(name) !== value) return true;
+    }
+    return false;
   }
 
   /** Marks `el`'s whole subtree as changed after the last walk. */
@@ -332,6 +348,11 @@ export class WalkCache {
     if (sheetNode(t) || (t.parentNode && sheetNode(t.parentNode))) this.#flushed = this.gen;
     if (r.type === "attributes") {
       this.dirty(t as Element);
+      if (r.attributeName === "class" || r.attributeName === "style") {
+        const first = this.#firstLook.get(t as Element) ?? {};
+        if (!(r.attributeName in first)) first[r.attributeName] = r.oldValue;
+        this.#firstLook.set(t as Element, first);
+      }
       if (r.attributeName === "id") this.#idsAt = this.#labelsAt = this.gen;
       if (r.attributeName === "for") this.#labelsAt = this.gen;
       return;
