@@ -119,3 +119,76 @@ Deno.test("mcp answers every request piped in before stdin closes, exactly once,
   assert.match(byId.get(6)!.result!.content![0]!.text, /Unknown tool "no_such_tool"/);
   assert.match(log, /mcp: input ended; finishing \d+ request\(s\) before exiting/);
 });
+
+Deno.test("mcp answers a tool call that ignores its stop signal once input ended, as README says, and exits", async () => {
+  // A module tool that never returns and never looks at its signal (a call to a service that
+  // hangs): after stdin ends the server must still answer it and exit.
+  const dir = await Deno.makeTempDir({ prefix: "ba-mcp-stuck-" });
+  const child = await (async () => {
+    await Deno.writeTextFile(
+      `${dir}/stuck.ts`,
+      `export default {
+  name: "stuck",
+  init: () => Promise.resolve(),
+  getToolDefinitions: () => [{
+    type: "function",
+    function: { name: "stuck_wait", description: "Waits for a service that never answers" },
+    changesPage: false,
+  }],
+  executeToolCall: () => new Promise(() => {}),
+  shutdown: () => Promise.resolve(),
+};
+`,
+    );
+    await Deno.writeTextFile(
+      `${dir}/browser-agent.json`,
+      JSON.stringify({ modules: [`${dir}/stuck.ts`] }),
+    );
+    return spawnRawMcp(["--config", `${dir}/browser-agent.json`]);
+  })();
+  // Without an answer the server would never exit: the test fails instead of hanging.
+  const watchdog = setTimeout(() => child.kill("SIGKILL"), 120_000);
+  try {
+    const stderr = new Response(child.stderr).text();
+    const messages = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "raw", version: "0" },
+        },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "stuck_wait", arguments: {} },
+      },
+    ];
+    const writer = child.stdin.getWriter();
+    await writer.write(
+      new TextEncoder().encode(messages.map((m) => JSON.stringify(m) + "\n").join("")),
+    );
+    await writer.close();
+    const stdout = await new Response(child.stdout).text();
+    const { code, signal } = await child.status;
+    const log = await stderr;
+    assert.equal(signal, null, `killed: the server never exited\n${log}`);
+    assert.equal(code, 0, log);
+    const answers = stdout.split("\n").filter((l) => l.trim()).map((l) =>
+      JSON.parse(l) as { id: number; result?: { content?: { text: string }[] } }
+    );
+    assert.deepEqual(answers.map((a) => a.id), [1, 2], stdout);
+    assert.match(
+      answers[1]!.result!.content![0]!.text,
+      /Stopped: the client closed its input and this call was still running 10 s later/,
+    );
+  } finally {
+    clearTimeout(watchdog);
+    await Deno.remove(dir, { recursive: true });
+  }
+});

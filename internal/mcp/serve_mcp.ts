@@ -136,18 +136,23 @@ export async function serveMcp(options: McpOptions): Promise<void> {
       browser: session,
       signal: AbortSignal.any([signal, stopping.signal, limit.signal]),
     };
-    const done = await guardVerification(
-      tool,
-      session,
-      () =>
-        gate.run(
-          tool,
-          args,
-          session,
-          ctx.signal,
-          (dialogs) => registry.dispatch({ name, args }, { ...ctx, dialogs }),
-        ),
-    ).catch((error: unknown) => ({
+    // The drain limit is answered even when the call does not heed its signal (a module's call
+    // to a service that hangs): it is left to end by itself, and the client gets its answer.
+    const done = await Promise.race([
+      guardVerification(
+        tool,
+        session,
+        () =>
+          gate.run(
+            tool,
+            args,
+            session,
+            ctx.signal,
+            (dialogs) => registry.dispatch({ name, args }, { ...ctx, dialogs }),
+          ),
+      ),
+      rejectOnAbort(limit.signal),
+    ]).catch((error: unknown) => ({
       ok: false,
       text: limit.signal.aborted
         ? (limit.signal.reason as Error).message
@@ -248,4 +253,12 @@ export async function serveMcp(options: McpOptions): Promise<void> {
     const session = await browser?.catch(() => undefined);
     await session?.close();
   }
+}
+
+/** Rejects with the signal's reason once it aborts; never settles otherwise. */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+  });
 }

@@ -104,10 +104,13 @@ export async function startMcp(
   };
 }
 
-/** A raw `main.ts mcp --headless` process with piped stdin, stdout and stderr (no SDK client). */
-export function spawnRawMcp(): Deno.ChildProcess {
+/**
+ * A raw `main.ts mcp --headless` process (with `args` after it) with piped stdin, stdout and
+ * stderr (no SDK client).
+ */
+export function spawnRawMcp(args: readonly string[] = []): Deno.ChildProcess {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless"],
+    args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless", ...args],
     clearEnv: true,
     env: baseEnv(),
     stdin: "piped",
