@@ -7,6 +7,7 @@ import { idOf, startScriptedModel } from "./support/scripted_model.ts";
 import { startInTerminal } from "./support/terminal.ts";
 import { until } from "./support/until.ts";
 import { wallFrames } from "./support/wall_frames.ts";
+import { passWall } from "../internal/agent/verification_hand_off.ts";
 
 Deno.test("a run that meets a reCAPTCHA without a terminal stops at once with needs_user (exit 3), naming it and where, and the model never sees it", async () => {
   await using site = startFixtureServer({ routes: [wallFrames] });
@@ -151,4 +152,17 @@ Deno.test("Cloudflare's interstitial that passes by itself in a moment is waited
   assert.equal(out.stdout, "$89.99\n");
   assert.equal(model.requests.length, 1);
   assert.match(model.requests[0]!.user, /Trail Shop/);
+});
+
+Deno.test("passWall() ends as soon as the run is stopped (Ctrl+C, --max-time), even while the page does not answer the look", async () => {
+  const stop = new AbortController();
+  let looked = false;
+  const looking = passWall({
+    // A page busy in a loop of its own never answers.
+    browser: { verification: () => (looked = true, new Promise(() => {})) },
+    signal: stop.signal,
+  });
+  await until("the look started", () => looked || undefined);
+  stop.abort(new DOMException("Stopped by the user", "AbortError"));
+  await assert.rejects(looking, /Stopped by the user/);
 });

@@ -1,5 +1,8 @@
 import type { VerificationWall } from "../entity/mod.ts";
-import { renderWall, type ToolContext } from "../tools/mod.ts";
+import { type BrowserPort, renderWall } from "../tools/mod.ts";
+
+/** Where the checks are looked for: the run's browser (the run masks what it finds). */
+type WallSource = Pick<BrowserPort, "verification">;
 
 /** What a person said after a hand-off: they solved it, or nobody answered (the run ends). */
 export type HandOffAnswer = "solved" | "unanswered";
@@ -20,7 +23,8 @@ const LOOK_EVERY_MS = 500;
  * passes by itself (Cloudflare's interstitial and Turnstile) is given a few seconds; then it is
  * handed to a person, again while it is still there once they say it is solved. Returns the check
  * when nobody can (no hand-off, or no answer): the run ends `needs_user`; else undefined, and the
- * run goes on with a fresh look at the page.
+ * run goes on with a fresh look at the page. `signal` ends it at once, even while a look at a
+ * page that does not answer is under way.
  *
  * @example
  * ```ts
@@ -29,19 +33,19 @@ const LOOK_EVERY_MS = 500;
  * ```
  */
 export async function passWall(o: {
-  browser: ToolContext["browser"];
+  browser: WallSource;
   signal: AbortSignal;
   handOff?: HandOff;
   onNotice?: (line: string) => void;
   /** How long a check that may pass by itself is given (default 5 s). */
   graceMs?: number;
 }): Promise<VerificationWall | undefined> {
-  let wall = await gone(o, await o.browser.verification());
+  let wall = await gone(o, await look(o));
   if (!wall) return undefined;
   o.onNotice?.(`${renderWall(wall)} (${wall.where})`);
   while (o.handOff) {
     if (await o.handOff(wall, o.signal) !== "solved") return wall;
-    const still = await gone(o, await o.browser.verification());
+    const still = await gone(o, await look(o));
     if (!still) {
       o.onNotice?.("the check is passed: the run goes on");
       return undefined;
@@ -54,19 +58,34 @@ export async function passWall(o: {
 
 /** The check, unless it is one that passes by itself and does within the grace time. */
 async function gone(
-  o: { browser: ToolContext["browser"]; signal: AbortSignal; graceMs?: number },
+  o: { browser: WallSource; signal: AbortSignal; graceMs?: number },
   wall: VerificationWall | undefined,
 ): Promise<VerificationWall | undefined> {
   if (!wall?.passes) return wall;
   const end = performance.now() + (o.graceMs ?? GRACE_MS);
   while (performance.now() < end) {
     await pause(Math.min(LOOK_EVERY_MS, end - performance.now()), o.signal);
-    const now = await o.browser.verification();
+    const now = await look(o);
     if (!now) return undefined;
     wall = now;
     if (!now.passes) return now;
   }
   return wall;
+}
+
+/** The check that blocks the page now, if any; rejects as soon as `signal` aborts. */
+function look(
+  o: { browser: WallSource; signal: AbortSignal },
+): Promise<VerificationWall | undefined> {
+  const { signal } = o;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    signal.addEventListener("abort", stop, { once: true });
+    o.browser.verification().then(resolve, reject).finally(() =>
+      signal.removeEventListener("abort", stop)
+    );
+  });
 }
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
