@@ -154,6 +154,39 @@ Deno.test("Cloudflare's interstitial that passes by itself in a moment is waited
   assert.match(model.requests[0]!.user, /Trail Shop/);
 });
 
+Deno.test("a check met on an address that holds a typed secret names the page with the secret masked, in the progress lines as in the result", async () => {
+  // A sign-in form sent by GET puts the typed password in the address of the page it opens,
+  // and that page is a check.
+  const login = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title>
+</head><body><h1>Sign in</h1><form method="get" action="/walls/recaptcha.html">
+<label>Password <input type="password" name="pw"></label><button>Sign in</button></form></body></html>`;
+  await using site = startFixtureServer({
+    routes: [
+      wallFrames,
+      (_req, url) =>
+        url.pathname === "/walls/login.html"
+          ? new Response(login, { headers: { "content-type": "text/html" } })
+          : undefined,
+    ],
+  });
+  const secret = "Hunter2Secret";
+  await using model = startScriptedModel([
+    (req) => ({
+      tool: "type",
+      args: { id: idOf(req, "Password"), text: "{{secret:PW}}", press_enter: true },
+    }),
+  ]);
+  const out = await runCli({
+    args: ["--secret", "PW=SIGN_IN_PW", `sign in on ${site.url("/walls/login.html")}`],
+    env: { OPENAI_BASE_URL: model.baseUrl, SIGN_IN_PW: secret },
+  });
+  assert.equal(out.code, 3, out.stderr);
+  assert.match(out.stderr, /A human-verification check \(reCAPTCHA\) blocks http:\S+pw=/);
+  for (const text of [out.stdout, out.stderr]) {
+    assert.ok(!text.includes(secret), `the secret leaked:\n${text}`);
+  }
+});
+
 Deno.test("passWall() ends as soon as the run is stopped (Ctrl+C, --max-time), even while the page does not answer the look", async () => {
   const stop = new AbortController();
   let looked = false;

@@ -248,7 +248,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       await browser.dismissBanners();
       // The model never sees a human-verification check (it would click at it): a person does.
       const wall = await passWall({
-        browser,
+        // What it names (the page's address, what it saw) is masked as the observation is.
+        browser: { verification: async () => vault.maskDeep(await browser.verification()) },
         signal,
         ...pick(options, ["handOff", "onNotice"]),
       });
