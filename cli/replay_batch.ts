@@ -32,7 +32,7 @@ import { withRetries } from "./batch_retries.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
-import { healJson, healLine, settleHeals } from "./replay_heals.ts";
+import { healJson, healLine, replayVerdict, settleHeals } from "./replay_heals.ts";
 import { describeHeal } from "../internal/trace/mod.ts";
 
 /** A recorded run to replay, and its name in the batch (its folder's name). */
@@ -258,17 +258,8 @@ async function replayAttempt(
     });
     const heals = await settleHeals({ heal: ctx.config.cli.heal, recording, result, progress });
     // A replay whose healed steps --heal could not write fails: its trace is still the old one.
-    const passed = result.ok && heals !== "failed";
-    const message = result.ok && !passed
-      ? `${result.message} (the healed steps could not be written into the trace)`
-      : result.message;
-    const reason = passed
-      ? "goal_satisfied"
-      : signal.aborted
-      ? "aborted"
-      : result.held
-      ? "needs_user"
-      : "replay_failed";
+    const { reason: said, message } = replayVerdict(result, heals, signal.aborted);
+    const reason = said === "replay_passed" ? "goal_satisfied" : said;
     outcome = {
       name,
       reason,
@@ -282,7 +273,7 @@ async function replayAttempt(
         : {}),
     };
     json = {
-      reason: passed ? "replay_passed" : reason,
+      reason: said,
       message,
       steps: result.steps,
       ms: result.ms,

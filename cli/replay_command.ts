@@ -8,7 +8,7 @@ import { replayRun } from "../internal/trace/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { findRecordings, replayBatch } from "./replay_batch.ts";
-import { healJson, healLine, settleHeals } from "./replay_heals.ts";
+import { healJson, healLine, replayVerdict, settleHeals } from "./replay_heals.ts";
 import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";
 
 /**
@@ -65,25 +65,20 @@ export async function replayCommand(
     progress.line(`replay ${result.held ? "held" : "failed"}: ${ctx.mask(result.message)}`);
   }
   const heals = await settleHeals({ heal, recording, result, progress });
+  // A trace --heal could not write fails the replay, in the exit code and the JSON line alike.
+  const verdict = replayVerdict(result, heals, signal.aborted);
   const code = signal.aborted
     ? EXIT.interrupted
-    : result.ok && heals !== "failed"
+    : verdict.passed
     ? EXIT.ok
     : result.held
     ? EXIT.needsUser
     : EXIT.failed;
   if (json) {
-    const reason = result.ok
-      ? "replay_passed"
-      : signal.aborted
-      ? "aborted"
-      : result.held
-      ? "needs_user"
-      : "replay_failed";
     ctx.stdout(
       ctx.mask(JSON.stringify({
-        reason,
-        message: result.message,
+        reason: verdict.reason,
+        message: verdict.message,
         steps: result.steps,
         ms: result.ms,
         screenshot: result.screenshot ?? null,

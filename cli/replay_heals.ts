@@ -64,3 +64,42 @@ export async function settleHeals(options: {
   progress.info(`${steps} written to ${trace}; review the change (git diff) and commit it`);
   return "written";
 }
+
+/** How a replay ended, once its heals were settled: the same for a single replay and a batch's. */
+export interface ReplayVerdict {
+  /** It passed, and `--heal` wrote what it healed (a trace that could not be written fails it). */
+  passed: boolean;
+  /** The `--json` line's reason. */
+  reason: "replay_passed" | "aborted" | "needs_user" | "replay_failed";
+  /** What it says: the recorded answer, or what went wrong. */
+  message: string;
+}
+
+/**
+ * A replay's verdict from its result and what {@link settleHeals} did: a replay that passed but
+ * whose healed steps `--heal` could not write fails (exit 1), and its `--json` line says so.
+ *
+ * @example
+ * ```ts
+ * replayVerdict(result, "failed", false);
+ * // { passed: false, reason: "replay_failed", message: "… (the healed steps could not be written into the trace)" }
+ * ```
+ */
+export function replayVerdict(
+  result: Pick<ReplayResult, "ok" | "held" | "message">,
+  heals: "written" | "kept" | "failed",
+  aborted: boolean,
+): ReplayVerdict {
+  const passed = result.ok && heals !== "failed";
+  const message = result.ok && !passed
+    ? `${result.message} (the healed steps could not be written into the trace)`
+    : result.message;
+  const reason = passed
+    ? "replay_passed"
+    : aborted
+    ? "aborted"
+    : result.held
+    ? "needs_user"
+    : "replay_failed";
+  return { passed, reason, message };
+}

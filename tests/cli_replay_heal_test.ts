@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { readTrace, type TraceStep } from "../internal/trace/mod.ts";
+import { replayVerdict } from "../cli/replay_heals.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel, type Step } from "./support/scripted_model.ts";
@@ -319,4 +320,21 @@ Deno.test("cli --replay --heal refuses a recording it cannot write into before a
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("replayVerdict() fails a replay whose healed steps --heal could not write, in its JSON reason as in its exit code", () => {
+  const passed = { ok: true, message: "Logged add x3" };
+  assert.deepEqual(replayVerdict(passed, "written", false), {
+    passed: true,
+    reason: "replay_passed",
+    message: "Logged add x3",
+  });
+  assert.deepEqual(replayVerdict(passed, "failed", false), {
+    passed: false,
+    reason: "replay_failed",
+    message: "Logged add x3 (the healed steps could not be written into the trace)",
+  });
+  const held = { ok: false, held: 'click [9] "Place order"', message: "Step 2 is held" };
+  assert.equal(replayVerdict(held, "kept", false).reason, "needs_user");
+  assert.equal(replayVerdict({ ok: false, message: "x" }, "kept", true).reason, "aborted");
 });
