@@ -1,12 +1,11 @@
 import type { StepRecord, ToolCall } from "../entity/mod.ts";
+import { urlsIn } from "../llm/mod.ts";
 import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
-
-/** Characters that end a URL written in prose, besides white space. */
-const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`{}|\\^]+/gi;
 
 /**
  * The page a task starts on: its one `http(s)` URL, or undefined when it names none or several
- * (then the model decides where to go). Punctuation that ends the sentence is not part of it.
+ * (then the model decides where to go). Addresses are read from the text as every request reads
+ * them (`urlsIn`): punctuation that ends the sentence is not part of one.
  *
  * @example
  * ```ts
@@ -16,21 +15,8 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`{}|\\^]+/gi;
  * ```
  */
 export function taskStartUrl(task: string): string | undefined {
-  const found = new Set<string>();
-  for (const match of task.matchAll(URL_IN_TEXT)) {
-    let url = match[0].replace(/[.,;:!?…]+$/, "");
-    // A closing bracket belongs to the URL only when the URL opened one too.
-    for (const [open, close] of [["(", ")"], ["[", "]"]] as const) {
-      while (url.endsWith(close) && count(url, close) > count(url, open)) url = url.slice(0, -1);
-    }
-    url = url.replace(/[.,;:!?…]+$/, "");
-    if (URL.canParse(url)) found.add(url);
-  }
+  const found = new Set(urlsIn(task).filter((url) => /^https?:/i.test(url) && URL.canParse(url)));
   return found.size === 1 ? [...found][0] : undefined;
-}
-
-function count(text: string, char: string): number {
-  return text.split(char).length - 1;
 }
 
 /**

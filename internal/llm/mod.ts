@@ -26,3 +26,4 @@ export { MAX_REPLY_TEXT, MAX_REPORTED_TOKENS, readMessage, readUsage } from "./r
 export { MAX_ARGS_CHARS, MAX_ARGS_DEPTH, nestedDeeperThan } from "./json_limits.ts";
 export { MAX_REPLY_BYTES, notACompletion, readAtMost } from "./completion_check.ts";
 export { printable } from "./printable.ts";
+export { urlsIn } from "./url_names.ts";
