@@ -7,7 +7,9 @@ import type { Route } from "./fixture_server.ts";
  * - `GET /settle-api/slow?ms=N&text=T`: `T` (default `Answer after N ms`) after N ms;
  * - `GET /settle-api/poll`: an empty answer at once (a page's polling);
  * - `GET /settle-api/posts?from=K&ms=N`: ten post titles from K on, as JSON, after N ms;
- * - `POST /settle-api/submit?ms=N`: a page thanking for the form, after N ms.
+ * - `POST /settle-api/submit?ms=N`: a page thanking for the form, after N ms;
+ * - `GET /settle-api/events`: an event stream that sends one event and never ends;
+ * - `GET /settle-api/collect?ms=N`: an analytics hit, answered after N ms.
  *
  * @example
  * ```ts
@@ -17,13 +19,33 @@ import type { Route } from "./fixture_server.ts";
 export const settleApi: Route = async (req, url) => {
   if (!url.pathname.startsWith("/settle-api/")) return undefined;
   const ms = Math.min(10_000, Number(url.searchParams.get("ms") ?? "0") || 0);
-  const wait = () => new Promise((r) => setTimeout(r, ms));
+  // A client that leaves (a page closed, the browser gone) ends the wait: shutdown is prompt.
+  const wait = () =>
+    new Promise<void>((r) => {
+      const timer = setTimeout(r, ms);
+      req.signal.addEventListener("abort", () => {
+        clearTimeout(timer);
+        r();
+      });
+    });
   switch (url.pathname.slice("/settle-api/".length)) {
     case "slow":
       await wait();
       return new Response(url.searchParams.get("text") ?? `Answer after ${ms} ms`);
     case "poll":
       return new Response(null, { status: 204 });
+    case "collect":
+      await wait();
+      return new Response(null, { status: 204 });
+    case "events": {
+      const body = new ReadableStream({
+        start(c) {
+          c.enqueue(new TextEncoder().encode("data: hello\n\n"));
+        },
+        cancel() {},
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
     case "posts": {
       await wait();
       const from = Number(url.searchParams.get("from") ?? "1") || 1;

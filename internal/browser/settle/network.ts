@@ -7,17 +7,25 @@ const IGNORED_TYPES = new Set(["websocket", "eventsource", "ping", "media", "man
 const ANALYTICS =
   /google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com\/tr|connect\.facebook\.net|mc\.yandex\.ru|hotjar\.|segment\.(io|com)|mixpanel\.com|clarity\.ms|sentry\.io|newrelic\.com|nr-data\.net|datadoghq|amplitude\.com|\/collect\?|\/beacon\b/i;
 
-/** A request settling counts: when it started, and whether the action set it off. */
+/**
+ * A request settling counts: when it started, and what it is to the action it started in (its
+ * serial): `own` when the action's own step set it off (or it loads the page the action opens),
+ * `brought` when the document the action brought did, `page` for the page's own.
+ */
 interface Flight {
   at: number;
-  action: boolean;
+  action: number;
+  kind: "own" | "brought" | "page";
 }
 
 /**
- * The requests of one tab as settling sees them. A request that starts between an action's start
- * and the end of its reach (`SETTLE.reachMs` after its own step ended) is the action's: it holds
- * settling until it finishes. Any other holds while younger than `SETTLE.longRequestMs` (long
- * polls and streams never end). Requests that report (analytics, beacons, websockets, media) and
+ * The requests of one tab as settling sees them. A request the action's own step set off (one
+ * that starts between the action's start and the end of its reach, `SETTLE.reachMs` after the
+ * step ended, in the document it acted on; and the request for a page it opens) holds settling
+ * until it finishes, however long. One of a document the action brought (its scripts' requests)
+ * holds while younger than `SETTLE.longRequestMs`: a page that opens a long poll as it loads
+ * would never settle. The page's own requests hold nothing during an action, and outside one
+ * while younger than that. Requests that report (analytics, beacons, websockets, media) and
  * addresses the page polls on its own rhythm (`policy.ts`'s recurrence rule) never hold.
  * For `--settle simple`, every request since the action started is kept as it is.
  */
@@ -26,8 +34,13 @@ export class NetworkWatch {
   /** Request starts per address (method, origin and path), for the recurrence rule. */
   readonly #recent = new Map<string, KeyHistory>();
   #actionAt = -Infinity;
+  /** The action now running (a serial), or 0 between actions. */
+  #action = 0;
+  #serial = 0;
   /** Requests starting until then are the action's; Infinity while its own step runs. */
   #reachEnd = -Infinity;
+  /** The page the action opens was answered (its main document's response came) during it. */
+  #brought = false;
   /** When a request that counts last started or finished. */
   #lastEvent = 0;
   /** Every request since the action started (`--settle simple`), and which ones ended. */
@@ -41,10 +54,27 @@ export class NetworkWatch {
       }
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
       const now = performance.now();
-      const action = now >= this.#actionAt && now <= this.#reachEnd;
-      if (this.#polled(req, now, !action)) return; // polling: never "done", so never waited for
-      this.#inflight.set(req, { at: now, action });
+      const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
+      const kind = !this.#action
+        ? "page"
+        : main
+        ? "own"
+        : this.#brought
+        ? "brought"
+        : now <= this.#reachEnd
+        ? "own"
+        : "page";
+      if (this.#polled(req, now, kind === "page")) return; // polling: never waited for
+      this.#inflight.set(req, { at: now, action: this.#action, kind });
       this.#lastEvent = now;
+    });
+
+    // The page the action opens is answered: what starts from now on is that document's doing.
+    page.on("response", (res) => {
+      const req = res.request();
+      if (this.#action && req.isNavigationRequest() && req.frame() === page.mainFrame()) {
+        this.#brought = true;
+      }
     });
     const finished = (req: HTTPRequest) => {
       this.#ended.add(req);
@@ -72,7 +102,9 @@ export class NetworkWatch {
   /** An action starts: requests from now on are its own until its reach ends. */
   startAction(): void {
     this.#actionAt = performance.now();
+    this.#action = ++this.#serial;
     this.#reachEnd = Infinity;
+    this.#brought = false;
     this.#sinceAction = [];
   }
 
@@ -84,6 +116,7 @@ export class NetworkWatch {
   /** The action ended: no request is its own any more. */
   endAction(): void {
     this.#actionAt = -Infinity;
+    this.#action = 0;
     this.#reachEnd = -Infinity;
   }
 
@@ -92,11 +125,17 @@ export class NetworkWatch {
     for (const req of this.#inflight.keys()) if (req.url() === url) this.#inflight.delete(req);
   }
 
-  /** The request holding settling now (the action's, or a young one in flight), if any. */
+  /** The request holding settling now, if any (see {@link NetworkWatch}). */
   holding(): HTTPRequest | undefined {
     const now = performance.now();
+    const young = (f: Flight) => now - f.at < SETTLE.longRequestMs;
     for (const [req, f] of this.#inflight) {
-      if (f.action || now - f.at < SETTLE.longRequestMs) return req;
+      const mine = f.action === this.#action;
+      if (
+        !this.#action ? young(f) : mine && (f.kind === "own" || f.kind === "brought" && young(f))
+      ) {
+        return req;
+      }
     }
     return undefined;
   }
