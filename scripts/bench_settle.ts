@@ -18,8 +18,8 @@
  * except where the page works longer than the cap) with a verdict each; a missed goal exits 1.
  *
  * Run: deno task bench, or deno run --allow-all scripts/bench_settle.ts [FILTER] [--runs N]
- * [--speed-only] [--why|--why-all] [--settle default|simple|both]. FILTER keeps the rows whose label or
- * group contains it; --speed-only times without judging (no 2 s look after each run); --why
+ * [--speed-only] [--why|--why-all] [--settle default|simple|both]. FILTER (a regular expression) keeps the
+ * rows whose label or group it matches; --speed-only times without judging (no 2 s look after each run); --why
  * prints what each failed run got wrong.
  *
  * @module
@@ -34,7 +34,7 @@ import { idIn } from "../tests/support/summary.ts";
 import { type Goal, median, reportGoals } from "./bench_goals.ts";
 import { fixtureRows, generatedRows, realRows, reportRows, type Row } from "./settle_bench/rows.ts";
 import { type RunResult, runRow, watchChanges } from "./settle_bench/run_row.ts";
-import { printTable, rowGoals, type RowResult } from "./settle_bench/table.ts";
+import { figures, printTable, rowGoals, type RowResult } from "./settle_bench/table.ts";
 
 const CAP_MS = 5000;
 const MODES = ["default", "simple"] as const;
@@ -76,7 +76,7 @@ await using site = startFixtureServer({
 });
 
 const rows: Row[] = [...fixtureRows(), ...realRows(realPages), ...generatedRows(), ...reportRows()]
-  .filter((r) => !args.filter || r.label.includes(args.filter) || r.group.includes(args.filter));
+  .filter((r) => !args.filter || args.filter.test(r.label) || args.filter.test(r.group));
 
 const results = new Map<Mode, RowResult[]>();
 for (const mode of args.modes) results.set(mode, await runMode(mode));
@@ -84,7 +84,7 @@ for (const mode of args.modes) results.set(mode, await runMode(mode));
 const modes = [...results.keys()];
 printTable(rows, modes.map((m) => [m, results.get(m)!] as const), args.why);
 const goals: Goal[] = rows.length > 0 ? rowGoals(results.get(modes[0]!)!, args.truth) : [];
-if (!args.filter || "overhead".includes(args.filter)) goals.push(await overheadGoal());
+if (!args.filter || args.filter.test("overhead")) goals.push(await overheadGoal());
 Deno.exitCode = await reportGoals(goals, "Settling goals");
 
 /**
@@ -148,7 +148,11 @@ async function runMode(mode: Mode): Promise<RowResult[]> {
       if (row.offline) await offline(browser, false);
     }
     out.push({ row, runs });
-    console.error(`${mode} · ${row.label}: done`);
+    const f = figures(runs);
+    console.error(
+      `${mode} · ${row.label}: settle ${f.settleMedian} ms, early ${f.tooEarly}, capped ` +
+        `${f.capped}, false ${f.falseNothing}/${f.falseSuccess}/${f.falseClaims} of ${f.runs}`,
+    );
   }
   return out;
 }
@@ -169,7 +173,7 @@ function intercept(req: HTTPRequest): void {
 
 function parseArgs(argv: string[]) {
   const out = {
-    filter: "",
+    filter: undefined as RegExp | undefined,
     runs: undefined as number | undefined,
     truth: true,
     why: false as boolean | "all",
@@ -187,7 +191,7 @@ function parseArgs(argv: string[]) {
       if (!out.modes.every((x) => MODES.includes(x))) {
         throw new Error(`Unknown settle mode "${m}": use default, simple or both`);
       }
-    } else if (!a.startsWith("-")) out.filter = a;
+    } else if (!a.startsWith("-")) out.filter = new RegExp(a, "i");
     else throw new Error(`Unknown option "${a}"`);
   }
   return out;

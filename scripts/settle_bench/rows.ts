@@ -191,6 +191,21 @@ export function generatedRows(): Row[] {
       (ctx) => ctx.browser.scroll("down"),
     ),
     generated("worker answering in 300 ms", "/settle/worker.html?ms=300", go),
+    generated("list emptied, filled again 1.5 s later", "/settle/emptied.html", go),
+    generated(
+      "the page's own long poll in flight, answer after 300 ms",
+      "/settle/longpoll.html",
+      go,
+      {
+        fresh: false,
+      },
+    ),
+    generated("an event stream opened, answer after 200 ms", "/settle/reporting.html", go),
+    generated(
+      "a slow analytics hit sent, answer after 200 ms",
+      "/settle/reporting.html?kind=analytics",
+      go,
+    ),
     generated("results drawn in 5 parts 120 ms apart", "/settle/chunks.html", go),
     ...(["aria", "progress", "rotate", "text"] as const).map((kind) =>
       generated(
