@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "8b360e39f691";
+export const RUNTIME_VERSION = "330c6be8bc53";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -76,13 +76,13 @@ export const RUNTIME_SOURCE = [
   "     * this: long polls and streams never end.",
   "     */",
   "    longRequestMs: 2e3,",
+  "    /**",
+  "     * An interval the action started counts its next tick as due until this long after its time:",
+  "     * a busy page runs its timers late, and the loop would look ended in between.",
+  "     */",
+  "    intervalLateMs: 50,",
   "    /** How soon to ask again while the action's work is due any moment (a timer, a frame). */",
   "    pendingPollMs: 10,",
-  "    /**",
-  "     * An action timer that fired this recently still counts as pending: what it started (a request)",
-  "     * takes a moment to reach the Deno side, which waits for it from then on.",
-  "     */",
-  "    graceMs: 50,",
   "    /** How soon to ask again after the document was replaced while asked (a navigation). */",
   "    replacedRetryMs: 5,",
   "    /** How long a document being replaced gets before it is asked again, in any other failure. */",
@@ -4803,7 +4803,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("8b360e39f691", api);',
+  '    install("330c6be8bc53", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -44,13 +44,13 @@ export const SETTLE = Object.freeze({
    * this: long polls and streams never end.
    */
   longRequestMs: 2000,
+  /**
+   * An interval the action started counts its next tick as due until this long after its time:
+   * a busy page runs its timers late, and the loop would look ended in between.
+   */
+  intervalLateMs: 50,
   /** How soon to ask again while the action's work is due any moment (a timer, a frame). */
   pendingPollMs: 10,
-  /**
-   * An action timer that fired this recently still counts as pending: what it started (a request)
-   * takes a moment to reach the Deno side, which waits for it from then on.
-   */
-  graceMs: 50,
   /** How soon to ask again after the document was replaced while asked (a navigation). */
   replacedRetryMs: 5,
   /** How long a document being replaced gets before it is asked again, in any other failure. */

@@ -52,7 +52,7 @@ export function recordActionWork(token: string): void {
     WeakMap: typeof WeakMap;
     window: Window;
   };
-  const REACH = SETTLE.reachMs, GRACE = SETTLE.graceMs, GAP = SETTLE.loopGapMs;
+  const REACH = SETTLE.reachMs, GAP = SETTLE.loopGapMs, LATE = SETTLE.intervalLateMs;
   /** An animation frame's delay, for the rules that timeouts follow. */
   const FRAME = 16;
   const apply = g.Reflect.apply;
@@ -104,7 +104,6 @@ export function recordActionWork(token: string): void {
   let count = 0;
   let long: Record<string, true> = create(null);
   let longCount = 0;
-  let firedAt = -Infinity;
   /** The next steps of loops the action started (re-armed timeouts, frames) by key: when due. */
   let loops: Record<string, number> = create(null);
   /** When the next tick of an interval the action started is due. */
@@ -150,7 +149,7 @@ export function recordActionWork(token: string): void {
     const info: TimerInfo = { gen: generationNow(), cb, delay, chain, loop: rearm };
     return { info, waited, long: ours && !rearm && !waited };
   };
-  const settle = (key: string, ran: boolean) => {
+  const settle = (key: string) => {
     delete loops[key];
     if (long[key]) {
       delete long[key];
@@ -159,7 +158,6 @@ export function recordActionWork(token: string): void {
     if (!pending[key]) return;
     delete pending[key];
     count--;
-    if (ran) firedAt = now();
   };
   /**
    * Runs a timer's callback as `info`; then, while an action is measured, tells the activity
@@ -202,7 +200,7 @@ export function recordActionWork(token: string): void {
         const { info, waited, long: isLong } = timeoutInfo(cb, delay, at);
         let key = "";
         args[0] = function (this: unknown, ...rest: unknown[]) {
-          settle(key, true);
+          settle(key);
           return run(info, cb, this, rest);
         };
         const id = apply(target, self, args);
@@ -250,7 +248,7 @@ export function recordActionWork(token: string): void {
   const clear = (prefix: string): ProxyHandler<(id?: number) => void> => ({
     apply(fn, self, args: unknown[]) {
       const id = args[0];
-      if (typeof id === "number" || typeof id === "string") settle(prefix + toNumber(id), false);
+      if (typeof id === "number" || typeof id === "string") settle(prefix + toNumber(id));
       return apply(fn, self, args);
     },
   });
@@ -307,7 +305,6 @@ export function recordActionWork(token: string): void {
     count = 0;
     long = create(null);
     longCount = 0;
-    firedAt = -Infinity;
     loops = create(null);
     loopDueAt = -Infinity;
     workers = new g.WeakMap();
@@ -349,10 +346,10 @@ export function recordActionWork(token: string): void {
     const reach = reachEnd();
     // A loop's next step: a scheduled timeout or frame (however late it fires), or the next
     // tick of an interval (a moment late at most).
-    let next = at <= loopDueAt + GRACE ? loopDueAt : Infinity;
+    let next = at <= loopDueAt + LATE ? loopDueAt : Infinity;
     for (const key in loops) if (loops[key]! < next) next = loops[key]!;
     const answering = workerCount > 0 && at <= reach && at - workerAt <= REACH;
-    const busy = count > 0 || next <= reach || answering || at - firedAt < GRACE;
+    const busy = count > 0 || next <= reach || answering;
     tell(`work/${busy ? "pending" : seen ? "seen" : "none"}`);
     if (next - at <= GAP) tell("work/loop");
     if (longCount > 0) tell("work/long");
