@@ -1,11 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { isProgressLine } from "../internal/browser/settle/page/busy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
-import { idIn } from "./support/summary.ts";
 
 function site() {
   return startFixtureServer({
@@ -51,98 +49,8 @@ Deno.test("isProgressLine() knows work in progress in several languages, and not
   ) assert.ok(!isProgressLine(line), line);
 });
 
-Deno.test("a search whose results show after 0.7 s of a progress word is reported with them", async () => {
-  await using server = site();
-  await using browser = await BrowserSession.start({ headless: true });
-  for (
-    const word of ["Searching…", "Loading...", "Cargando…", "Chargement…", "Wird geladen…", ""]
-  ) {
-    await browser.navigate(
-      server.url(`/activity/search_progress.html?word=${encodeURIComponent(word)}`),
-    );
-    const q = idIn((await browser.observe()).summary, /Search books/);
-    const outcome = await browser.type(q, "Ocean", true);
-    assert.equal(outcome.capped, false, word);
-    assert.match(
-      (await browser.observe()).summary,
-      /Ocean and the Sea/,
-      `after ${JSON.stringify(word)}: ${renderOutcome(outcome)}`,
-    );
-    assert.match(renderOutcome(outcome), /heading "Results for Ocean"/);
-  }
-});
-
-Deno.test("a click that shows 'Working on it' for 2.5 s is reported with its result", async () => {
-  await using server = site();
-  await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/activity/working.html"));
-  const go = idIn((await browser.observe()).summary, /Summarise the report/);
-  const outcome = await browser.click(go);
-  assert.equal(outcome.capped, false);
-  assert.match(renderOutcome(outcome), /Appeared: heading "Summary ready", "Sales grew 12 %\."/);
-  assert.match((await browser.observe()).summary, /Sales grew 12 %/);
-});
-
-Deno.test("work in progress beyond the settle cap is reported as still loading, with what shows", async () => {
-  await using server = site();
-  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 1500 });
-  await browser.navigate(server.url("/activity/working.html?ms=8000"));
-  const go = idIn((await browser.observe()).summary, /Summarise the report/);
-  const outcome = await browser.click(go);
-  assert.equal(outcome.capped, true);
-  assert.equal(outcome.stillBusy, '"Working on it. This takes a moment."');
-  assert.match(
-    renderOutcome(outcome),
-    /[Ss]till loading after 1\.5 s \("Working on it\. This takes a moment\." still shows\): wait, or observe again later/,
-  );
-});
-
-Deno.test("aria-busy, a progress bar and skeleton placeholders hold settling until they end", async () => {
-  await using server = site();
-  await using browser = await BrowserSession.start({ headless: true });
-  for (const kind of ["aria", "progress", "skeleton"]) {
-    await browser.navigate(server.url(`/activity/busy_widgets.html?kind=${kind}`));
-    const go = idIn((await browser.observe()).summary, /Load the table/);
-    const outcome = await browser.click(go);
-    assert.equal(outcome.capped, false, kind);
-    assert.match((await browser.observe()).summary, /Row 3/, `${kind}: ${renderOutcome(outcome)}`);
-  }
-});
-
-Deno.test("a click on a page that never goes quiet settles without the cap and waits for its result", async () => {
-  await using server = site();
-  await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/activity/never_quiet.html?delay=400"));
-  const go = idIn((await browser.observe()).summary, /Load report/);
-  // A person reads the page a moment first: its ticker, polls and carousel show their rhythm.
-  await browser.wait({ seconds: 2 });
-  for (const k of [1, 2, 3]) {
-    const outcome = await browser.click(go);
-    const said = renderOutcome(outcome);
-    assert.equal(outcome.capped, false, said);
-    assert.match(said, new RegExp(`heading "Quarterly report ${k}"`));
-    // The ticker, poll counter, carousel and cursor are background activity: not reported.
-    assert.doesNotMatch(said, /ACME|Polls|Spring sale|Free shipping|New arrivals/);
-    assert.match((await browser.observe()).summary, new RegExp(`Quarterly report ${k}`));
-  }
-});
-
-Deno.test("a scroll that reaches the bottom of an endless feed waits for more and says how many", async () => {
-  await using server = site();
-  await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(server.url("/activity/feed.html"));
-  const loaded: number[] = [];
-  for (let i = 0; i < 6; i++) {
-    const outcome = await browser.scroll("down");
-    if (outcome.loaded) {
-      loaded.push(outcome.loaded);
-      assert.match(renderOutcome(outcome), /10 more items loaded/);
-    }
-  }
-  assert.ok(loaded.length >= 2, `more posts loaded at least twice: ${loaded}`);
-  assert.ok(loaded.every((n) => n === 10), String(loaded));
-  assert.match((await browser.observe({ scope: "page" })).summary, /Post 30/);
-});
+// How long an action waits (timers, requests, busy signs, background) is tested row by row over
+// the settle policy in settle_policy_test.ts.
 
 Deno.test("the agent scrolls an endless feed without the loop guard refusing a scroll", async () => {
   await using server = site();
