@@ -76,3 +76,11 @@ Deno.test("judgeEffects() takes text moved into a new element (a word made bold)
   const added = outcome([{ kind: "added", count: 1, capped: false, samples: [] }]);
   assert.equal(judgeEffects(added, before, after, new Set(), "").falseClaims.length, 1);
 });
+
+Deno.test("judgeEffects() takes a claim of a ticking background counter for shown", () => {
+  const before = snap({ "t|1/0": "Polls: 3", "t|1/1": "Hello" });
+  const after = snap({ "t|1/0": "Polls: 5", "t|1/1": "Hello" });
+  const text = outcome([{ kind: "text", changes: [{ from: "Polls: 3", to: "Polls: 4" }] }]);
+  assert.deepEqual(judgeEffects(text, before, after, new Set(["1/0"]), "").falseClaims, []);
+  assert.equal(judgeEffects(text, before, after, new Set(), "").falseClaims.length, 1);
+});

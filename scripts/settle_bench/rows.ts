@@ -101,6 +101,31 @@ export function fixtureRows(): Row[] {
       page: "/actions/polling.html",
       act: click(/Mark read/),
     },
+    {
+      label: "click on a page whose ticker re-arms a timeout every 100 ms",
+      group: "fixture",
+      runs: 5,
+      page: "/activity/timers.html?ticker",
+      act: click(/Do nothing/),
+    },
+    {
+      label: "click on a page whose own loop awaits a 100 ms sleep",
+      group: "fixture",
+      runs: 5,
+      page: "/activity/timers.html?sleeper",
+      act: click(/Do nothing/),
+    },
+    {
+      label: "go back to the previous page",
+      group: "fixture",
+      runs: 3,
+      page: "/settle/timer.html",
+      fresh: true,
+      prepare: async (ctx) => {
+        await ctx.browser.navigate(ctx.url("/settle/request.html"));
+      },
+      act: (ctx) => ctx.browser.goBack(),
+    },
     ...[400, 1000].map((delay): Row => ({
       label: `click on the never quiet page, result after ${delay} ms`,
       group: "fixture",
@@ -171,6 +196,11 @@ export function generatedRows(): Row[] {
         `/settle/typewriter.html?ms=${ms}&chars=${chars}`,
         go,
       )
+    ),
+    generated(
+      "typewriter by an interval, a character every 120 ms",
+      "/settle/typewriter.html?ms=120&chars=12&via=interval",
+      go,
     ),
     generated(
       "type into a search debounced 300 ms, results in 200 ms",

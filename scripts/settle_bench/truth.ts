@@ -132,9 +132,16 @@ export function judgeEffects(
   const textChanged = textBefore !== textAfter;
   const news = textChanged || [...ctlAfter].some((k) => !ctlBefore.has(k));
   const gone = textChanged || [...ctlBefore].some((k) => !ctlAfter.has(k));
-  const values = blob(after, bg, "v|");
+  // What shows, background included: a claim about a ticker's text is noise, not a falsehood;
+  // and a counter that ticks may read another number by the time it is looked at.
+  const shown = textOf(after, new Set()), values = blob(after, new Set(), "v|");
+  const digits = (x: string) => x.replace(/\d+(\.\d+)?/g, "#");
+  const ticking = digits(
+    after.segments.filter(([p]) => inBackground(p, bg)).map(([, t]) => squeeze(t)).join("|"),
+  );
   const visible = (text: string) =>
-    textAfter.includes(squeeze(text)) || values.includes(squeeze(text));
+    shown.includes(squeeze(text)) || values.includes(squeeze(text)) ||
+    ticking.includes(digits(squeeze(text)));
   for (const e of outcome.effects) {
     if (e.kind === "added") {
       if (e.count > 0 && !news) {
