@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "330c6be8bc53";
+export const RUNTIME_VERSION = "6b2348867e1f";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -60,9 +60,9 @@ export const RUNTIME_SOURCE = [
   "    /** Quiet window in a document the action brought, once loaded: its work is known from birth. */",
   "    broughtQuietMs: 25,",
   "    /**",
-  "     * Work the action set off that is due within this long of its last input is its own (a",
-  "     * timeout, an animation frame, a request, a worker's answer): a result drawn later is not",
-  "     * waited for, unless a busy sign shows meanwhile.",
+  "     * Work the action set off that is due within this long of its start is its own (a timeout, an",
+  "     * animation frame, a request, a worker's answer): a result drawn later is not waited for,",
+  "     * unless a busy sign shows meanwhile.",
   "     */",
   "    reachMs: 1e3,",
   "    /**",
@@ -170,9 +170,6 @@ export const RUNTIME_SOURCE = [
   "    };",
   '    addEventListener("change", changed, true);',
   '    addEventListener("input", changed, true);',
-  '    addEventListener("pageshow", (e) => {',
-  "      if (e.persisted) t.shownAt = t.last = performance.now();",
-  "    });",
   "    trackers.set(document, t);",
   "    docState().idle = t;",
   "    return tracker = t;",
@@ -207,22 +204,13 @@ export const RUNTIME_SOURCE = [
   "  function note(t, records, told = false) {",
   "    if (records.length === 0) return;",
   "    const now = performance.now();",
-  '    if (document.readyState === "loading") {',
-  "      t.last = now;",
-  "      return;",
-  "    }",
   "    const outside2 = told || !t.acting;",
   "    let news = false;",
   "    for (const r of records) {",
   '      const node = r.type === "characterData" ? r.target.parentNode : r.target;',
   "      if (!node) continue;",
   '      const key = r.type === "attributes" ? `@${r.attributeName}` : "content";',
-  "      let background = recurs2(t, node, key, now, outside2, told);",
-  '      const parent = r.type === "attributes" ? node.parentNode : null;',
-  "      if (parent && parent !== document.body && parent !== document.documentElement) {",
-  "        background = recurs2(t, parent, `child@${r.attributeName}`, now, outside2, told) || background;",
-  "      }",
-  "      if (!background) news = true;",
+  "      if (!recurs2(t, node, key, now, outside2, told)) news = true;",
   '      if (r.type === "childList" && node instanceof Element) noteEmptied(t, node, r, now);',
   "    }",
   "    if (news) t.last = now;",
@@ -4803,7 +4791,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("330c6be8bc53", api);',
+  '    install("6b2348867e1f", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -166,7 +166,7 @@ export class PageActivity {
     );
   }
 
-  /** Whether the action brought this document (a navigation, a page back from the cache). */
+  /** Whether the action brought this document (a navigation). */
   #brought(s: PageSettle): boolean {
     return this.#actionAt > -Infinity && s.work !== null &&
       s.shownMs < performance.now() - this.#actionAt;

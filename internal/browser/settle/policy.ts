@@ -28,9 +28,9 @@ export const SETTLE = Object.freeze({
   /** Quiet window in a document the action brought, once loaded: its work is known from birth. */
   broughtQuietMs: 25,
   /**
-   * Work the action set off that is due within this long of its last input is its own (a
-   * timeout, an animation frame, a request, a worker's answer): a result drawn later is not
-   * waited for, unless a busy sign shows meanwhile.
+   * Work the action set off that is due within this long of its start is its own (a timeout, an
+   * animation frame, a request, a worker's answer): a result drawn later is not waited for,
+   * unless a busy sign shows meanwhile.
    */
   reachMs: 1000,
   /**

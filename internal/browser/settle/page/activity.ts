@@ -20,7 +20,7 @@ export interface ActivityTracker {
   observer: MutationObserver;
   /** `performance.now()` of the last change that is not background activity. */
   last: number;
-  /** When the document was created (its tracker started) or came back from the bfcache. */
+  /** When the document was created (its tracker started). */
   shownAt: number;
   keys: WeakMap<Node, Map<string, KeyHistory>>;
   /** Nodes with a recurring key, to leave their text out of effect reports. */
@@ -77,10 +77,6 @@ export function activityTracker(): ActivityTracker {
   };
   addEventListener("change", changed, true);
   addEventListener("input", changed, true);
-  addEventListener("pageshow", (e) => {
-    // Back from the cache as an action's result: its changes from now on are news.
-    if (e.persisted) t.shownAt = t.last = performance.now();
-  });
   trackers.set(document, t);
   // The runtime's state stops this observer when another runtime version replaces it.
   docState().idle = t;
@@ -128,26 +124,13 @@ function grew(r: MutationRecord): boolean {
 function note(t: ActivityTracker, records: MutationRecord[], told = false): void {
   if (records.length === 0) return;
   const now = performance.now();
-  // The parser adds the document: every change is news, and the bookkeeping of recurring
-  // changes would cost dearly on a large page.
-  if (document.readyState === "loading") {
-    t.last = now;
-    return;
-  }
   const outside = told || !t.acting;
   let news = false;
   for (const r of records) {
     const node = r.type === "characterData" ? r.target.parentNode : r.target;
     if (!node) continue;
     const key = r.type === "attributes" ? `@${r.attributeName}` : "content";
-    let background = recurs(t, node, key, now, outside, told);
-    // Siblings that take turns (a carousel's slides) recur as a group, on their parent.
-    const parent = r.type === "attributes" ? node.parentNode : null;
-    if (parent && parent !== document.body && parent !== document.documentElement) {
-      background = recurs(t, parent, `child@${r.attributeName}`, now, outside, told) ||
-        background;
-    }
-    if (!background) news = true;
+    if (!recurs(t, node, key, now, outside, told)) news = true;
     if (r.type === "childList" && node instanceof Element) noteEmptied(t, node, r, now);
   }
   if (news) t.last = now;

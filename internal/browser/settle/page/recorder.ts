@@ -11,7 +11,7 @@
  * the action being measured (a new document counts as one from its creation), else none. A
  * timeout or an animation frame is the action's work (waited for) when, while an action is
  * measured, it is set outside the callback of any timer, or in the callback of the action's own
- * work (a chain), and is due within the reach of the action's last input (`SETTLE.reachMs`);
+ * work (a chain), and is due within the reach of the action's start (`SETTLE.reachMs`);
  * promise callbacks right after a timer's callback count as that timer's (`await sleep(100)` in
  * a page's loop). One that sets the very same function again with the same delay re-arms (a
  * typewriter, a ticker, an animation loop), as an interval ticks: a loop, whose next step is
@@ -84,7 +84,7 @@ export function recordActionWork(token: string): void {
   let running: TimerInfo | null = null;
   /**
    * The timer callback that ran last in this task: promise callbacks after it continue its work.
-   * Cleared by the next task: a message to itself, an input, an action's start.
+   * Cleared by the next task: a message to itself, a person's input, an action's start.
    */
   let afterRun: TimerInfo | null = null;
   let clearing = false;
@@ -95,10 +95,8 @@ export function recordActionWork(token: string): void {
     afterRun = null;
   };
   const current = () => running ?? afterRun;
-  /** The last input a person (the agent) gave while acting: typing long text takes a while. */
-  let inputAt = -Infinity;
-  /** Work is the action's when due within the reach of its start or its last input. */
-  const reachEnd = () => (inputAt > actionAt ? inputAt : actionAt) + REACH;
+  /** Work is the action's when due within the reach of its start. */
+  const reachEnd = () => actionAt + REACH;
   /** The action's pending work by key (`t` timeouts, `f` frames), its long timeouts, counts. */
   let pending: Record<string, true> = create(null);
   let count = 0;
@@ -280,25 +278,20 @@ export function recordActionWork(token: string): void {
     });
   }
 
-  const input = (e: Event) => {
-    if (!e.isTrusted) return;
-    afterRun = null;
-    if (acting) inputAt = now();
-  };
-  for (const type of ["keydown", "keyup", "input", "pointerup", "click"]) {
-    apply(add, g.window, [type, input, true]);
-  }
+  // A person's input is a new task: promise callbacks after it are not a timer's.
   const fresh = (e: Event) => {
     if (e.isTrusted) afterRun = null;
   };
-  for (const type of ["pointerdown", "mousedown", "touchstart", "focusin"]) {
+  for (
+    const type of ["keydown", "keyup", "input", "pointerdown", "pointerup", "mousedown", "click"]
+  ) {
     apply(add, g.window, [type, fresh, true]);
   }
+  for (const type of ["touchstart", "focusin"]) apply(add, g.window, [type, fresh, true]);
 
   const start = () => {
     afterRun = null;
     acting = true;
-    inputAt = -Infinity;
     generation++;
     actionAt = now();
     pending = create(null);
@@ -312,16 +305,6 @@ export function recordActionWork(token: string): void {
     workerAt = -Infinity;
     seen = false;
   };
-  // The document the action brought counts its work from its parsing and from its load.
-  const loaded = (e: Event) => {
-    if (acting && born && e.target === document) actionAt = now();
-  };
-  apply(add, document, ["DOMContentLoaded", loaded]);
-  apply(add, g.window, ["load", loaded]);
-  // A page back from the back-forward cache is the result of the action that brought it.
-  apply(add, g.window, ["pageshow", (e: PageTransitionEvent) => {
-    if (e.persisted && e.target === document) start();
-  }]);
   apply(add, document, [`${token}:act/start`, () => {
     heard = true;
     born = false;

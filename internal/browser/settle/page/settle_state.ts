@@ -26,7 +26,7 @@ export interface PageSettle {
   changed: boolean;
   /**
    * Milliseconds since this document was created (since the runtime was installed, for one
-   * loaded before) or restored from the back-forward cache.
+   * loaded before).
    */
   shownMs: number;
   loading: boolean;
