@@ -230,6 +230,23 @@ const ROWS: Row[] = [
     cap: 3000,
   },
   {
+    rule: ["spinnerMaxPx"],
+    name: "a tall animated banner is no busy sign",
+    page: "/settle/decor.html?kind=banner",
+    target: /Show the answer/,
+    shows: /heading "Answer 1"/,
+    cap: 3000,
+  },
+  {
+    rule: ["busy signs before the action"],
+    name: "a spinner that turned before the click holds nothing",
+    page: "/settle/decor.html?kind=always",
+    target: /Show the answer/,
+    shows: (k) => new RegExp(`heading "Answer ${k}"`),
+    times: 2,
+    cap: 3000,
+  },
+  {
     rule: ["long work"],
     name: 'a prompt "Waiting for your guess..." is no busy sign',
     page: "/settle/not_busy.html?kind=guess",

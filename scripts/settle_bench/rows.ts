@@ -337,6 +337,18 @@ export function reportRows(): Row[] {
       },
     ),
     report(
+      "a tall animated banner appears",
+      "/settle/decor.html?kind=banner",
+      click(/Show the answer/),
+      { issue: "settle" },
+    ),
+    report(
+      "a spinner that turned before the click",
+      "/settle/decor.html?kind=always",
+      click(/Show the answer/),
+      { issue: "settle", fresh: false },
+    ),
+    report(
       "a number-spinner widget appears",
       "/settle/not_busy.html?kind=spinner",
       click(/Next step/),
