@@ -187,7 +187,7 @@ const ROWS: Row[] = [
     shows: /heading "Parcel 1 arrived"/,
   },
   {
-    rule: ["animation frames"],
+    rule: ["animation frames", "frameMs"],
     name: "work in 30 animation frames that shows its answer at the end",
     page: "/settle/frames.html?frames=30",
     target: /Compute the route/,

@@ -1,5 +1,5 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
-import { type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
+import { BOUNDS, type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
 
 /** Resource types that never mean "the page is still loading what the action asked for". */
 const IGNORED_TYPES = new Set(["websocket", "eventsource", "ping", "media", "manifest", "other"]);
@@ -49,7 +49,7 @@ export class NetworkWatch {
 
   constructor(page: Page) {
     page.on("request", (req) => {
-      if (this.#actionAt > -Infinity && this.#sinceAction.length < 500) {
+      if (this.#actionAt > -Infinity && this.#sinceAction.length < BOUNDS.requests) {
         this.#sinceAction.push(req);
       }
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
@@ -93,7 +93,7 @@ export class NetworkWatch {
     } catch { /* not a URL puppeteer parses: the whole string is the key */ }
     let h = this.#recent.get(key);
     if (!h) {
-      if (this.#recent.size > 500) this.#recent.clear(); // bounded memory on busy pages
+      if (this.#recent.size > BOUNDS.addresses) this.#recent.clear();
       this.#recent.set(key, h = newHistory());
     }
     return recurs(h, now, outside, false);

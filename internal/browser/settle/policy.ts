@@ -62,8 +62,34 @@ export const SETTLE = Object.freeze({
   spinnerMaxPx: 100,
   /** A region the action emptied of its items shows results are coming, for at most this long. */
   emptiedMs: 2000,
+  /** An animation frame counts as a timeout of this long (one frame at 60 Hz) in the rules. */
+  frameMs: 16,
   /** `--settle simple` (Playwright MCP's rule): the fixed window after an action and its requests. */
   simpleWindowMs: 500,
+});
+
+/** What a line must be like to say the page is working (`busy.ts`), in characters. */
+export const PROGRESS_LINE = Object.freeze({
+  /** Longer lines are prose that mentions loading, not a status. */
+  maxChars: 80,
+  /** An ellipsis-ended line longer than this is a sentence cut short, not a status. */
+  ellipsisMaxChars: 60,
+  /** An English word in -ing shorter than this ("sing", "bring") is no progress verb. */
+  ingMinLetters: 6,
+});
+
+/** How much settling keeps track of, so a busy page cannot make it grow without end. */
+export const BOUNDS = Object.freeze({
+  /** Request addresses the recurrence rule remembers (then it starts over). */
+  addresses: 500,
+  /** Requests kept since an action started (`--settle simple`). */
+  requests: 500,
+  /** Elements remembered as background activity. */
+  backgroundElements: 200,
+  /** Emptied regions remembered. */
+  emptiedRegions: 50,
+  /** Elements looked at as busy indicators (aria-busy, progress bars). */
+  indicators: 200,
 });
 
 /**

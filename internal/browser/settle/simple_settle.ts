@@ -34,7 +34,7 @@ export async function settleSimply(
     while (!stop()) {
       const ready = await page.mainFrame().evaluate(() => document.readyState).catch(() => "");
       if (ready === "complete") break;
-      await pause(Math.min(SETTLE.pendingPollMs * 5, left()), signal).catch(() => {});
+      await pause(Math.min(SETTLE.pendingPollMs, left()), signal).catch(() => {});
     }
     reason = { kind: "request", url: page.url(), quietMs: 0 };
   } else if (requests.length > 0) {

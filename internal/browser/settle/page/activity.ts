@@ -13,7 +13,14 @@
  * @module
  */
 import { docState } from "../../runtime/page/state.ts";
-import { type KeyHistory, newHistory, RECURRENCE, recurs as recursNow, SETTLE } from "../policy.ts";
+import {
+  BOUNDS,
+  type KeyHistory,
+  newHistory,
+  RECURRENCE,
+  recurs as recursNow,
+  SETTLE,
+} from "../policy.ts";
 
 /** The activity tracker of one document. */
 export interface ActivityTracker {
@@ -152,7 +159,7 @@ function recurs(
   const background = recursNow(h, now, outside, told);
   if (node instanceof Element) {
     if (background) {
-      if (t.background.size < 200) t.background.add(node);
+      if (t.background.size < BOUNDS.backgroundElements) t.background.add(node);
     } else if (![...keys.values()].some((k) => k.background)) t.background.delete(node);
   }
   return background;
@@ -166,7 +173,7 @@ function noteEmptied(t: ActivityTracker, el: Element, r: MutationRecord, now: nu
   // Several items at once: a list cleared for new results (not the last item deleted).
   let removed = 0;
   for (const n of Array.from(r.removedNodes)) if (n instanceof Element) removed++;
-  if (removed > 1 && t.emptied.size < 50) t.emptied.set(el, now);
+  if (removed > 1 && t.emptied.size < BOUNDS.emptiedRegions) t.emptied.set(el, now);
 }
 
 /**

@@ -13,7 +13,7 @@
 import { visible } from "../../runtime/page/dom.ts";
 import { emptiedRegion } from "./activity.ts";
 import { cut } from "../../shared/text.ts";
-import { SETTLE } from "../policy.ts";
+import { BOUNDS, PROGRESS_LINE, SETTLE } from "../policy.ts";
 
 /** A line that starts with a phrase meaning "wait", in several languages. */
 const WAIT_PHRASE = new RegExp(
@@ -65,12 +65,13 @@ const INDICATORS = '[aria-busy="true"], progress, [role="progressbar"]';
  */
 export function isProgressLine(line: string): boolean {
   const text = line.trim();
-  if (text === "" || text.length > 80 || /download/i.test(text)) return false;
+  if (text === "" || text.length > PROGRESS_LINE.maxChars || /download/i.test(text)) return false;
   if (WAIT_PHRASE.test(text) || LOADING_WORD.test(text)) return true;
-  if (!ELLIPSIS.test(text) || text.length > 60) return false;
+  if (!ELLIPSIS.test(text) || text.length > PROGRESS_LINE.ellipsisMaxChars) return false;
   const first = /^[\p{L}]+/u.exec(text)?.[0] ?? "";
   const lower = first.toLowerCase();
-  if (lower.length >= 6 && lower.endsWith("ing") && !NOT_PROGRESS.has(lower)) return true;
+  const ing = lower.length >= PROGRESS_LINE.ingMinLetters && lower.endsWith("ing");
+  if (ing && !NOT_PROGRESS.has(lower)) return true;
   return PROGRESS_WORD.test(first);
 }
 
@@ -113,7 +114,8 @@ function progressPhrases(text: string): string[] {
 
 function positiveSigns(): string[] {
   const out: string[] = [];
-  for (const el of Array.from(document.querySelectorAll(INDICATORS)).slice(0, 200)) {
+  const indicators = Array.from(document.querySelectorAll(INDICATORS)).slice(0, BOUNDS.indicators);
+  for (const el of indicators) {
     const what = indicator(el);
     if (what && !out.includes(what)) out.push(what);
   }

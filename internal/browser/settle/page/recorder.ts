@@ -53,8 +53,7 @@ export function recordActionWork(token: string): void {
     window: Window;
   };
   const REACH = SETTLE.reachMs, GAP = SETTLE.loopGapMs, LATE = SETTLE.intervalLateMs;
-  /** An animation frame's delay, for the rules that timeouts follow. */
-  const FRAME = 16;
+  const FRAME = SETTLE.frameMs;
   const apply = g.Reflect.apply;
   const perf = g.performance, perfNow = g.Performance.prototype.now;
   const now = () => apply(perfNow, perf, []) as number;
