@@ -49,7 +49,7 @@ const ROWS: Row[] = [
     shows: /heading "Reply 1"/,
   },
   {
-    rule: ["unknownQuietMs"],
+    rule: ["quietMs"],
     name: "a click that changes nothing settles",
     page: "/actions/mousedown.html",
     target: /An inert label/,

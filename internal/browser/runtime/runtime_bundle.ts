@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "42ca6c553b8b";
+export const RUNTIME_VERSION = "25c59c9c4964";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -46,18 +46,12 @@ export const RUNTIME_SOURCE = [
   "  // ../../settle/policy.ts",
   "  var SETTLE = Object.freeze({",
   "    /**",
-  "     * Quiet window once the action changed something or set off work: the work itself is waited",
-  "     * for on its own, so the window only bridges one step of it and the next (a response and its",
-  "     * rendering).",
+  "     * Quiet window after an action's last change: the work it set off is waited for on its own,",
+  "     * so the window only bridges one step of it and the next (a response and its rendering), or a",
+  "     * handler that runs a frame or two later.",
   "     */",
   "    quietMs: 50,",
-  "    /**",
-  "     * Quiet window where the action's work cannot be told (no recorder in the document, an action",
-  "     * that changed nothing yet, settling outside an action): long enough for a handler that runs",
-  "     * a frame or two later.",
-  "     */",
-  "    unknownQuietMs: 100,",
-  "    /** Quiet window in a document the action brought, once loaded: its work is known from birth. */",
+  "    /** Quiet window in a document the action brought: its work is known from birth. */",
   "    broughtQuietMs: 25,",
   "    /**",
   "     * Work the action set off that is due within this long of its start is its own (a timeout, an",
@@ -187,11 +181,6 @@ export const RUNTIME_SOURCE = [
   "      observer: new MutationObserver((records) => note(t, records))",
   "    };",
   "    t.observer.observe(document, ALL_CHANGES);",
-  "    const changed = (e) => {",
-  "      if (t.acting && e.isTrusted) t.last = performance.now();",
-  "    };",
-  '    addEventListener("change", changed, true);',
-  '    addEventListener("input", changed, true);',
   "    trackers.set(document, t);",
   "    docState().idle = t;",
   "    return tracker = t;",
@@ -2113,10 +2102,8 @@ export const RUNTIME_SOURCE = [
   "      idleMs,",
   "      work: answer?.work ?? null,",
   "      pending,",
-  "      changed: tracker.last >= tracker.actionAt,",
   "      shownMs: now - tracker.shownAt,",
   '      loading: document.readyState === "loading",',
-  '      complete: document.readyState === "complete",',
   "      busy",
   "    };",
   "  }",
@@ -4815,7 +4802,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("42ca6c553b8b", api);',
+  '    install("25c59c9c4964", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -20,8 +20,8 @@ interface Flight {
 
 /**
  * The requests of one tab as settling sees them. A request the action's own step set off (one
- * that starts between the action's start and the end of its reach, `SETTLE.reachMs` after the
- * step ended, in the document it acted on; and the request for a page it opens) holds settling
+ * that starts within its reach, `SETTLE.reachMs` after it began, in the document it acted on;
+ * and the request for a page it opens) holds settling
  * until it finishes, however long. One of a document the action brought (its scripts' requests)
  * holds while younger than `SETTLE.longRequestMs`: a page that opens a long poll as it loads
  * would never settle. The page's own requests hold nothing during an action, and outside one
@@ -37,7 +37,7 @@ export class NetworkWatch {
   /** The action now running (a serial), or 0 between actions. */
   #action = 0;
   #serial = 0;
-  /** Requests starting until then are the action's; Infinity while its own step runs. */
+  /** Requests starting until then (the reach after the action began) are its own. */
   #reachEnd = -Infinity;
   /** The page the action opens was answered (its main document's response came) during it. */
   #brought = false;
@@ -103,14 +103,9 @@ export class NetworkWatch {
   startAction(): void {
     this.#actionAt = performance.now();
     this.#action = ++this.#serial;
-    this.#reachEnd = Infinity;
+    this.#reachEnd = this.#actionAt + SETTLE.reachMs;
     this.#brought = false;
     this.#sinceAction = [];
-  }
-
-  /** The action's own step ended at `at`: its reach ends `SETTLE.reachMs` later. */
-  stepEnded(at: number): void {
-    if (this.#actionAt > -Infinity) this.#reachEnd = at + SETTLE.reachMs;
   }
 
   /** The action ended: no request is its own any more. */

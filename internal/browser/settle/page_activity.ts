@@ -83,7 +83,6 @@ export class PageActivity {
    */
   async settle(options: SettleOptions): Promise<Settled> {
     const start = performance.now();
-    this.#network.stepEnded(start);
     if (this.#mode === "simple") {
       return await settleSimply(this.#page, this.#network, start, options.capMs, options.signal);
     }
@@ -174,9 +173,7 @@ export class PageActivity {
 
   /** The quiet window this document needs (see `SETTLE`). */
   #window(s: PageSettle): number {
-    const known = this.#actionAt > -Infinity && s.work !== null;
-    if (this.#brought(s)) return s.complete ? SETTLE.broughtQuietMs : SETTLE.quietMs;
-    return known && (s.work !== "none" || s.changed) ? SETTLE.quietMs : SETTLE.unknownQuietMs;
+    return this.#brought(s) ? SETTLE.broughtQuietMs : SETTLE.quietMs;
   }
 }
 

@@ -14,18 +14,12 @@
 /** The numbers of the settle predicate, in milliseconds unless said otherwise. */
 export const SETTLE = Object.freeze({
   /**
-   * Quiet window once the action changed something or set off work: the work itself is waited
-   * for on its own, so the window only bridges one step of it and the next (a response and its
-   * rendering).
+   * Quiet window after an action's last change: the work it set off is waited for on its own,
+   * so the window only bridges one step of it and the next (a response and its rendering), or a
+   * handler that runs a frame or two later.
    */
   quietMs: 50,
-  /**
-   * Quiet window where the action's work cannot be told (no recorder in the document, an action
-   * that changed nothing yet, settling outside an action): long enough for a handler that runs
-   * a frame or two later.
-   */
-  unknownQuietMs: 100,
-  /** Quiet window in a document the action brought, once loaded: its work is known from birth. */
+  /** Quiet window in a document the action brought: its work is known from birth. */
   broughtQuietMs: 25,
   /**
    * Work the action set off that is due within this long of its start is its own (a timeout, an

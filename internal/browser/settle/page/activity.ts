@@ -76,14 +76,6 @@ export function activityTracker(): ActivityTracker {
     observer: new MutationObserver((records) => note(t, records)),
   };
   t.observer.observe(document, ALL_CHANGES);
-  // A control's new state (a checkbox ticked, a field typed in) is a change a person sees,
-  // though no mutation shows it: the action changed something.
-  // Only a person's: a page firing synthetic events on a timer would never go quiet.
-  const changed = (e: Event) => {
-    if (t.acting && e.isTrusted) t.last = performance.now();
-  };
-  addEventListener("change", changed, true);
-  addEventListener("input", changed, true);
   trackers.set(document, t);
   // The runtime's state stops this observer when another runtime version replaces it.
   docState().idle = t;

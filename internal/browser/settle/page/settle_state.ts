@@ -22,16 +22,12 @@ export interface PageSettle {
   work: ActionWork | null;
   /** What is pending, when something is: `a timer`, `a loop`, `a transition of height`. */
   pending: string;
-  /** The DOM changed (apart from background activity) since the action being measured began. */
-  changed: boolean;
   /**
    * Milliseconds since this document was created (since the runtime was installed, for one
    * loaded before).
    */
   shownMs: number;
   loading: boolean;
-  /** The document and its subresources loaded (`readyState` is "complete"). */
-  complete: boolean;
   /**
    * What shows the page is working and did not before the action (`aria-busy`, `a progress
    * bar`, `"Searching…"` while the action has work to come); "" when nothing does. Only looked
@@ -73,10 +69,8 @@ export function settleState(
     idleMs,
     work: answer?.work ?? null,
     pending,
-    changed: tracker.last >= tracker.actionAt,
     shownMs: now - tracker.shownAt,
     loading: document.readyState === "loading",
-    complete: document.readyState === "complete",
     busy,
   };
 }
