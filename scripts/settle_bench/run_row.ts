@@ -114,6 +114,7 @@ export async function runRow(
     await row.prepare?.(ctx);
     const bg = bgOf.get(row.target?.(run) ?? row.page ?? "") ?? new Set<string>();
     out.push(await runOnce(ctx, row, run, bg, options.truth));
+    await row.after?.(ctx);
   }
   return out;
 }

@@ -26,15 +26,14 @@ PageActivity.prototype.settle = async function (this: PageActivity, options) {
   const start = epochNow();
   const settled = await original.call(this, options);
   const end = epochNow();
-  const hook = onEnd;
-  onEnd = null; // the first settle of an action is the one measured (not a new tab's)
-  if (hook) await hook({ start, end });
+  // An action may settle twice (its page, then a tab it opened): the last one is measured.
+  if (onEnd) await onEnd({ start, end });
   return settled;
 };
 
 /**
- * Runs `work` (one action) and calls `atEnd` the moment its first settle ends, while the
- * action waits; resolves with the action's result and that settle's span (undefined when the
+ * Runs `work` (one action) and calls `atEnd` the moment each of its settles ends, while the
+ * action waits; resolves with the action's result and the last settle's span (undefined when the
  * action did not settle, e.g. it failed first).
  */
 export async function whenSettled<T>(
