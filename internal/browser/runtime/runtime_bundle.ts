@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "25c59c9c4964";
+export const RUNTIME_VERSION = "b8cde11cad38";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -215,6 +215,10 @@ export const RUNTIME_SOURCE = [
   "  function note(t, records, told = false) {",
   "    if (records.length === 0) return;",
   "    const now = performance.now();",
+  '    if (document.readyState === "loading") {',
+  "      t.last = now;",
+  "      return;",
+  "    }",
   "    const outside2 = told || !t.acting;",
   "    let news = false;",
   "    for (const r of records) {",
@@ -4802,7 +4806,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("25c59c9c4964", api);',
+  '    install("b8cde11cad38", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -123,6 +123,12 @@ function grew(r: MutationRecord): boolean {
 function note(t: ActivityTracker, records: MutationRecord[], told = false): void {
   if (records.length === 0) return;
   const now = performance.now();
+  // The parser adds the document: every change is news, and none is the page's rhythm (counted
+  // as one, an editor's text parsed, then made bold and back by two actions, recurred).
+  if (document.readyState === "loading") {
+    t.last = now;
+    return;
+  }
   const outside = told || !t.acting;
   let news = false;
   for (const r of records) {
