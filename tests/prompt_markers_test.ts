@@ -21,6 +21,8 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <button aria-pressed="true">Bold</button>
 <button aria-expanded="true">Menu open</button>
 <button aria-expanded="false">Menu shut</button>
+<button class="btn icon-send"></button>
+<label>Notes <textarea>${"A long note. ".repeat(40)}</textarea></label>
 <nav><a href="/1" aria-current="page">1</a> <a href="/2">2</a></nav>
 <section aria-label="Results" style="height:80px;overflow:auto">
 ${Array.from({ length: 60 }, (_, i) => `<p><a href="/r${i}">Result ${i}</a></p>`).join("")}
@@ -69,6 +71,13 @@ Deno.test("systemPrompt() defines every state and mark CURRENT PAGE uses", async
     assert.ok(summary.includes(glyph), `the page shows no ${glyph}:\n${summary}`);
     assert.ok(prompt.includes(glyph), `the prompt does not define ${glyph}`);
   }
+  assert.match(summary, /<button> \(icon: send\)/);
+  assert.ok(prompt.includes('"(icon: send)"'), "the prompt does not define (icon: …)");
+  assert.match(summary, /… \(cut: \d+ characters in all/);
+  assert.ok(
+    prompt.includes("… (cut: N characters in all…)"),
+    "the prompt does not define (cut: …)",
+  );
   assert.match(summary, /… more inside scrollable areas/);
   assert.ok(prompt.includes("… more inside scrollable areas"));
   assert.match(prompt, /"\*\[57\]" is new since your last step/);

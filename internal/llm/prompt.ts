@@ -2,7 +2,7 @@ import type { BrowserState, StepRecord } from "../entity/mod.ts";
 import { unquotedUrls, UrlNames } from "./url_names.ts";
 
 /** Bumped whenever the prompt's wording changes, so traces say which prompt a run used. */
-export const PROMPT_VERSION = 5;
+export const PROMPT_VERSION = 6;
 
 /**
  * The system prompt: how to work, what CURRENT PAGE's marks mean, the rules and one worked
@@ -20,6 +20,7 @@ CURRENT PAGE:
 - "[42] <button> Buy" is an element: id=42. "[43] Pricing" (no <tag>) is a link. "*[57]" is new since your last step. An indented line is nested in the one above.
 - States: {FOCUSED} {DISABLED} {READONLY} {REQUIRED} {INVALID} (value rejected) {CHECKED} {UNCHECKED} {MIXED} {SELECTED} {PRESSED} {UNPRESSED} {EXPANDED} {COLLAPSED} {CURRENT} (the page or item you are on).
 - ☑/☐ checked/unchecked checkbox, ◉/○ selected/unselected radio button, •••• password.
+- "(icon: send)" names a control by its icon: it shows no text. A value ending "… (cut: N characters in all…)" is shown in part.
 - "… more inside scrollable areas": a list holds more; scroll with its id, or use find.
 
 RULES:
