@@ -4,17 +4,23 @@
 set -u
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
+# setup.sh sets -e; from here on a failure is counted, not fatal.
+set +e
 log="$(mktemp)"
 status=0
-deno task check 2>&1 | tee "$log" || status=1
+rc="$(mktemp)"
+# sh has no pipefail: the exit code travels beside the pipe, through a file.
+{ deno task check 2>&1; echo $? >"$rc"; } | tee "$log"
+[ "$(cat "$rc")" = "0" ] || status=1
 if [ "$status" -ne 0 ]; then
   echo "check failed: run deno task check and fix what it says"
 fi
-deno task test 2>&1 | tee -a "$log" || status=1
+{ deno task test 2>&1; echo $? >"$rc"; } | tee -a "$log"
+[ "$(cat "$rc")" = "0" ] || status=1
 summary="$(sed 's/\x1b\[[0-9;]*m//g' "$log" | grep -E '^(ok|FAILED) \| [0-9]+ passed' | tail -n 1)"
 passed="$(printf '%s' "$summary" | sed -nE 's/.*\| ([0-9]+) passed.*/\1/p')"
 failed="$(printf '%s' "$summary" | sed -nE 's/.*\| ([0-9]+) failed.*/\1/p')"
-rm -f "$log"
+rm -f "$log" "$rc"
 if [ -z "$passed" ]; then
   echo "0 passed, 1 failed"
   exit 1
