@@ -172,11 +172,13 @@ Deno.test("the first model request is the same whether the browser was still sta
 Deno.test("cli: a browser that cannot start fails the command as before: one error line, exit 4, no run folder", async () => {
   const dir = await Deno.makeTempDir({ prefix: "ba-nostart-" });
   try {
-    // Says it is Chromium when asked for its version (the checks before a run pass), then dies.
+    // Says it is Chromium when asked for its version (the checks before a run pass), then dies
+    // half a second later: the model has answered `done` by then, which is not acted on.
     const chrome = `${dir}/chrome`;
     await Deno.writeTextFile(
       chrome,
-      `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "Chromium 130.0.1"; exit 0; fi\nexit 1\n`,
+      `#!/bin/sh\nif [ "$1" = "--version" ]; then echo "Chromium 130.0.1"; exit 0; fi\n` +
+        `sleep 0.5\nexit 1\n`,
     );
     await Deno.chmod(chrome, 0o755);
     await using model = startScriptedModel([{ tool: "done", args: { result: "ok" } }]);

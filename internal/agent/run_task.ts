@@ -225,6 +225,11 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     return result;
   };
   const aborted = () => end("aborted", "Stopped by the user");
+  /** The browser's own error ends the run: it never started, crashed or was closed. */
+  const lost = () => {
+    const why = browser.lost.reason;
+    return end("error", why instanceof Error ? why.message : "The browser closed or crashed");
+  };
 
   try {
     // The page the task names is opened without asking the model: its first look shows it.
@@ -302,6 +307,9 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         throw error;
       }
       await observed;
+      // A browser that failed to start (or crashed) while the model thought: the answer is
+      // not acted on, and the run ends on the browser's error.
+      if (browser.lost.aborted) return lost();
       usage.promptTokens += reply.usage.promptTokens;
       usage.completionTokens += reply.usage.completionTokens;
       usage.requests++;
@@ -351,10 +359,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     }
   } catch (error) {
     if (options.signal.aborted) return aborted();
-    if (browser.lost.aborted) {
-      const lost = browser.lost.reason;
-      return end("error", lost instanceof Error ? lost.message : "The browser closed or crashed");
-    }
+    if (browser.lost.aborted) return lost();
     if (budget.signal.aborted) {
       return end(
         "budget_exhausted",
