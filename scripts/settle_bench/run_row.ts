@@ -31,6 +31,8 @@ export interface RunResult {
   capped: boolean;
   /** The action failed (its message): nothing else is judged. */
   error?: string;
+  /** The action was rightly refused (its message, see `Row.refused`): no settle time. */
+  refused?: string;
   /** What the model was told (for `--why`). */
   said?: string;
   /** What changed between settling's end and two seconds later (not background). */
@@ -142,6 +144,22 @@ async function runOnce(
     span = done.span;
   } catch (e) {
     error = e instanceof Error ? e.message.split("\n")[0]! : String(e);
+  }
+  if (error && row.refused?.test(error)) {
+    // A refusal is the action's true report when the page agrees nothing happened.
+    const failed = row.check ? await row.check(ctx) : "";
+    return {
+      settleMs: NaN,
+      wallMs: performance.now() - t0,
+      capped: false,
+      refused: error,
+      said: error,
+      tooEarly: [],
+      tooLateMs: NaN,
+      falseNothing: [],
+      falseSuccess: failed ? [failed] : [],
+      falseClaims: [],
+    };
   }
   const wallMs = performance.now() - t0;
   const result: RunResult = {

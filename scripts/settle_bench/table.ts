@@ -20,6 +20,8 @@ export interface RowFigures {
   settleP90: number;
   capped: number;
   errors: number;
+  /** Runs rightly refused (`Row.refused`): true reports without a settle time. */
+  refused: number;
   tooEarly: number;
   tooLateMedian: number;
   falseNothing: number;
@@ -38,6 +40,7 @@ export function figures(runs: readonly RunResult[]): RowFigures {
     settleP90: p90(ok.map((r) => r.settleMs)),
     capped: count((r) => r.capped),
     errors: runs.length - ok.length,
+    refused: count((r) => r.refused !== undefined),
     tooEarly: count((r) => r.tooEarly.length > 0),
     tooLateMedian: median(late),
     falseNothing: count((r) => r.falseNothing.length > 0),
@@ -87,7 +90,7 @@ export function printTable(
         f.tooEarly + n,
         ms(f.tooLateMedian),
         `${f.falseNothing}/${f.falseSuccess}/${f.falseClaims}${n}` +
-        (f.errors ? ` (${f.errors} failed)` : ""),
+        (f.errors ? ` (${f.errors} failed)` : "") + (f.refused ? ` (${f.refused} refused)` : ""),
       ]);
     }
   }
