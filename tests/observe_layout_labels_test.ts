@@ -48,7 +48,9 @@ for (const place of PLACES) {
     // The name is the field's: typing by its ID reaches that field.
     await said(browser.type(idIn(summary, /> Phone$/), "555 0100"));
     assert.match((await browser.observe()).summary, /^Typed into phone$/m);
-    const frame = place === "frame" ? pageOf(browser).frames()[1]! : pageOf(browser).mainFrame();
+    const frame = place.endsWith("frame")
+      ? pageOf(browser).frames()[1]!
+      : pageOf(browser).mainFrame();
     const value = await frame.evaluate(() => {
       const root = (globalThis as { fixtureRoot?: ShadowRoot }).fixtureRoot ?? document;
       return (root.querySelector("[data-k=phone]") as HTMLInputElement).value;

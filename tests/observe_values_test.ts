@@ -34,7 +34,9 @@ for (const place of PLACES) {
     // type types exactly what it is given, and the view shows it back exactly.
     const text = "Dear  Ada, \nthanks ";
     await said(browser.type(idIn(summary, /<textarea> Typed$/), text));
-    const frame = place === "frame" ? pageOf(browser).frames()[1]! : pageOf(browser).mainFrame();
+    const frame = place.endsWith("frame")
+      ? pageOf(browser).frames()[1]!
+      : pageOf(browser).mainFrame();
     const value = await frame.evaluate(() => {
       const root = (globalThis as { fixtureRoot?: ShadowRoot }).fixtureRoot ?? document;
       return (root.querySelector("[data-k=typed]") as HTMLTextAreaElement).value;

@@ -1,6 +1,7 @@
 /**
- * One fixture page in the three places a pattern can sit: the page itself (`light`), the same
- * content in an open shadow root (`shadow`), and the page in a same-origin frame (`frame`).
+ * One fixture page in the four places a pattern can sit: the page itself (`light`), the same
+ * content in an open shadow root (`shadow`), the page in a same-origin frame (`frame`) and in a
+ * cross-origin frame (`xframe`: the other loopback name, a frame Chromium runs in its own process).
  *
  * A fixture's scripts find their elements through `window.fixtureRoot ?? document`: in the shadow
  * place the content is moved into a shadow root before they run.
@@ -10,7 +11,7 @@
 import type { Route } from "./fixture_server.ts";
 
 /** The places a pattern is tested in. */
-export const PLACES = ["light", "shadow", "frame"] as const;
+export const PLACES = ["light", "shadow", "frame", "xframe"] as const;
 export type Place = typeof PLACES[number];
 
 const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
@@ -18,7 +19,8 @@ const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
 /**
  * A route that serves `/<place>/<path>` for every fixture `path` under `tests/fixtures/`:
  * `light` is the file as it is, `shadow` its styles and body in a shadow root, `frame` the light
- * page in an `<iframe>` filling most of the viewport.
+ * page in an `<iframe>` filling most of the viewport, `xframe` the same from `localhost` when the
+ * page is served from `127.0.0.1` (and the other way round).
  *
  * @example
  * ```ts
@@ -28,7 +30,7 @@ const FIXTURES = new URL("../fixtures/", import.meta.url).pathname;
  */
 export function placesRoute(): Route {
   return async (_req, url) => {
-    const m = /^\/(light|shadow|frame)\/([\w/.-]+\.html)$/.exec(url.pathname);
+    const m = /^\/(light|shadow|frame|xframe)\/([\w/.-]+\.html)$/.exec(url.pathname);
     if (!m || m[2]!.includes("..")) return undefined;
     const [, place, path] = m;
     const html = await Deno.readTextFile(FIXTURES + path);
@@ -36,9 +38,17 @@ export function placesRoute(): Route {
       ? html
       : place === "frame"
       ? framed(`/light/${path}`, title(html))
+      : place === "xframe"
+      ? framed(`${otherOrigin(url)}/light/${path}`, title(html))
       : shadowed(html);
     return new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
   };
+}
+
+/** The fixture server's origin under its other loopback name: a cross-origin frame's. */
+function otherOrigin(url: URL): string {
+  const host = url.hostname === "localhost" ? "127.0.0.1" : "localhost";
+  return `${url.protocol}//${host}:${url.port}`;
 }
 
 function title(html: string): string {
