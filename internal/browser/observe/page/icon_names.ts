@@ -139,16 +139,26 @@ export function iconName(el: Element): string {
   return "";
 }
 
-/** The control and the elements inside it (its open shadow root's first), in tree order. */
+/**
+ * The control and the elements drawn inside it, in tree order: an element's open shadow root
+ * before its own children (an icon component inside a button draws its icon there), and at a
+ * slot what the page slots into it (a button component shows the page's icon through its slot).
+ */
 function partsOf(el: Element): Element[] {
-  const parts = [el];
-  const roots: ParentNode[] = el.shadowRoot ? [el.shadowRoot, el] : [el];
-  for (const root of roots) {
-    for (const e of root.querySelectorAll("*")) {
-      if (parts.length >= MAX_PARTS) return parts;
-      parts.push(e);
+  const parts: Element[] = [];
+  const visit = (e: Element): boolean => {
+    if (parts.includes(e)) return true;
+    if (parts.length >= MAX_PARTS) return false;
+    parts.push(e);
+    const slotted = e.localName === "slot"
+      ? (e as HTMLSlotElement).assignedElements({ flatten: true })
+      : [];
+    for (const list of [slotted, e.shadowRoot?.children ?? [], e.children]) {
+      for (const c of list) if (!visit(c)) return false;
     }
-  }
+    return true;
+  };
+  visit(el);
   return parts;
 }
 

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { composedParent } from "../../runtime/page/dom.ts";
 import { clean } from "../../shared/text.ts";
 import { noteRead } from "./walk/reads.ts";
 
@@ -29,7 +30,8 @@ const NOT_LABEL = `${CONTROLS}, a, label, option, script, style, noscript, templ
 
 /**
  * The text beside or above `field` that names it, or "". Reads the field's containers up to
- * {@link LEVELS} levels (not the document's body).
+ * {@link LEVELS} levels (not the document's body), out of shadow roots: a field drawn by a
+ * component sits beside the page's text as any other.
  */
 export function layoutLabel(field: Element): string {
   const type = field.localName === "input" ? (field as HTMLInputElement).type : "";
@@ -38,12 +40,15 @@ export function layoutLabel(field: Element): string {
   const r = field.getBoundingClientRect();
   if (r.width <= 0 || r.height <= 0) return "";
   const look: Look = { field, r, toggle, range: document.createRange(), texts: 0 };
-  let inner: Element = field;
-  for (let level = 0; level < LEVELS; level++) {
-    const container = inner.parentElement;
-    if (!container || container === document.body || container === document.documentElement) {
-      return "";
-    }
+  let inner: Node = field;
+  for (let level = 0; level < LEVELS;) {
+    // A shadow root holds what its host draws; it is no level of its own.
+    const container = composedParent(inner) as Element | ShadowRoot | null;
+    if (
+      !container || container.nodeType === 9 || container === document.body ||
+      container === document.documentElement
+    ) return "";
+    if (container.nodeType === 1) level++;
     noteRead(container);
     // Only what the last container did not hold is new: a text it held and found no label in
     // stays none (more controls only block more).
@@ -69,14 +74,14 @@ interface Candidate {
 }
 
 /** The best label of the field among the texts of `container` outside `inner`. */
-function nearest(look: Look, container: Element, inner: Element): string {
+function nearest(look: Look, container: Element | ShadowRoot, inner: Node): string {
   const { field, r, toggle, range } = look;
   let blockers: DOMRect[] | null = null;
   const blocked = (t: DOMRect, up: boolean) => {
     if (!blockers) {
       blockers = [];
       for (const c of container.querySelectorAll(CONTROLS)) {
-        if (c !== field && !c.contains(field)) blockers.push(c.getBoundingClientRect());
+        if (c !== field && !holds(c, field)) blockers.push(c.getBoundingClientRect());
       }
     }
     return blockers.some((b) => between(b, t, r) || (up && claims(b, t)));
@@ -106,7 +111,7 @@ function nearest(look: Look, container: Element, inner: Element): string {
  * The texts with letters or digits inside `root`, in tree order, leaving out `skip` (already
  * searched) and whatever names something else (controls, links, labels, scripts).
  */
-function* textsOf(root: Element, skip: Element): Generator<Text> {
+function* textsOf(root: Element | ShadowRoot, skip: Node): Generator<Text> {
   for (let n = root.firstChild; n; n = n.nextSibling) {
     if (n.nodeType === 3) {
       if (/[\p{L}\p{N}]/u.test((n as Text).data)) yield n as Text;
@@ -177,10 +182,21 @@ function claims(b: DOMRect, t: DOMRect): boolean {
 function labelText(n: Text, field: Element): string {
   let box: Node = n;
   for (let p = n.parentElement; p; p = p.parentElement) {
-    if (p.contains(field) || p.querySelector(CONTROLS)) break;
+    if (holds(p, field) || p.querySelector(CONTROLS)) break;
     box = p;
     if (!getComputedStyle(p).display.startsWith("inline")) break;
   }
   const text = box === n ? n.data : (box as Element).textContent;
   return clean(text).replace(/\s*[:：*]+$/, "");
+}
+
+/** Whether `box` holds `field`, through the shadow roots between them. */
+function holds(box: Element, field: Element): boolean {
+  if (box.contains(field)) return true;
+  for (let root = field.getRootNode(); root.nodeType === 11;) {
+    const host = (root as ShadowRoot).host;
+    if (box.contains(host)) return true;
+    root = host.getRootNode();
+  }
+  return false;
 }
