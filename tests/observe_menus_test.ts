@@ -52,11 +52,15 @@ for (const place of PLACES) {
     const account = idIn(summary, /<button>( \{COLLAPSED\})? Account$/);
     const beverages = idIn(summary, /Beverages$/);
     const shipping = idIn(summary, /<div> Shipping$/);
+    const refunds = idIn(summary, /<button> \{COLLAPSED\} Refunds$/);
+    const returns = idIn(summary, /Returns$/);
 
     assert.match((await browser.find("Laptops")).text, collapsed(products, "Products"));
     assert.match((await browser.find("Sign out")).text, collapsed(account, "Account"));
     assert.match((await browser.find("Green tea")).text, collapsed(beverages, "Beverages"));
     assert.match((await browser.find("free over 50")).text, collapsed(shipping, "Shipping"));
+    assert.match((await browser.find("five working days")).text, collapsed(refunds, "Refunds"));
+    assert.match((await browser.find("within 30 days")).text, collapsed(returns, "Returns"));
 
     // Opened, the outer node shows its children; the match is now inside the inner node.
     await said(browser.click(beverages));
