@@ -5,7 +5,17 @@ import { PLACES, placesRoute } from "./support/places.ts";
 import { said } from "./support/said.ts";
 import { idIn } from "./support/summary.ts";
 
-/** Each control's `data-k` and its line: a shadow boundary between it and its icon or label. */
+/** The states `{…}` of the element line that ends with `label`. */
+function statesOf(summary: string, label: string): string {
+  const line = summary.split("\n").find((l) => l.endsWith(` ${label}`) && /^\*?\[\d+\]/.test(l));
+  assert.ok(line, `no element "${label}" in:\n${summary}`);
+  return /\{([A-Z ]+)\}/.exec(line)?.[1] ?? "";
+}
+
+/**
+ * The page's first controls, each `data-k` and its line: a shadow boundary between the control
+ * and its icon or label.
+ */
 const EXPECTED: [string, RegExp][] = [
   // The icon in the control's own shadow root.
   ["send", /^\[\d+\] <x-icon-button role=button> \(icon: send\)$/],
@@ -22,13 +32,12 @@ const EXPECTED: [string, RegExp][] = [
 ];
 
 for (const place of PLACES) {
-  Deno.test(`observe names icons and fields across a component's shadow boundary (${place})`, async () => {
+  Deno.test(`observe names icons and fields, marks states and names scroll panels across a component's shadow boundary (${place})`, async () => {
     await using site = startFixtureServer({ routes: [placesRoute()] });
     await using browser = await BrowserSession.start({ headless: true });
     await said(browser.navigate(site.url(`/${place}/perception/components.html`)));
-    const { summary } = await browser.observe();
+    let { summary } = await browser.observe();
     const lines = summary.split("\n").filter((l) => /^\*?\[\d+\]/.test(l));
-    assert.equal(lines.length, EXPECTED.length, summary);
     EXPECTED.forEach(([_, line], i) => assert.match(lines[i]!, line, summary));
 
     // The IDs act on those controls.
@@ -49,5 +58,27 @@ for (const place of PLACES) {
       city.matches.some((m) => m.id !== undefined && /<input type=text> City/.test(m.text)),
       city.text,
     );
+
+    // A state class on a tab component's host marks its button; so does a colour a script set.
+    assert.equal(statesOf(summary, "Overview"), "SELECTED", summary);
+    assert.equal(statesOf(summary, "Specs"), "", summary);
+    for (const size of ["Small", "Medium", "Large"]) assert.equal(statesOf(summary, size), "");
+    await said(browser.click(idIn(summary, /> Large$/)));
+    summary = (await browser.observe()).summary;
+    assert.match(summary, /^Chose Large$/m);
+    assert.match(statesOf(summary, "Large"), /^SELECTED( FOCUSED)?$/, summary);
+    assert.equal(statesOf(summary, "Small"), "", summary);
+
+    // A list component's scroll area is named by the heading before the component; a text
+    // found in it gives its row's control.
+    assert.match(
+      summary,
+      /^… more inside scrollable areas: "Inbox" \(40 items: 0 above, \d+ below; scroll with \[\d+\]\)/m,
+    );
+    const found = await browser.find("Subject 37");
+    const row = /^"Subject 37".* same row: \[(\d+)\] <span> \(icon: trash\)$/m.exec(found.text);
+    assert.ok(row, found.text);
+    await said(browser.click(Number(row[1])));
+    assert.match((await browser.observe()).summary, /^Deleted 37$/m);
   });
 }

@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { UNDRAWN } from "../../runtime/page/dom.ts";
 import { docState } from "../../runtime/page/state.ts";
 import { noteRead } from "./walk/reads.ts";
 
@@ -100,10 +101,7 @@ export function derivedStates(el: Element, role: string, lookChanged = false): S
   if (ARIA_STATES.some((a) => el.hasAttribute(a))) return [];
   const tag = el.localName;
   if (tag === "input" || tag === "option" || tag === "select") return [];
-  const parent = el.parentElement;
-  const wrapper = parent && parent.childElementCount === 1 && parent !== document.body
-    ? parent
-    : null;
+  const wrapper = wrapperOf(el);
   for (const holder of wrapper ? [el, wrapper] : [el]) {
     for (const token of holder.classList) {
       const state = classState(token);
@@ -121,6 +119,22 @@ export function derivedStates(el: Element, role: string, lookChanged = false): S
     if (setApart(holder, changed, lookChanged)) return [activeState(el, role)];
   }
   return [];
+}
+
+/**
+ * The element `el` alone fills: its parent with no other child, or the host of a shadow root it
+ * alone draws (a tab component's button, whose host takes the page's `active` class).
+ */
+function wrapperOf(el: Element): Element | null {
+  const parent = el.parentNode;
+  if (parent?.nodeType === 11) {
+    for (const c of (parent as ShadowRoot).children) {
+      if (c !== el && !UNDRAWN.has(c.localName)) return null;
+    }
+    return (parent as ShadowRoot).host;
+  }
+  const p = el.parentElement;
+  return p && p.childElementCount === 1 && p !== document.body ? p : null;
 }
 
 /** Classes scripts add while the pointer or the focus is on an element. */

@@ -14,6 +14,18 @@ export function composedParent(n: Node): Node | null {
 }
 
 /**
+ * The element `el` is drawn in: its parent element, or the host of the shadow root whose top it
+ * is in (a component's parts sit in the page where the component does).
+ */
+export function drawnParent(el: Element): Element | null {
+  const p = el.parentNode;
+  return p?.nodeType === 11 ? (p as ShadowRoot).host : el.parentElement;
+}
+
+/** Elements that draw nothing of their own: a sibling that is one stands for nothing on screen. */
+export const UNDRAWN: ReadonlySet<string> = new Set(["style", "script", "link", "template"]);
+
+/**
  * The element that has the keyboard focus, through open shadow roots; null when nothing in
  * particular has it (the body or the root element).
  */

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { drawnParent, UNDRAWN } from "../../../runtime/page/dom.ts";
 import { wordsOf } from "../icon_names.ts";
 import { ariaLabel } from "../names.ts";
 import { clean, cut } from "../../../shared/text.ts";
@@ -36,17 +37,19 @@ const LANDMARK =
  * A name of a scroll container that stays while it scrolls, for "more inside scrollable
  * areas": its label, the heading just before it, the label or heading of the landmark it is in,
  * a heading that opens it, its id or class words, else its role or tag. Never its first text
- * (an author's name in a feed changes as it scrolls).
+ * (an author's name in a feed changes as it scrolls). A component's scroll area is named by
+ * what is around the component in the page.
  */
 export function scrollerName(el: Element): string {
   let name = ariaLabel(el);
-  for (let p: Element | null = el; !name && p && p !== document.body; p = p.parentElement) {
-    const before = p.previousElementSibling;
+  for (let p: Element | null = el; !name && p && p !== document.body; p = drawnParent(p)) {
+    let before = p.previousElementSibling;
+    while (before && UNDRAWN.has(before.localName)) before = before.previousElementSibling;
     noteRead(before);
     if (before?.matches(HEADING)) name = clean(before.textContent);
     else if (before) break;
   }
-  const landmark = name ? null : el.parentElement?.closest(LANDMARK);
+  const landmark = name ? null : landmarkOf(el);
   if (landmark) {
     noteRead(landmark);
     name = ariaLabel(landmark) || clean(landmark.querySelector(HEADING)?.textContent);
@@ -55,6 +58,14 @@ export function scrollerName(el: Element): string {
   if (first?.matches(HEADING)) name = clean(first.textContent);
   if (!name) name = wordsOf(el.id).join(" ") || wordsOf(el.classList[0] ?? "").join(" ");
   return cut(name || (el.getAttribute("role") ?? el.localName), 40);
+}
+
+/** The landmark `el` is in, through the shadow roots between them. */
+function landmarkOf(el: Element): Element | null {
+  for (let p = drawnParent(el); p && p !== document.body; p = drawnParent(p)) {
+    if (p.matches(LANDMARK)) return p;
+  }
+  return null;
 }
 
 /** What makes a row or item of its own. */
