@@ -30,6 +30,8 @@ const EXPECTED: [string, RegExp][] = [
   ["real", /^\[\d+\] <input type=text> Real label$/],
   // A checkbox's words are right of it.
   ["remember", /^\[\d+\] <input type=checkbox> ☐ Remember me$/],
+  // Words of the label the page does not show are not part of the name.
+  ["size", /^\[\d+\] <input type=text> Size$/],
   // Text far above in another block is no label: the placeholder stays the name.
   ["alone", /^\[\d+\] <input type=text> Anything$/],
 ];

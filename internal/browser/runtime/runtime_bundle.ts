@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "786b24549aa7";
+export const RUNTIME_VERSION = "9cee2c83e136";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1847,8 +1847,19 @@ export const RUNTIME_SOURCE = [
   "      box2 = p;",
   '      if (!getComputedStyle(p).display.startsWith("inline")) break;',
   "    }",
-  "    const text = box2 === n ? n.data : box2.textContent;",
+  "    const text = box2 === n ? n.data : shownText(box2);",
   '    return clean(text).replace(/\\s*[:：*]+$/, "");',
+  "  }",
+  "  function shownText(box2) {",
+  '    let text = "";',
+  "    const walker = document.createTreeWalker(box2, NodeFilter.SHOW_TEXT);",
+  "    for (let n = walker.nextNode(); n; n = walker.nextNode()) {",
+  "      const p = n.parentElement;",
+  "      if (p?.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {",
+  "        text += n.data;",
+  "      }",
+  "    }",
+  "    return text;",
   "  }",
   "  function holds(box2, field) {",
   "    if (box2.contains(field)) return true;",
@@ -4840,7 +4851,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("786b24549aa7", api);',
+  '    install("9cee2c83e136", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -176,8 +176,8 @@ function claims(b: DOMRect, t: DOMRect): boolean {
 
 /**
  * The whole label a text belongs to: the element holding it and the inline elements around
- * that hold no control (`<span>First <b>name</b></span>` reads "First name"), without a
- * trailing colon or required-mark.
+ * that hold no control (`<span>First <b>name</b></span>` reads "First name"), as drawn, without
+ * a trailing colon or required-mark.
  */
 function labelText(n: Text, field: Element): string {
   let box: Node = n;
@@ -186,8 +186,21 @@ function labelText(n: Text, field: Element): string {
     box = p;
     if (!getComputedStyle(p).display.startsWith("inline")) break;
   }
-  const text = box === n ? n.data : (box as Element).textContent;
+  const text = box === n ? n.data : shownText(box as Element);
   return clean(text).replace(/\s*[:：*]+$/, "");
+}
+
+/** The text of `box` the page draws (a hint hidden in the label, a closed sub-list are not). */
+function shownText(box: Element): string {
+  let text = "";
+  const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const p = n.parentElement;
+    if (p?.checkVisibility({ visibilityProperty: true, opacityProperty: true })) {
+      text += (n as Text).data;
+    }
+  }
+  return text;
 }
 
 /** Whether `box` holds `field`, through the shadow roots between them. */
