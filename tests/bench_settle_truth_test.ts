@@ -84,3 +84,19 @@ Deno.test("judgeEffects() takes a claim of a ticking background counter for show
   assert.deepEqual(judgeEffects(text, before, after, new Set(["1/0"]), "").falseClaims, []);
   assert.equal(judgeEffects(text, before, after, new Set(), "").falseClaims.length, 1);
 });
+
+Deno.test("judgeEffects() finds a count said gone that reads otherwise, and a text change named by nothing", () => {
+  const before = snap({ "t|1/0": "Items: 1", "t|1/1": "Add one" });
+  const after = snap({ "t|1/0": "Items: 2", "t|1/1": "Add one" });
+  const left = { kind: "target", id: 1, change: { state: "left" } } as const;
+  const gone = outcome([left, { kind: "text", gone: ["Items: 1"] }]);
+  assert.deepEqual(judgeEffects(gone, before, after, new Set(), "").falseClaims, [
+    '"Items: 1" is gone, but it reads otherwise now',
+  ]);
+  assert.deepEqual(judgeEffects(outcome([left]), before, after, new Set(), "").falseNothing, [
+    "the visible text changed, but the report names none of it",
+  ]);
+  const told = outcome([left, { kind: "text", changes: [{ from: "Items: 1", to: "Items: 2" }] }]);
+  const verdict = judgeEffects(told, before, after, new Set(), "");
+  assert.deepEqual([verdict.falseNothing, verdict.falseClaims], [[], []]);
+});

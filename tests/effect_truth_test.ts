@@ -197,3 +197,21 @@ Deno.test("text for screen readers only is not quoted as visible, and a hidden t
   assert.match(finish, /"Task finished: order 42 placed" appeared/);
   assert.doesNotMatch(finish, /Pending/);
 });
+
+Deno.test("a control clicked at a steady pace is reported each time, not taken for the page's own background", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  // The app renders itself by script after parsing, and again on each click; `clock` adds a
+  // clock the page re-renders on its own timer, which stays its background.
+  for (const page of ["/settle/counter.html", "/settle/counter.html?clock=300"]) {
+    await browser.navigate(site.url(page));
+    for (let k = 1; k <= 5; k++) {
+      // A fast model: a click about every 800 ms, observing in between.
+      await new Promise((r) => setTimeout(r, 800));
+      const add = idIn((await browser.observe()).summary, /Add one/);
+      const said = renderOutcome(await browser.click(add));
+      assert.match(said, new RegExp(`"Items: ${k}"`), `${page}, click ${k}: ${said}`);
+      assert.doesNotMatch(said, /is gone|Nothing on the page changed|Time:/, `${page}: ${said}`);
+    }
+  }
+});

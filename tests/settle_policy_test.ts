@@ -131,6 +131,14 @@ const ROWS: Row[] = [
     times: 3,
   },
   {
+    rule: ["repeats", "an action's changes are no rhythm"],
+    name: "a count rendered again by script on each of five clicks in a row",
+    page: "/settle/counter.html",
+    target: /Add one/,
+    shows: (k) => new RegExp(`"Items: ${k}"`),
+    times: 5,
+  },
+  {
     rule: ["loopGapMs"],
     name: "a reply a typewriter writes a character every 200 ms, for 4 s",
     page: "/settle/typewriter.html?ms=200&chars=12",

@@ -205,6 +205,12 @@ export function generatedRows(): Row[] {
       )
     ),
     generated(
+      "a counter the agent clicks at a steady pace, re-rendered by script",
+      "/settle/counter.html",
+      click(/Add one/),
+      { fresh: false, runs: 5 },
+    ),
+    generated(
       "typewriter by an interval, a character every 120 ms",
       "/settle/typewriter.html?ms=120&chars=12&via=interval",
       go,

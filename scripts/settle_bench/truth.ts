@@ -142,6 +142,12 @@ export function judgeEffects(
   const visible = (text: string) =>
     shown.includes(squeeze(text)) || values.includes(squeeze(text)) ||
     ticking.includes(digits(squeeze(text)));
+  // Visible text that reads otherwise must be named somehow (a count that went up said nothing
+  // of when taken for background).
+  const speaks = outcome.effects.some((e) => /^(text|added|removed|revealed)$/.test(e.kind));
+  if (textChanged && reported && !speaks) {
+    verdict.falseNothing.push("the visible text changed, but the report names none of it");
+  }
   for (const e of outcome.effects) {
     if (e.kind === "added") {
       if (e.count > 0 && !news) {
@@ -158,6 +164,13 @@ export function judgeEffects(
       }
       for (const l of e.lines ?? []) {
         if (!visible(l)) verdict.falseClaims.push(`"${l}" appeared, but it does not show`);
+      }
+      // "Items: 1" is gone, while "Items: 2" shows: it reads otherwise, it did not go.
+      for (const g of e.gone ?? []) {
+        const was = squeeze(g);
+        if (/\d/.test(was) && !textAfter.includes(was) && digits(textAfter).includes(digits(was))) {
+          verdict.falseClaims.push(`"${g}" is gone, but it reads otherwise now`);
+        }
       }
     } else if (e.kind === "target" && e.change.state === "value" && !visible(e.change.value)) {
       verdict.falseClaims.push(`[${e.id}] reads "${e.change.value}", but that does not show`);

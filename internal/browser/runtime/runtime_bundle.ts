@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "9cee2c83e136";
+export const RUNTIME_VERSION = "05677d017641";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -121,22 +121,23 @@ export const RUNTIME_SOURCE = [
   "    regularity: 2.5",
   "  });",
   "  function newHistory() {",
-  "    return { times: [], outsideAt: -Infinity, told: 0, background: false };",
+  "    return { times: [], told: 0, background: false };",
   "  }",
   "  function recurs(h, now, outside2, told) {",
   "    const R = RECURRENCE;",
   "    const lastAt = h.times[h.times.length - 1] ?? -Infinity;",
+  "    if (!outside2) {",
+  "      h.told = 0;",
+  "      return h.background = h.background && now - lastAt < R.windowMs;",
+  "    }",
   "    const burst = now - lastAt >= R.burstMs;",
-  "    if (!outside2) h.told = 0;",
-  "    else if (burst || h.told === 0) h.told++;",
+  "    if (burst || h.told === 0) h.told++;",
   "    if (burst) {",
   "      h.times = h.times.filter((x) => now - x < R.windowMs).slice(-5);",
-  "      if (h.times.length === 0) h.outsideAt = -Infinity;",
   "      h.times.push(now);",
   "    }",
-  "    if (outside2) h.outsideAt = now;",
   "    const repeats = told && h.told >= R.toldRepeats ? R.toldRepeats : R.repeats;",
-  "    h.background = h.times.length >= repeats && h.outsideAt > -Infinity && regular(h.times);",
+  "    h.background = h.times.length >= repeats && regular(h.times);",
   "    return h.background;",
   "  }",
   "  function regular(times) {",
@@ -4851,7 +4852,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("9cee2c83e136", api);',
+  '    install("05677d017641", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -89,9 +89,10 @@ export const BOUNDS = Object.freeze({
 /**
  * What makes a key (a DOM node's content or attribute, a request address) recur on its own:
  * changes closer than `burstMs` are one; `repeats` of them at regular intervals (the longest at
- * most `regularity` times the shortest) within `windowMs`, at least one outside any action, make
- * it background; `toldRepeats` suffice when the timer recorder told the last ones came from the
- * page's own timers. A key quiet for `windowMs` is news again.
+ * most `regularity` times the shortest) within `windowMs`, all outside any action, make it
+ * background; `toldRepeats` suffice when the timer recorder told the last ones came from the
+ * page's own timers. A change an action makes is never part of a rhythm (see {@link recurs}).
+ * A key quiet for `windowMs` is news again.
  */
 export const RECURRENCE = Object.freeze({
   burstMs: 30,
@@ -103,10 +104,8 @@ export const RECURRENCE = Object.freeze({
 
 /** What is known of one key's changes (see {@link recurs}). */
 export interface KeyHistory {
-  /** When its last changes (bursts) came, oldest first, at most 6. */
+  /** When its last changes (bursts) outside actions came, oldest first, at most 6. */
   times: number[];
-  /** When it last changed outside an action (or told the page's own), since it last lapsed. */
-  outsideAt: number;
   /** How many changes in a row came outside actions or were told the page's own. */
   told: number;
   background: boolean;
@@ -114,13 +113,16 @@ export interface KeyHistory {
 
 /** A history of a key that never changed. */
 export function newHistory(): KeyHistory {
-  return { times: [], outsideAt: -Infinity, told: 0, background: false };
+  return { times: [], told: 0, background: false };
 }
 
 /**
  * Records a change of a key at `now` and returns whether the key is the page's own rhythm:
  * `outside` when no action was being measured (or its reach had passed), `told` when the timer
- * recorder said a timer of no current action made it.
+ * recorder said a timer of no current action made it. A change an action made counts toward no
+ * rhythm (counted, a control clicked at a steady pace after the page's script first rendered it
+ * became background, and its new count went unreported); it is background only while the key
+ * keeps a rhythm of its own (a poll rendered during the action).
  *
  * @example
  * ```ts
@@ -131,19 +133,21 @@ export function newHistory(): KeyHistory {
 export function recurs(h: KeyHistory, now: number, outside: boolean, told: boolean): boolean {
   const R = RECURRENCE;
   const lastAt = h.times[h.times.length - 1] ?? -Infinity;
+  if (!outside) {
+    // It breaks the row of told changes, and lapses a rhythm that stopped.
+    h.told = 0;
+    return h.background = h.background && now - lastAt < R.windowMs;
+  }
   const burst = now - lastAt >= R.burstMs;
-  // One render counts once; a change an action made breaks the row of told changes.
-  if (!outside) h.told = 0;
-  else if (burst || h.told === 0) h.told++;
+  // One render counts once.
+  if (burst || h.told === 0) h.told++;
   if (burst) {
-    h.times = h.times.filter((x) => now - x < R.windowMs).slice(-5);
     // A key that lapsed is news again; one that keeps its rhythm stays background.
-    if (h.times.length === 0) h.outsideAt = -Infinity;
+    h.times = h.times.filter((x) => now - x < R.windowMs).slice(-5);
     h.times.push(now);
   }
-  if (outside) h.outsideAt = now;
   const repeats = told && h.told >= R.toldRepeats ? R.toldRepeats : R.repeats;
-  h.background = h.times.length >= repeats && h.outsideAt > -Infinity && regular(h.times);
+  h.background = h.times.length >= repeats && regular(h.times);
   return h.background;
 }
 
