@@ -79,6 +79,26 @@ Deno.test("verification() finds press and hold, a login page's CAPTCHA picture, 
   });
 });
 
+Deno.test("verification() finds a Turnstile container and a reCAPTCHA frame inside web components' open shadow roots", async () => {
+  await withPages(async (look) => {
+    // Two open shadow roots deep; the frame itself sits in the container's closed shadow root.
+    const turnstile = await look("/walls/shadow_turnstile.html");
+    assert.deepEqual(
+      [turnstile?.kind, turnstile?.name, turnstile?.where],
+      ["turnstile", "Cloudflare Turnstile", "div.cf-turnstile inside captcha-box's shadow root"],
+    );
+    const recaptcha = await look("/walls/shadow_recaptcha.html");
+    assert.equal(recaptcha?.kind, "recaptcha");
+    assert.match(
+      recaptcha!.where,
+      /^a frame from 127\.0\.0\.1:\d+\/recaptcha\/api2\/anchor inside recaptcha-field's shadow root$/,
+    );
+    // A web component that asks to verify your email, with a "Verify" button, and a passed
+    // widget whose token is in its light DOM are no checks.
+    assert.equal(await look("/walls/shadow_quiet.html"), undefined);
+  });
+});
+
 Deno.test("verification() stays quiet on pages that only say verify, on reCAPTCHA v3's badge, a loading title, a solved widget and articles about checks", async () => {
   await withPages(async (look) => {
     for (

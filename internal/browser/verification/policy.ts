@@ -220,6 +220,19 @@ export const CAPTCHA_IMAGE = {
     "a field named for a CAPTCHA beside a picture named for one: the characters in the picture are for a person to read",
 };
 
+/**
+ * How far into open shadow roots frames and containers are looked for: a web component may wrap
+ * a widget's container (`<captcha-box>` around `.cf-turnstile`), and the page's indexes do not
+ * reach into it. The document's elements and those of its open shadow roots are gone through in
+ * order, up to `elements` (a page's own are usually a few thousand), so a huge page costs a
+ * bounded look; a closed shadow root is out of reach, as it is for the page's own scripts.
+ */
+export const SHADOW_SEARCH = {
+  elements: 20000,
+  reason:
+    "a widget's container inside a web component's open shadow root blocks the page as one in the document does",
+};
+
 /** The least a frame or a widget must measure, in CSS pixels, to block anything. */
 export const MIN_SIZE = 20;
 

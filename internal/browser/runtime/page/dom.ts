@@ -70,10 +70,13 @@ export function deepElements(limit = Infinity): Element[] {
   return all;
 }
 
-/** The document and all its open shadow roots. */
-export function openRoots(): (Document | ShadowRoot)[] {
+/**
+ * The document and all its open shadow roots (those among its first `limit` elements, shadow
+ * trees' included, when given).
+ */
+export function openRoots(limit = Infinity): (Document | ShadowRoot)[] {
   const roots: (Document | ShadowRoot)[] = [document];
-  for (const el of deepElements()) if (el.shadowRoot) roots.push(el.shadowRoot);
+  for (const el of deepElements(limit)) if (el.shadowRoot) roots.push(el.shadowRoot);
   return roots;
 }
 

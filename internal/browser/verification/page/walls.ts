@@ -17,9 +17,10 @@ import {
   INTERSTITIAL_MARKERS,
   INTERSTITIAL_TITLE,
   MIN_SIZE,
+  SHADOW_SEARCH,
   SHORT_PAGE,
 } from "../policy.ts";
-import { visible } from "../../runtime/page/dom.ts";
+import { openRoots, visible } from "../../runtime/page/dom.ts";
 import { clean, cut } from "../../shared/text.ts";
 
 /** A check this document shows (the Deno side adds the page's address). */
@@ -33,10 +34,23 @@ export interface WallSeen {
 
 /**
  * The human-verification check that blocks this document, or null: widgets and frames first
- * (they say what to solve), then the page as a whole.
+ * (they say what to solve; in the document, and in its open shadow roots, where a web component
+ * may wrap them), then the page as a whole.
  */
 export function verificationWall(): WallSeen | null {
-  return frameWall() ?? containerWall() ?? captchaImageWall() ?? pageWall();
+  const shadowed = inOpenShadowRoots();
+  return frameWall(shadowed) ?? containerWall(shadowed) ?? captchaImageWall() ?? pageWall();
+}
+
+/**
+ * The frames and the tables' containers inside the document's open shadow roots (bounded by
+ * {@link SHADOW_SEARCH}), in order: one query per root, as the page's indexes do not reach there.
+ */
+function inOpenShadowRoots(): Element[] {
+  const selector = ["iframe", "frame", ...CONTAINERS.flatMap((r) => r.selectors)].join(", ");
+  return openRoots(SHADOW_SEARCH.elements).slice(1).flatMap((root) =>
+    Array.from(root.querySelectorAll(selector))
+  );
 }
 
 /** The CSS size of the viewport, which a person's clicks on its picture are read against. */
@@ -44,10 +58,11 @@ export function viewportSize(): { width: number; height: number } {
   return { width: innerWidth, height: innerHeight };
 }
 
-function frameWall(): WallSeen | null {
+function frameWall(shadowed: readonly Element[]): WallSeen | null {
   const frames = [
     ...Array.from(document.getElementsByTagName("iframe")),
     ...Array.from(document.getElementsByTagName("frame")),
+    ...shadowed.filter((el) => el.localName === "iframe" || el.localName === "frame"),
   ];
   for (const el of frames) {
     const src = (el as HTMLIFrameElement).src;
@@ -57,7 +72,7 @@ function frameWall(): WallSeen | null {
     return {
       kind: row.kind,
       name: row.name,
-      where: `a frame from ${cut(url.host + url.pathname, 80)}`,
+      where: `a frame from ${cut(url.host + url.pathname, 80)}${inShadow(el)}`,
       reason: row.reason,
       passes: row.passes === true,
     };
@@ -65,15 +80,20 @@ function frameWall(): WallSeen | null {
   return null;
 }
 
-function containerWall(): WallSeen | null {
+function containerWall(shadowed: readonly Element[]): WallSeen | null {
   for (const row of CONTAINERS) {
-    for (const el of row.selectors.flatMap(elementsOf)) {
+    const named = row.selectors.join(", ");
+    const found = [
+      ...row.selectors.flatMap(elementsOf),
+      ...shadowed.filter((e) => e.matches(named)),
+    ];
+    for (const el of found) {
       if (el.matches(HARMLESS_CONTAINER.selector) || el.closest(".grecaptcha-badge")) continue;
       if (!blocks(el) || passed(el)) continue;
       return {
         kind: row.kind,
         name: row.name,
-        where: describe(el),
+        where: describe(el) + inShadow(el),
         reason: row.reason,
         passes: row.passes === true,
       };
@@ -170,14 +190,19 @@ function blocks(el: Element): boolean {
 
 /**
  * The widget around `el` already has its answer: a person (or the widget itself) passed it. Read
- * in the nearest known container, else in the frame's own parent (never the whole page).
+ * in the nearest known container, else in the frame's own parent (never the whole page); in a
+ * shadow root, in its host's own children too (a web component keeps the field its form submits
+ * there).
  */
 function passed(el: Element): boolean {
   const root = el.closest(CONTAINERS.flatMap((r) => r.selectors).join(", ")) ??
     (el.parentElement && el.parentElement !== document.body ? el.parentElement : null);
-  if (!root) return false;
-  return Array.from(root.querySelectorAll(ANSWER_FIELDS.selector)).some((f) =>
-    Boolean((f as HTMLInputElement).value)
+  const host = shadowHost(el);
+  return [root, host].some((scope) =>
+    scope !== null &&
+    Array.from(scope.querySelectorAll(ANSWER_FIELDS.selector)).some((f) =>
+      Boolean((f as HTMLInputElement).value)
+    )
   );
 }
 
@@ -188,6 +213,18 @@ function elementsOf(selector: string): Element[] {
     return el ? [el] : [];
   }
   return Array.from(document.getElementsByClassName(selector.slice(1)));
+}
+
+/** The element whose shadow root `el` is in, or null in the document. */
+function shadowHost(el: Element): Element | null {
+  const root = el.getRootNode();
+  return root instanceof ShadowRoot ? root.host : null;
+}
+
+/** ` inside captcha-box's shadow root` for an element in one; nothing in the document. */
+function inShadow(el: Element): string {
+  const host = shadowHost(el);
+  return host ? ` inside ${describe(host)}'s shadow root` : "";
 }
 
 /** What names a field: its name, id, placeholder, aria-label and labels. */
