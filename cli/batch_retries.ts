@@ -13,7 +13,8 @@ import type { Attempt, AttemptRecord } from "./batch.ts";
 const NOT_RETRIED: readonly { when: (attempt: Attempt) => boolean; why: string }[] = [
   {
     when: (a) => a.outcome.reason === "needs_user",
-    why: "it waits for a person (a question, or an action held for confirmation)",
+    why:
+      "it waits for a person (a question, an action held for confirmation, or a human-verification check to solve)",
   },
   { when: (a) => a.outcome.reason === "aborted", why: "it was stopped" },
   {

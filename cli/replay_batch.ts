@@ -29,7 +29,7 @@ import {
   withEndpointRetry,
 } from "./batch.ts";
 import { withRetries } from "./batch_retries.ts";
-import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
+import { type CliContext, defaultRunDir, progressFor, verificationJson } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
 import { healJson, healLine, replayVerdict, settleHeals } from "./replay_heals.ts";
@@ -279,6 +279,7 @@ async function replayAttempt(
       ms: result.ms,
       screenshot: result.screenshot ?? null,
       ...(result.held ? { held: result.held } : {}),
+      ...(result.verification ? { verification: verificationJson(result.verification) } : {}),
       healed: result.healed.map(healJson),
       ...(ctx.config.cli.heal ? { trace_updated: heals === "written" } : {}),
     };

@@ -9,15 +9,15 @@ import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { findRecordings, replayBatch } from "./replay_batch.ts";
 import { healJson, healLine, replayVerdict, settleHeals } from "./replay_heals.ts";
-import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";
+import { type CliContext, defaultRunDir, progressFor, steps, verificationJson } from "./run_one.ts";
 
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
  * step found its target (by role and name, or healed: found by what identifies it; `--heal`
  * writes those into the recording) and worked, 3 when a destructive step or a `confirm()` dialog
- * was held
- * (no `--yes`), 1 otherwise, 2 when the folder holds no successful run. Several run folders, a
- * folder of them, `--junit`, `--shard` or `--retries` replay as a batch (see {@link replayBatch}).
+ * was held (no `--yes`) or a human-verification check blocked the page, 1 otherwise, 2 when the
+ * folder holds no successful run. Several run folders, a folder of them, `--junit`, `--shard` or
+ * `--retries` replay as a batch (see {@link replayBatch}).
  */
 export async function replayCommand(
   ctx: CliContext,
@@ -62,7 +62,8 @@ export async function replayCommand(
     ctx.stdout(ctx.mask(result.message) + "\n");
     progress.info(`replay passed: ${steps(result.steps)}, ${(result.ms / 1000).toFixed(1)} s`);
   } else if (!json) {
-    progress.line(`replay ${result.held ? "held" : "failed"}: ${ctx.mask(result.message)}`);
+    const said = result.held ? "held" : result.verification ? "blocked" : "failed";
+    progress.line(`replay ${said}: ${ctx.mask(result.message)}`);
   }
   const heals = await settleHeals({ heal, recording, result, progress });
   // A trace --heal could not write fails the replay, in the exit code and the JSON line alike.
@@ -71,7 +72,7 @@ export async function replayCommand(
     ? EXIT.interrupted
     : verdict.passed
     ? EXIT.ok
-    : result.held
+    : verdict.reason === "needs_user"
     ? EXIT.needsUser
     : EXIT.failed;
   if (json) {
@@ -83,6 +84,7 @@ export async function replayCommand(
         ms: result.ms,
         screenshot: result.screenshot ?? null,
         ...(result.held ? { held: result.held } : {}),
+        ...(result.verification ? { verification: verificationJson(result.verification) } : {}),
         healed: result.healed.map(healJson),
         ...(heal ? { trace_updated: heals === "written" } : {}),
         run_dir: outDir,

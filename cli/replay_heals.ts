@@ -77,7 +77,9 @@ export interface ReplayVerdict {
 
 /**
  * A replay's verdict from its result and what {@link settleHeals} did: a replay that passed but
- * whose healed steps `--heal` could not write fails (exit 1), and its `--json` line says so.
+ * whose healed steps `--heal` could not write fails (exit 1), and its `--json` line says so; one
+ * that stopped for a person (a held step, a human-verification check) needs the user, as a run
+ * that stopped for one does.
  *
  * @example
  * ```ts
@@ -86,7 +88,7 @@ export interface ReplayVerdict {
  * ```
  */
 export function replayVerdict(
-  result: Pick<ReplayResult, "ok" | "held" | "message">,
+  result: Pick<ReplayResult, "ok" | "held" | "verification" | "message">,
   heals: "written" | "kept" | "failed",
   aborted: boolean,
 ): ReplayVerdict {
@@ -98,7 +100,7 @@ export function replayVerdict(
     ? "replay_passed"
     : aborted
     ? "aborted"
-    : result.held
+    : result.held || result.verification
     ? "needs_user"
     : "replay_failed";
   return { passed, reason, message };

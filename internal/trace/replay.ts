@@ -1,8 +1,8 @@
-import type { BrowserState, StepRecord, ToolCall } from "../entity/mod.ts";
-import { ActionPolicy, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
+import type { BrowserState, StepRecord, ToolCall, VerificationWall } from "../entity/mod.ts";
+import { ActionPolicy, renderWall, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
 import { describeTarget, findTarget, type TargetRecord } from "./replay_target.ts";
 import { describeRefusal, type Heal, type HealDecision, healTarget } from "./replay_heal.ts";
-import { SecretVault } from "../agent/mod.ts";
+import { passWall, SecretVault } from "../agent/mod.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
 
 /** A recorded successful run, ready to replay. */
@@ -66,6 +66,11 @@ export interface ReplayResult {
   held?: string;
   /** Steps whose target was found again by what identifies it after its name changed. */
   healed: Heal[];
+  /**
+   * The human-verification check that blocked the page before a step (a person must solve it):
+   * the replay stopped there, `needs_user` as a run stopped by one is.
+   */
+  verification?: VerificationWall;
   ms: number;
 }
 
@@ -76,7 +81,10 @@ export interface ReplayResult {
  * reported); a target that cannot be found either way fails the replay with a clear message
  * naming the closest candidates, and a screenshot. The agent's
  * safety policy holds: without `confirmAll` a destructive step is not run and a `confirm()`
- * dialog is dismissed, and either stops the replay with `held` set.
+ * dialog is dismissed, and either stops the replay with `held` set. As the agent does before
+ * each look, the replay looks for a human-verification check before each step (and before it
+ * heals or gives up on a target): a page one blocks is a person's, so the replay stops there
+ * with `verification` set, before anything acts on it.
  *
  * @example
  * ```ts
@@ -102,13 +110,21 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     if (!opened.ok) return { ...opened, steps: done, healed, ms: elapsed() };
     done++;
   }
+  const stopped = (): ReplayResult => ({
+    ok: false,
+    message: "Stopped by the user",
+    steps: done,
+    healed,
+    ms: elapsed(),
+  });
   for (const recorded of steps) {
-    if (signal.aborted) {
-      return { ok: false, message: "Stopped by the user", steps: done, healed, ms: elapsed() };
-    }
+    if (signal.aborted) return stopped();
     const { name, reasoning } = recorded.call;
-    if (name === "done") return { ok: true, message: answer, steps: done, healed, ms: elapsed() };
     if (name === "ask_user") continue; // the answer only informed the model
+    const blocked = await wallBefore(options, vault, recorded);
+    if (blocked) return { ok: false, ...blocked, steps: done, healed, ms: elapsed() };
+    if (signal.aborted) return stopped();
+    if (name === "done") return { ok: true, message: answer, steps: done, healed, ms: elapsed() };
     const args = { ...recorded.call.args };
     let state: BrowserState | undefined;
     let target = recorded.target;
@@ -119,9 +135,12 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
       if (id === undefined) {
         // Not by role and name: by what surely identifies it, or not at all.
         const heal = found.heal;
-        if (!heal) {
-          return { ok: false, message: "Stopped by the user", steps: done, healed, ms: elapsed() };
-        }
+        if (!heal) return stopped();
+        // The page may have turned into a check while the target was looked for: nothing on it
+        // is healed onto, and the page is not blamed for the missing target.
+        const walled = await wallBefore(options, vault, recorded);
+        if (walled) return { ok: false, ...walled, steps: done, healed, ms: elapsed() };
+        if (signal.aborted) return stopped();
         if (heal.kind === "refused") {
           const screenshot = await saveScreenshot(options, recorded.step);
           return {
@@ -252,6 +271,40 @@ export async function loadRecording(dir: string): Promise<Recording> {
       ? first.url
       : undefined;
   return { dir, steps, answer: end.message, ...(startUrl ? { startUrl } : {}) };
+}
+
+/**
+ * The human-verification check that blocks the page before `recorded` runs, found as the agent
+ * finds one ({@link passWall}: one that often passes by itself is given a few seconds; nobody is
+ * asked, as nobody is there), as the replay's end: what blocks which page, and a screenshot of it.
+ * Undefined when none does, or the replay was stopped meanwhile (the caller sees the signal).
+ */
+async function wallBefore(
+  options: ReplayOptions,
+  vault: SecretVault,
+  recorded: TraceStep,
+): Promise<Pick<ReplayResult, "message" | "verification" | "screenshot"> | undefined> {
+  let wall: VerificationWall | undefined;
+  try {
+    wall = await passWall({
+      // What it names (the page's address) is masked as the rest of the replay's words are.
+      browser: { verification: async () => vault.maskDeep(await options.browser.verification()) },
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal.aborted) return undefined;
+    throw error;
+  }
+  if (!wall) return undefined;
+  const screenshot = await saveScreenshot(options, recorded.step);
+  const said = renderWall(wall);
+  return {
+    message: `Step ${recorded.step} (${recorded.call.name}) was not run: ${
+      said.charAt(0).toLowerCase() + said.slice(1)
+    } (${wall.where}); solve it, then resume${screenshot ? `; see ${screenshot}` : ""}`,
+    verification: wall,
+    ...(screenshot ? { screenshot } : {}),
+  };
 }
 
 /** Opens the page an older recording started on, reported as step 0. */
