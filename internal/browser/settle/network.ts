@@ -1,4 +1,5 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
+import type { BirthRequests } from "./birth_requests.ts";
 import { BOUNDS, type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
 
 /** Resource types that never mean "the page is still loading what the action asked for". */
@@ -12,6 +13,9 @@ const ANALYTICS =
  * serial): `own` when the action's own step set it off (or it loads the page the action opens),
  * `brought` when the document the action brought did, `page` for the page's own.
  */
+/** A request as settling keeps it: puppeteer's, or one from before the tab was adopted. */
+export type Tracked = Pick<HTTPRequest, "url">;
+
 interface Flight {
   at: number;
   action: number;
@@ -27,10 +31,12 @@ interface Flight {
  * would never settle. The page's own requests hold nothing during an action, and outside one
  * while younger than that. Requests that report (analytics, beacons, websockets, media) and
  * addresses the page polls on its own rhythm (`policy.ts`'s recurrence rule) never hold.
- * For `--settle simple`, every request since the action started is kept as it is.
+ * For `--settle simple`, every request since the action started is kept as it is. A tab an
+ * action opened brings the requests it made before it was adopted ({@link BirthRequests}): the
+ * page's own, then.
  */
 export class NetworkWatch {
-  readonly #inflight = new Map<HTTPRequest, Flight>();
+  readonly #inflight = new Map<Tracked, Flight>();
   /** Request starts per address (method, origin and path), for the recurrence rule. */
   readonly #recent = new Map<string, KeyHistory>();
   #actionAt = -Infinity;
@@ -47,12 +53,21 @@ export class NetworkWatch {
   #sinceAction: HTTPRequest[] = [];
   readonly #ended = new WeakSet<HTTPRequest>();
 
-  constructor(page: Page) {
+  constructor(page: Page, birth?: BirthRequests) {
+    const early = new Map<string, Tracked>();
+    for (const r of birth?.take((id) => this.#finished(early.get(id))) ?? []) {
+      if (IGNORED_TYPES.has(r.type) || ANALYTICS.test(r.url)) continue;
+      const tracked = { url: () => r.url };
+      early.set(r.id, tracked);
+      this.#inflight.set(tracked, { at: r.at, action: 0, kind: "page" });
+      this.#lastEvent = Math.max(this.#lastEvent, r.at);
+    }
     page.on("request", (req) => {
       if (this.#actionAt > -Infinity && this.#sinceAction.length < BOUNDS.requests) {
         this.#sinceAction.push(req);
       }
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
+      if (early.has(idOf(req))) return; // known from before the tab was adopted
       const now = performance.now();
       const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
       const kind = !this.#action
@@ -78,10 +93,14 @@ export class NetworkWatch {
     });
     const finished = (req: HTTPRequest) => {
       this.#ended.add(req);
-      if (this.#inflight.delete(req)) this.#lastEvent = performance.now();
+      this.#finished(req);
     };
     page.on("requestfinished", finished);
     page.on("requestfailed", finished);
+  }
+
+  #finished(req: Tracked | undefined): void {
+    if (req && this.#inflight.delete(req)) this.#lastEvent = performance.now();
   }
 
   /** Notes a request start; true when its address recurs on the page's own rhythm. */
@@ -121,7 +140,7 @@ export class NetworkWatch {
   }
 
   /** The request holding settling now, if any (see {@link NetworkWatch}). */
-  holding(): HTTPRequest | undefined {
+  holding(): Tracked | undefined {
     const now = performance.now();
     const young = (f: Flight) => now - f.at < SETTLE.longRequestMs;
     for (const [req, f] of this.#inflight) {
@@ -144,4 +163,9 @@ export class NetworkWatch {
   sinceAction(): { req: HTTPRequest; ended: boolean }[] {
     return this.#sinceAction.map((req) => ({ req, ended: this.#ended.has(req) }));
   }
+}
+
+/** puppeteer's request ID (the CDP one): internal in its types (the version is pinned). */
+function idOf(req: HTTPRequest): string {
+  return (req as unknown as { id?: string }).id ?? "";
 }

@@ -1,6 +1,8 @@
 import type { Browser, Page, Target } from "puppeteer-core";
 import { ActionError, type TabInfo } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
+import type { BirthRequests } from "../settle/birth_requests.ts";
+import { TabBirths } from "./tab_births.ts";
 
 export type { TabInfo };
 
@@ -13,7 +15,8 @@ const ANNOUNCED_TAB_WAIT_MS = 2000;
  *
  * @example
  * ```ts
- * const tabs = new Tabs(browser, page, (p) => watch(p));
+ * const tabs = new Tabs(browser, page, (p, birth) => watch(p, birth));
+ * await tabs.ready;
  * tabs.startAction();
  * await el.click();
  * const opened = await tabs.endAction(); // pages opened by the click
@@ -21,7 +24,7 @@ const ANNOUNCED_TAB_WAIT_MS = 2000;
  */
 export class Tabs {
   readonly #pages: Page[] = [];
-  readonly #onAdd: (page: Page) => void;
+  readonly #onAdd: (page: Page, birth?: BirthRequests) => void;
   readonly #pending = new Set<Promise<void>>();
   #current: Page;
   #opened: Page[] = [];
@@ -34,28 +37,46 @@ export class Tabs {
   readonly #expected = new Set<string>();
   /** Removes this object's listeners from the browser (shared by a batch's sessions). */
   readonly #stop: () => void;
+  /** The requests of new tabs of ours from their birth (see {@link TabBirths}). */
+  #births: TabBirths | undefined;
+  /** Settles once new tabs are watched from their birth (or cannot be). */
+  readonly ready: Promise<void>;
 
-  constructor(browser: Browser, first: Page, onAdd: (page: Page) => void) {
+  constructor(
+    browser: Browser,
+    first: Page,
+    onAdd: (page: Page, birth?: BirthRequests) => void,
+  ) {
     this.#onAdd = onAdd;
     this.#current = first;
     this.#add(first);
     const context = infoOf(first.target())?.browserContextId;
+    // The same tabs as `created` below picks, told by their target's info.
+    const wanted = (info: { openerId?: string }) =>
+      this.#acting || this.#pages.some((p) => idOf(p.target()) === info.openerId);
+    this.ready = TabBirths.start(browser, context, wanted).then((births) => {
+      this.#births = births;
+    });
     const discovered = (event: unknown) => {
       const info = event as { type: string; targetId: string; browserContextId?: string };
       if (this.#acting && info.type === "page" && info.browserContextId === context) {
         this.#expected.add(info.targetId);
       }
     };
-    const destroyed = (target: Target) => this.#expected.delete(idOf(target));
+    const destroyed = (target: Target) => {
+      this.#expected.delete(idOf(target));
+      this.#births?.forget(idOf(target));
+    };
     const created = (target: Target) => {
       this.#expected.delete(idOf(target));
+      const birth = this.#births?.take(idOf(target));
       if (target.type() !== "page" || target.browserContext() !== first.browserContext()) return;
       const opener = target.opener();
       const ours = opener !== undefined && this.#pages.some((p) => p.target() === opener);
       if (!ours && !this.#acting) return; // the user's own tabs in an attached browser
       const adding = target.page().then((page) => {
         if (page && !this.#pages.includes(page)) {
-          this.#add(page);
+          this.#add(page, birth);
           this.#opened.push(page);
         }
       }).catch(() => {/* the tab closed before it could be used */}).finally(() => {
@@ -70,12 +91,13 @@ export class Tabs {
       browser.off("targetdiscovered", discovered);
       browser.off("targetdestroyed", destroyed);
       browser.off("targetcreated", created);
+      this.ready.then(() => this.#births?.dispose());
     };
   }
 
-  #add(page: Page): void {
+  #add(page: Page, birth?: BirthRequests): void {
     this.#pages.push(page);
-    this.#onAdd(page);
+    this.#onAdd(page, birth);
     page.once("close", () => {
       const i = this.#pages.indexOf(page);
       if (i >= 0) this.#pages.splice(i, 1);
