@@ -215,3 +215,20 @@ Deno.test("a control clicked at a steady pace is reported each time, not taken f
     }
   }
 });
+
+Deno.test("a part redrawn in the same shape is reported by the text that reads otherwise", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/settle/counter.html"));
+  for (let k = 1; k <= 2; k++) {
+    const add = idIn((await browser.observe()).summary, /Add one/);
+    const outcome = await browser.click(add);
+    const said = renderOutcome(outcome);
+    // The app's whole markup was replaced, by the same elements: not new items, a new count.
+    assert.deepEqual(effectsOf(outcome, "text"), [
+      { kind: "text", changes: [{ from: `Items: ${k - 1}`, to: `Items: ${k}` }] },
+    ], said);
+    assert.match(said, new RegExp(`"Items: ${k - 1}" now reads "Items: ${k}"`));
+    assert.doesNotMatch(said, /appeared|disappeared/, said);
+  }
+});

@@ -23,6 +23,7 @@ import { STATE_ATTRIBUTES, type StateChange, StateWatch } from "./effect_states.
 import { docState, type EffectTracker } from "../../runtime/page/state.ts";
 import { cut } from "../../shared/text.ts";
 import { visuallyHidden } from "../../observe/page/walk/visually_hidden.ts";
+import { noteRemoved, redrawn } from "./effect_rerender.ts";
 
 /** What the DOM did between the two `measureEffects` calls of an action. */
 export interface DomChanges {
@@ -85,6 +86,8 @@ interface Extra {
   unformatted: StyledText[];
   /** The text taken out of format elements (an editor empties a `<b>` before removing it). */
   emptied: WeakMap<Element, string>;
+  /** The shapes of the subtrees removed (a part redrawn in the same shape is no new item). */
+  shapes: string[];
 }
 
 const extras = new WeakMap<EffectTracker, Extra>();
@@ -130,6 +133,7 @@ export function startCounting(target: Element | null, text: string): EffectTrack
     removedControls: 0,
     unformatted: [],
     emptied: new WeakMap(),
+    shapes: [],
   });
   tracker.observer.observe(document, {
     childList: true,
@@ -205,6 +209,7 @@ function record(tracker: EffectTracker, records: MutationRecord[]): void {
       tracker.removed += (seen(n) ? 1 : 0) +
         Array.from(n.getElementsByTagName("*")).filter(seen).length;
       if (!extra) continue;
+      noteRemoved(extra.shapes, n);
       extra.removedControls += (n.matches(CONTROL) ? 1 : 0) + n.querySelectorAll(CONTROL).length;
       const how = FORMAT[n.localName];
       const text = how ? lineKey(n.textContent || extra.emptied.get(n) || "") : "";
@@ -233,6 +238,8 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   /** Texts for screen readers only (an `sr-only` live region): never quoted as visible. */
   const hidden: string[] = [];
   const roots: Element[] = [];
+  /** The roots of the added subtrees, shown or not (to compare with those removed). */
+  const tops: Element[] = [];
   const formatted: Element[] = [];
   for (const root of tracker.added) {
     if (!root.isConnected || out.added >= 500) continue;
@@ -241,6 +248,7 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
       nested = tracker.added.has(p);
       p = p.parentElement;
     }
+    if (!nested) tops.push(root);
     if (nested || !visible(root)) continue;
     if (visuallyHidden(root, unseen)) {
       hidden.push(root.textContent ?? "");
@@ -284,6 +292,20 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   // Background text counts here: a new element that only shows it (a typewriter's first line)
   // still shows something new.
   [out.newLines, out.goneLines] = moreOften(now, was);
+  // A part redrawn in the same shape, with no new heading: named by the text that reads
+  // otherwise ("Items: 0" now reads "Items: 1"), not as items that came and went.
+  const redraw = out.headings.length > 0 ? undefined : redrawn(
+    extra.shapes,
+    tops,
+    withoutBackground(now, skip),
+    withoutBackground(was, skip),
+  );
+  if (redraw) {
+    Object.assign(out, { added: 0, removed: 0, controls: 0, removedControls: 0, texts: redraw });
+    out.newLines = out.goneLines = false;
+    out.focusMoved = deepActiveElement() !== extra.focus;
+    return;
+  }
   const heads = new Set(out.headings);
   // A line that was part of a longer one (a block inserted in a line splits it) is not new.
   const partOf = (key: string, lines: Set<string>) => [...lines].some((l) => l.includes(key));
