@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { userMessage } from "../internal/llm/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { settleApi } from "./support/settle_api.ts";
 import { idIn } from "./support/summary.ts";
 import { said } from "./support/said.ts";
 import { pageOf } from "../internal/browser/testing.ts";
@@ -61,22 +60,6 @@ Deno.test("window.open and noopener links open tabs too; a tab that closes itsel
   const close = idIn((await browser.observe()).summary, /Close this window/);
   assert.match(await said(browser.click(close)), /The tab closed itself; now on tab 1: .*popup=1/);
   assert.equal((await browser.tabs()).length, 2);
-});
-
-Deno.test("a click that opens a tab whose app fetches its data settles once the data is in", async () => {
-  // The tab's app asks for its data as it loads, before puppeteer hands the tab over: the
-  // request is seen from the tab's birth and waited for.
-  await using site = startFixtureServer({ routes: [settleApi] });
-  await using browser = await BrowserSession.start({ headless: true });
-  await said(browser.navigate(site.url("/settle/new_tab.html")));
-  const link = idIn((await browser.observe()).summary, /Open the orders/);
-  const result = await said(browser.click(link));
-  assert.match(
-    result,
-    /A new tab 1 opened: http:\/\/127\.0\.0\.1:\d+\/settle\/nav_fetch\.html\?ms=400 "Fetched at start"/,
-  );
-  assert.match(result, /after the request to http:\/\/127\.0\.0\.1:\d+\/settle-api\/posts\)/);
-  assert.match((await browser.observe()).summary, /Post 1001/);
 });
 
 Deno.test("go_back returns to the previous page and says so when there is none", async () => {

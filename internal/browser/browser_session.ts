@@ -32,7 +32,6 @@ import { type TabInfo, Tabs } from "./tabs/tabs.ts";
 import { DomainGuard } from "./domains/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
 import { PageActivity, type SettleMode } from "./settle/page_activity.ts";
-import type { BirthRequests } from "./settle/birth_requests.ts";
 import { DialogAnswers } from "./dialogs/dialog_answers.ts";
 import { type WaitRequest, waitStep } from "./actions/wait_step.ts";
 import { recordListeners } from "./runtime/main_world.ts";
@@ -138,10 +137,10 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#tabs.current;
   }
 
-  #activityOf(page: Page, birth?: BirthRequests): PageActivity {
+  #activityOf(page: Page): PageActivity {
     let activity = this.#activities.get(page);
     if (!activity) {
-      this.#activities.set(page, activity = new PageActivity(page, this.#settleMode, birth));
+      this.#activities.set(page, activity = new PageActivity(page, this.#settleMode));
     }
     return activity;
   }
@@ -169,14 +168,14 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       ...(options.log ? { log: options.log } : {}),
       settle: (p, capMs) => this.#activityOf(p).settle({ capMs }),
     });
-    this.#tabs = new Tabs(this.#browser, page, (p, birth) => {
+    this.#tabs = new Tabs(this.#browser, page, (p) => {
       this.#health.watch(p);
       preloadRuntime(p).catch(() => {/* the tab closed at once; documents install on demand */});
       // The recorders patch page built-ins: only in tabs the agent drives, and not when simple.
       if (this.#settleMode === "default") {
         recordListeners(p).catch(() => {/* the tab closed at once */});
       }
-      this.#activityOf(p, birth);
+      this.#activityOf(p);
       this.#dialogsOf(p);
       if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
     });
@@ -193,7 +192,6 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       }),
       page.bringToFront().catch(() => {/* headless pages need no focus */}),
       install,
-      this.#tabs.ready,
     ]);
     this.#downloads = downloads;
     this.#downloads.onBegin = (url) => this.#activityOf(this.#page).forget(url);

@@ -149,10 +149,7 @@ async function actAndSettle(
     const index = tabs.pages.indexOf(now);
     tabs.select(index);
     await now.bringToFront().catch(() => {/* headless tabs need no focus */});
-    // Its document is the action's doing, and its requests are known from its birth (`Tabs`).
-    const tab = await env.activity(now).settle({ capMs: env.settleCapMs, signal, opened: true });
-    settledMs += tab.ms;
-    if (tab.reason.kind !== "quiet") outcome.settle = tab.reason; // what the tab's data waited on
+    settledMs += (await env.activity(now).settle({ capMs: env.settleCapMs, signal })).ms;
     const title = await now.title().catch(() => ""); // the new tab navigated again: no title yet
     outcome.newTab = { index, url: now.url(), title, count: opened.length };
   } else if (closedItself) {

@@ -1,5 +1,4 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
-import type { BirthRequests } from "./birth_requests.ts";
 import { BOUNDS, type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
 
 /** Resource types that never mean "the page is still loading what the action asked for". */
@@ -13,9 +12,6 @@ const ANALYTICS =
  * serial): `own` when the action's own step set it off (or it loads the page the action opens),
  * `brought` when the document the action brought did, `page` for the page's own.
  */
-/** A request as settling keeps it: puppeteer's, or one from before the tab was adopted. */
-export type Tracked = Pick<HTTPRequest, "url">;
-
 interface Flight {
   at: number;
   action: number;
@@ -31,12 +27,10 @@ interface Flight {
  * would never settle. The page's own requests hold nothing during an action, and outside one
  * while younger than that. Requests that report (analytics, beacons, websockets, media) and
  * addresses the page polls on its own rhythm (`policy.ts`'s recurrence rule) never hold.
- * For `--settle simple`, every request since the action started is kept as it is. A tab an
- * action opened brings the requests it made before it was adopted ({@link BirthRequests}): the
- * page's own, then.
+ * For `--settle simple`, every request since the action started is kept as it is.
  */
 export class NetworkWatch {
-  readonly #inflight = new Map<Tracked, Flight>();
+  readonly #inflight = new Map<HTTPRequest, Flight>();
   /** Request starts per address (method, origin and path), for the recurrence rule. */
   readonly #recent = new Map<string, KeyHistory>();
   #actionAt = -Infinity;
@@ -53,21 +47,12 @@ export class NetworkWatch {
   #sinceAction: HTTPRequest[] = [];
   readonly #ended = new WeakSet<HTTPRequest>();
 
-  constructor(page: Page, birth?: BirthRequests) {
-    const early = new Map<string, Tracked>();
-    for (const r of birth?.take((id) => this.#finished(early.get(id))) ?? []) {
-      if (IGNORED_TYPES.has(r.type) || ANALYTICS.test(r.url)) continue;
-      const tracked = { url: () => r.url };
-      early.set(r.id, tracked);
-      this.#inflight.set(tracked, { at: r.at, action: 0, kind: "page" });
-      this.#lastEvent = Math.max(this.#lastEvent, r.at);
-    }
+  constructor(page: Page) {
     page.on("request", (req) => {
       if (this.#actionAt > -Infinity && this.#sinceAction.length < BOUNDS.requests) {
         this.#sinceAction.push(req);
       }
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
-      if (early.has(idOf(req))) return; // known from before the tab was adopted
       const now = performance.now();
       const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
       const kind = !this.#action
@@ -93,14 +78,10 @@ export class NetworkWatch {
     });
     const finished = (req: HTTPRequest) => {
       this.#ended.add(req);
-      this.#finished(req);
+      if (this.#inflight.delete(req)) this.#lastEvent = performance.now();
     };
     page.on("requestfinished", finished);
     page.on("requestfailed", finished);
-  }
-
-  #finished(req: Tracked | undefined): void {
-    if (req && this.#inflight.delete(req)) this.#lastEvent = performance.now();
   }
 
   /** Notes a request start; true when its address recurs on the page's own rhythm. */
@@ -140,7 +121,7 @@ export class NetworkWatch {
   }
 
   /** The request holding settling now, if any (see {@link NetworkWatch}). */
-  holding(): Tracked | undefined {
+  holding(): HTTPRequest | undefined {
     const now = performance.now();
     const young = (f: Flight) => now - f.at < SETTLE.longRequestMs;
     for (const [req, f] of this.#inflight) {
@@ -163,9 +144,4 @@ export class NetworkWatch {
   sinceAction(): { req: HTTPRequest; ended: boolean }[] {
     return this.#sinceAction.map((req) => ({ req, ended: this.#ended.has(req) }));
   }
-}
-
-/** puppeteer's request ID (the CDP one): internal in its types (the version is pinned). */
-function idOf(req: HTTPRequest): string {
-  return (req as unknown as { id?: string }).id ?? "";
 }

@@ -1,12 +1,11 @@
-import type { Frame, Page } from "puppeteer-core";
+import type { Frame, HTTPRequest, Page } from "puppeteer-core";
 import type { SettleReason } from "../../entity/mod.ts";
 import { inRealm, type PageSettle } from "../runtime/page_runtime.ts";
 import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
 import { LISTENER_TOKEN } from "../runtime/main_world.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
-import type { BirthRequests } from "./birth_requests.ts";
-import { NetworkWatch, type Tracked } from "./network.ts";
+import { NetworkWatch } from "./network.ts";
 import { SETTLE } from "./policy.ts";
 import { settleSimply } from "./simple_settle.ts";
 
@@ -27,11 +26,6 @@ export interface SettleOptions {
   ignoreBusy?: string[];
   /** The action's target is in this child frame: its document is asked too. */
   frame?: Frame | undefined;
-  /**
-   * The action that just ended opened this tab: its document is one the action brought (its
-   * requests are known from its birth), so it gets that document's quiet window.
-   */
-  opened?: boolean;
 }
 
 /**
@@ -59,11 +53,10 @@ export class PageActivity {
   /** When the action now running began, or -Infinity between actions. */
   #actionAt = -Infinity;
 
-  /** `birth`: the requests of a tab an action opened, from before it was adopted. */
-  constructor(page: Page, mode: SettleMode = "default", birth?: BirthRequests) {
+  constructor(page: Page, mode: SettleMode = "default") {
     this.#page = page;
     this.#mode = mode;
-    this.#network = new NetworkWatch(page, birth);
+    this.#network = new NetworkWatch(page);
   }
 
   /** Forgets in-flight requests to `url`: a download never "finishes" as a request. */
@@ -126,11 +119,10 @@ export class PageActivity {
       working = "";
       let pending = "";
       for (const [i, s] of states.entries()) {
-        const brought = this.#brought(s) || options.opened === true;
-        const need = brought ? SETTLE.broughtQuietMs : SETTLE.quietMs;
+        const need = this.#window(s);
         if (i === 0) needed = need;
         // Quiet windows count from the start of settling, but in a document the action brought.
-        const quiet = Math.min(s.idleMs, brought ? Infinity : since);
+        const quiet = Math.min(s.idleMs, this.#brought(s) ? Infinity : since);
         if (s.loading) wait = Math.max(wait, need);
         else wait = Math.max(wait, need - quiet);
         if (s.busy) working ||= s.busy;
@@ -178,10 +170,15 @@ export class PageActivity {
     return this.#actionAt > -Infinity && s.work !== null &&
       s.shownMs < performance.now() - this.#actionAt;
   }
+
+  /** The quiet window this document needs (see `SETTLE`). */
+  #window(s: PageSettle): number {
+    return this.#brought(s) ? SETTLE.broughtQuietMs : SETTLE.quietMs;
+  }
 }
 
 /** A request's address without its query, for a sentence: `/api/x`, or a host's. */
-function short(req: Tracked): string {
+function short(req: HTTPRequest): string {
   try {
     const u = new URL(req.url());
     return u.origin + u.pathname;

@@ -1,8 +1,6 @@
 import type { Browser, Page, Target } from "puppeteer-core";
 import { ActionError, type TabInfo } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
-import type { BirthRequests } from "../settle/birth_requests.ts";
-import { TabBirths } from "./tab_births.ts";
 
 export type { TabInfo };
 
@@ -15,8 +13,7 @@ const ANNOUNCED_TAB_WAIT_MS = 2000;
  *
  * @example
  * ```ts
- * const tabs = new Tabs(browser, page, (p, birth) => watch(p, birth));
- * await tabs.ready;
+ * const tabs = new Tabs(browser, page, (p) => watch(p));
  * tabs.startAction();
  * await el.click();
  * const opened = await tabs.endAction(); // pages opened by the click
@@ -24,7 +21,7 @@ const ANNOUNCED_TAB_WAIT_MS = 2000;
  */
 export class Tabs {
   readonly #pages: Page[] = [];
-  readonly #onAdd: (page: Page, birth?: BirthRequests) => void;
+  readonly #onAdd: (page: Page) => void;
   readonly #pending = new Set<Promise<void>>();
   #current: Page;
   #opened: Page[] = [];
@@ -37,46 +34,28 @@ export class Tabs {
   readonly #expected = new Set<string>();
   /** Removes this object's listeners from the browser (shared by a batch's sessions). */
   readonly #stop: () => void;
-  /** The requests of new tabs of ours from their birth (see {@link TabBirths}). */
-  #births: TabBirths | undefined;
-  /** Settles once new tabs are watched from their birth (or cannot be). */
-  readonly ready: Promise<void>;
 
-  constructor(
-    browser: Browser,
-    first: Page,
-    onAdd: (page: Page, birth?: BirthRequests) => void,
-  ) {
+  constructor(browser: Browser, first: Page, onAdd: (page: Page) => void) {
     this.#onAdd = onAdd;
     this.#current = first;
     this.#add(first);
     const context = infoOf(first.target())?.browserContextId;
-    // The same tabs as `created` below picks, told by their target's info.
-    const wanted = (info: { openerId?: string }) =>
-      this.#acting || this.#pages.some((p) => idOf(p.target()) === info.openerId);
-    this.ready = TabBirths.start(browser, context, wanted).then((births) => {
-      this.#births = births;
-    });
     const discovered = (event: unknown) => {
       const info = event as { type: string; targetId: string; browserContextId?: string };
       if (this.#acting && info.type === "page" && info.browserContextId === context) {
         this.#expected.add(info.targetId);
       }
     };
-    const destroyed = (target: Target) => {
-      this.#expected.delete(idOf(target));
-      this.#births?.forget(idOf(target));
-    };
+    const destroyed = (target: Target) => this.#expected.delete(idOf(target));
     const created = (target: Target) => {
       this.#expected.delete(idOf(target));
-      const birth = this.#births?.take(idOf(target));
       if (target.type() !== "page" || target.browserContext() !== first.browserContext()) return;
       const opener = target.opener();
       const ours = opener !== undefined && this.#pages.some((p) => p.target() === opener);
       if (!ours && !this.#acting) return; // the user's own tabs in an attached browser
       const adding = target.page().then((page) => {
         if (page && !this.#pages.includes(page)) {
-          this.#add(page, birth);
+          this.#add(page);
           this.#opened.push(page);
         }
       }).catch(() => {/* the tab closed before it could be used */}).finally(() => {
@@ -91,13 +70,12 @@ export class Tabs {
       browser.off("targetdiscovered", discovered);
       browser.off("targetdestroyed", destroyed);
       browser.off("targetcreated", created);
-      this.ready.then(() => this.#births?.dispose());
     };
   }
 
-  #add(page: Page, birth?: BirthRequests): void {
+  #add(page: Page): void {
     this.#pages.push(page);
-    this.#onAdd(page, birth);
+    this.#onAdd(page);
     page.once("close", () => {
       const i = this.#pages.indexOf(page);
       if (i >= 0) this.#pages.splice(i, 1);
