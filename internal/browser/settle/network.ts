@@ -1,8 +1,10 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { BOUNDS, type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
 
+/** Requests that never end on their own (a socket, an event stream): never waited for. */
+export const ENDLESS_TYPES: ReadonlySet<string> = new Set(["websocket", "eventsource"]);
 /** Resource types that never mean "the page is still loading what the action asked for". */
-const IGNORED_TYPES = new Set(["websocket", "eventsource", "ping", "media", "manifest", "other"]);
+const IGNORED_TYPES = new Set([...ENDLESS_TYPES, "ping", "media", "manifest", "other"]);
 /** Addresses of analytics and error reporting: they report, they never load what a page shows. */
 const ANALYTICS =
   /google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com\/tr|connect\.facebook\.net|mc\.yandex\.ru|hotjar\.|segment\.(io|com)|mixpanel\.com|clarity\.ms|sentry\.io|newrelic\.com|nr-data\.net|datadoghq|amplitude\.com|\/collect\?|\/beacon\b/i;

@@ -1,12 +1,9 @@
 import type { Page } from "puppeteer-core";
 import type { SettleReason } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
-import type { NetworkWatch } from "./network.ts";
+import { ENDLESS_TYPES, type NetworkWatch } from "./network.ts";
 import { SETTLE } from "./policy.ts";
 import type { Settled } from "./page_activity.ts";
-
-/** Requests that never end on their own: not waited for. */
-const ENDLESS = new Set(["websocket", "eventsource"]);
 
 /**
  * `--settle simple`, Playwright MCP's rule after an action: a fixed window
@@ -25,7 +22,9 @@ export async function settleSimply(
   const left = () => Math.max(0, deadline - performance.now());
   const stop = () => signal?.aborted || page.isClosed() || left() <= 0;
   await pause(Math.min(SETTLE.simpleWindowMs, left()), signal).catch(() => {});
-  const requests = network.sinceAction().filter(({ req }) => !ENDLESS.has(req.resourceType()));
+  const requests = network.sinceAction().filter(({ req }) =>
+    !ENDLESS_TYPES.has(req.resourceType())
+  );
   const navigated = requests.some(({ req }) =>
     req.isNavigationRequest() && req.frame() === page.mainFrame()
   );
@@ -40,7 +39,7 @@ export async function settleSimply(
   } else if (requests.length > 0) {
     const open = () =>
       network.sinceAction().find(({ req, ended }) =>
-        !ended && !ENDLESS.has(req.resourceType()) && requests.some((r) => r.req === req)
+        !ended && !ENDLESS_TYPES.has(req.resourceType()) && requests.some((r) => r.req === req)
       );
     let last = requests[requests.length - 1]!.req.url();
     for (let o = open(); o && !stop(); o = open()) {
