@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "4cc2782a7b33";
+export const RUNTIME_VERSION = "d8c5178dbefc";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2425,7 +2425,7 @@ export const RUNTIME_SOURCE = [
   "    let box2 = root;",
   "    if (el) {",
   "      let p = el;",
-  "      while (p && !scrollable(p)) p = parentElementOf(p);",
+  "      while (p && !scrollable(p)) p = drawnParent(p);",
   "      box2 = p ?? root;",
   "    } else if (!canMove(root)) {",
   "      let best, area = 0;",
@@ -2545,9 +2545,6 @@ export const RUNTIME_SOURCE = [
   "    });",
   "    if (roots.length === 1 && roots[0].childElementCount > 1) return roots[0].childElementCount;",
   "    return roots.length;",
-  "  }",
-  "  function parentElementOf(el) {",
-  "    return el.parentElement ?? (el.getRootNode().host ?? null);",
   "  }",
   "  function revealElement(el) {",
   '    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });',
@@ -4816,7 +4813,7 @@ export const RUNTIME_SOURCE = [
   "    const title = clean(document.title);",
   "    const titled = INTERSTITIAL_TITLE.test(title);",
   "    const marker = INTERSTITIAL_MARKERS.selectors.flatMap(elementsOf)[0];",
-  '    const small = document.getElementsByTagName("*").length < SHORT_PAGE.elements;',
+  '    const small = document.getElementsByTagName("*").item(SHORT_PAGE.elements - 1) === null;',
   "    if (!titled && !marker && !small) return null;",
   "    const text = cut(clean(document.body?.innerText), 5e3);",
   "    const said = HUMAN_CHECK_TEXT.map((row) => ({ row, m: row.pattern.exec(text) })).find((s) => s.m);",
@@ -4935,7 +4932,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("4cc2782a7b33", api);',
+  '    install("d8c5178dbefc", api);',
   "    activityTracker();",
   "  }",
   "})();",

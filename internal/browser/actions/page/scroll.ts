@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { deepElementFromPoint } from "../../runtime/page/dom.ts";
+import { deepElementFromPoint, drawnParent } from "../../runtime/page/dom.ts";
 import { clean, cut } from "../../shared/text.ts";
 import { visuallyHidden } from "../../observe/page/walk/visually_hidden.ts";
 
@@ -52,7 +52,7 @@ export function scrollBy(el: Element | null, screens: number): ScrollResult {
   let box: Element = root;
   if (el) {
     let p: Element | null = el;
-    while (p && !scrollable(p)) p = parentElementOf(p);
+    while (p && !scrollable(p)) p = drawnParent(p);
     box = p ?? root;
   } else if (!canMove(root)) {
     let best: Element | undefined, area = 0;
@@ -214,11 +214,6 @@ function items(added: Set<Element>): number {
   });
   if (roots.length === 1 && roots[0]!.childElementCount > 1) return roots[0]!.childElementCount;
   return roots.length;
-}
-
-/** The parent element in the flat tree (the host of a shadow root), or null at the top. */
-function parentElementOf(el: Element): Element | null {
-  return el.parentElement ?? ((el.getRootNode() as ShadowRoot).host ?? null);
 }
 
 /** Scrolls `el` to the middle of its scroll containers; true when it is now in the viewport. */

@@ -142,7 +142,8 @@ function pageWall(): WallSeen | null {
   const title = clean(document.title);
   const titled = INTERSTITIAL_TITLE.test(title);
   const marker = INTERSTITIAL_MARKERS.selectors.flatMap(elementsOf)[0];
-  const small = document.getElementsByTagName("*").length < SHORT_PAGE.elements;
+  // Counted only up to the bound: item() stops there, length counts the whole page.
+  const small = document.getElementsByTagName("*").item(SHORT_PAGE.elements - 1) === null;
   if (!titled && !marker && !small) return null;
   const text = cut(clean(document.body?.innerText), 5000);
   const said = HUMAN_CHECK_TEXT.map((row) => ({ row, m: row.pattern.exec(text) })).find((s) => s.m);
