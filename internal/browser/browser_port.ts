@@ -10,12 +10,8 @@ import type { HumanInput } from "./verification/human_input.ts";
 import type { WaitRequest } from "./actions/wait_step.ts";
 import type { ActOptions } from "./actions/action_runner.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
-import type {
-  HistoryAction,
-  Screenshot,
-  ScreenshotOptions,
-  WaitOptions,
-} from "./actions/page_controls.ts";
+import type { HistoryAction, WaitOptions } from "./actions/page_controls.ts";
+import type { Screenshot, ScreenshotOptions } from "./screenshots/screenshot.ts";
 import type { FocusedInfo } from "./runtime/page_runtime.ts";
 
 export type {

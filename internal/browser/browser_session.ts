@@ -39,15 +39,17 @@ import {
   focusedElement,
   goHistory,
   type HistoryAction,
-  type Screenshot,
-  type ScreenshotOptions,
   scrollPageTo,
-  takeScreenshot,
   waitFor,
   waitForDownloads,
   type WaitOptions,
 } from "./actions/page_controls.ts";
 import { type FocusedInfo, inRealm, preloadRuntime } from "./runtime/page_runtime.ts";
+import {
+  type Screenshot,
+  type ScreenshotOptions,
+  takeScreenshot,
+} from "./screenshots/screenshot.ts";
 import { isolatedRealm } from "./runtime/realm.ts";
 import { type FindResult, type ObserveOptions, PageObserver } from "./observe/observer.ts";
 import { elementIdentities } from "./observe/identities.ts";

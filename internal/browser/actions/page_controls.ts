@@ -1,7 +1,6 @@
 import type { Page } from "puppeteer-core";
 import { ActionError, BrowserError, type DownloadRecord } from "../../entity/mod.ts";
 import type { Downloads } from "../downloads/downloads.ts";
-import { Buffer } from "node:buffer";
 import { type FocusedInfo, inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { pause } from "../shared/deadline.ts";
@@ -124,68 +123,6 @@ export async function focusedElement(page: Page): Promise<FocusedInfo | undefine
     ),
   );
   return found.find((info) => info && !info.inFrame);
-}
-
-/** Options of {@link takeScreenshot}. */
-export interface ScreenshotOptions {
-  /** The whole page instead of the viewport. */
-  fullPage?: boolean;
-  /** Hides what text fields and editors hold, in every frame (typed secrets show in pixels). */
-  hideFields?: boolean;
-  /** `jpeg` (default) or lossless `png`. */
-  format?: "jpeg" | "png";
-  /** JPEG quality, 0–100; default 75. */
-  quality?: number;
-  /** Also writes the image to this file. */
-  path?: string;
-}
-
-/** A screenshot: the image bytes, and base64 for protocols that carry text. */
-export interface Screenshot {
-  mimeType: string;
-  bytes: Uint8Array;
-  base64: string;
-}
-
-/**
- * A screenshot of the viewport (or the whole page), JPEG unless asked for PNG. With `hideFields`
- * the text of fields is made transparent for the picture by a style each frame's isolated world
- * adds and removes after, out of reach of page scripts. Throws a BrowserError when it cannot.
- */
-export async function takeScreenshot(
-  page: Page,
-  options: ScreenshotOptions = {},
-): Promise<Screenshot> {
-  const format = options.format ?? "jpeg";
-  const fullPage = options.fullPage ?? false;
-  const token = crypto.randomUUID();
-  const frames = options.hideFields ? page.frames() : [];
-  try {
-    // Hiding must work in every frame or the picture is not taken: a secret must never show.
-    await Promise.all(frames.map((f) => inRealm(isolatedRealm(f), "hideFieldText", token)));
-    const bytes = await page.screenshot({
-      type: format,
-      ...(format === "jpeg" ? { quality: options.quality ?? 75 } : {}),
-      fullPage,
-      captureBeyondViewport: fullPage,
-    });
-    if (options.path) await Deno.writeFile(options.path, bytes);
-    return {
-      mimeType: `image/${format}`,
-      bytes,
-      base64: Buffer.from(bytes).toString("base64"),
-    };
-  } catch (cause) {
-    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-    throw new BrowserError(`Cannot take a screenshot: ${why}`, { cause });
-  } finally {
-    await Promise.all(
-      frames.map((f) =>
-        inRealm(isolatedRealm(f), "showFieldText", token)
-          .catch(() => {/* the frame navigated or closed: the style went with it */})
-      ),
-    );
-  }
 }
 
 /**

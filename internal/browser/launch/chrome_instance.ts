@@ -1,6 +1,7 @@
 import type { HTTPResponse, Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
+import { capturePage } from "../screenshots/screenshot.ts";
 import { closeBrowser, openBrowser, type OpenedBrowser } from "./browser_launch.ts";
 
 /** One tab of a {@link ChromeInstance}. */
@@ -130,7 +131,7 @@ export class ChromeInstance implements AsyncDisposable {
   /** A PNG of the viewport or the whole page, base64. */
   async screenshot(tabId: string, fullPage: boolean): Promise<string> {
     const page = await this.#page(tabId);
-    return await page.screenshot({ encoding: "base64", fullPage, type: "png" });
+    return await capturePage(page, { format: "png", fullPage });
   }
 
   /** The HTML of the page, or of the first element `selector` matches. */

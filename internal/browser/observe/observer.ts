@@ -15,6 +15,7 @@ import { type ElementItem, type PageItem, WHERE } from "../shared/walk_types.ts"
 import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage, passages } from "./page_scope.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
+import { capturePage } from "../screenshots/screenshot.ts";
 import { DEFAULT_TOKEN_BUDGET, EXTRA_SHARE, fitBudget } from "./token_budget.ts";
 
 /** How pages are observed. */
@@ -96,7 +97,7 @@ export class PageObserver {
     const state: BrowserState = { url: page.url(), title, lines, summary: renderSummary(lines) };
     if (o.overlay || o.vision) await this.#drawOverlay(walk, lines);
     if (o.vision) {
-      const base64 = await page.screenshot({ type: "jpeg", quality: 70, encoding: "base64" })
+      const base64 = await capturePage(page, { format: "jpeg", quality: 70 })
         .catch(unlessNavigating(undefined));
       if (base64) state.image = { mimeType: "image/jpeg", base64 };
       if (!o.overlay) await this.#clearOverlay();

@@ -1,0 +1,160 @@
+/**
+ * Screenshots: one capture that never hangs when the page changes documents under it, used by
+ * every picture the agent takes (trace, live view, MCP, `--vision`, the chrome module).
+ *
+ * Chromium never answers a `Page.captureScreenshot` begun while the tab is between two documents
+ * (a navigation commits while it waits for a frame), and puppeteer's `page.screenshot` queues
+ * every later screenshot of the browser context behind that one, so one picture taken at the
+ * wrong moment (the live view's first look while the task's first page loads) left every later
+ * picture of the run blank. Here each capture has its own CDP session, begins again once the
+ * page's document changed, and gives up with an error after a bound.
+ */
+import type { CDPSession, Page } from "puppeteer-core";
+import { Buffer } from "node:buffer";
+import { BrowserError } from "../../entity/mod.ts";
+import { inRealm } from "../runtime/page_runtime.ts";
+import { isolatedRealm } from "../runtime/realm.ts";
+import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
+
+/** Options of {@link takeScreenshot}. */
+export interface ScreenshotOptions {
+  /** The whole page instead of the viewport. */
+  fullPage?: boolean;
+  /** Hides what text fields and editors hold, in every frame (typed secrets show in pixels). */
+  hideFields?: boolean;
+  /** `jpeg` (default) or lossless `png`. */
+  format?: "jpeg" | "png";
+  /** JPEG quality, 0–100; default 75. */
+  quality?: number;
+  /** Also writes the image to this file. */
+  path?: string;
+}
+
+/** A screenshot: the image bytes, and base64 for protocols that carry text. */
+export interface Screenshot {
+  mimeType: string;
+  bytes: Uint8Array;
+  base64: string;
+}
+
+/** What {@link capturePage} draws. */
+export interface CaptureOptions {
+  format: "jpeg" | "png";
+  /** JPEG quality, 0–100. */
+  quality?: number;
+  /** The whole page instead of the viewport. */
+  fullPage?: boolean;
+}
+
+/** How long one picture may take in all, however often the page changes documents meanwhile. */
+export const CAPTURE_LIMIT_MS = 10_000;
+/**
+ * How often a capture begins again because the page changed documents; past it the capture waits
+ * for its answer (a page that changes its address within the document all the time).
+ */
+const RESTARTS = 5;
+/** The wait before asking again when the tab has no document to draw, between two. */
+const BETWEEN_DOCUMENTS_MS = 50;
+/** Chromium's answer while the tab has no active document (a navigation is committing). */
+const NO_DOCUMENT = /Not attached to an active page/i;
+
+/**
+ * A screenshot of the viewport (or the whole page), JPEG unless asked for PNG. With `hideFields`
+ * the text of fields is made transparent for the picture by a style each frame's isolated world
+ * adds and removes after, out of reach of page scripts. Throws a BrowserError when it cannot.
+ */
+export async function takeScreenshot(
+  page: Page,
+  options: ScreenshotOptions = {},
+): Promise<Screenshot> {
+  const format = options.format ?? "jpeg";
+  const token = crypto.randomUUID();
+  const frames = options.hideFields ? page.frames() : [];
+  try {
+    // Hiding must work in every frame or the picture is not taken: a secret must never show.
+    await Promise.all(frames.map((f) => inRealm(isolatedRealm(f), "hideFieldText", token)));
+    const base64 = await capturePage(page, {
+      format,
+      ...(format === "jpeg" ? { quality: options.quality ?? 75 } : {}),
+      fullPage: options.fullPage ?? false,
+    });
+    const bytes = new Uint8Array(Buffer.from(base64, "base64"));
+    if (options.path) await Deno.writeFile(options.path, bytes);
+    return { mimeType: `image/${format}`, bytes, base64 };
+  } catch (cause) {
+    if (cause instanceof BrowserError) throw cause;
+    const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+    throw new BrowserError(`Cannot take a screenshot: ${why}`, { cause });
+  } finally {
+    await Promise.all(
+      frames.map((f) =>
+        inRealm(isolatedRealm(f), "showFieldText", token)
+          .catch(() => {/* the frame navigated or closed: the style went with it */})
+      ),
+    );
+  }
+}
+
+/**
+ * The page's picture as base64, with the parameters puppeteer's `page.screenshot` sends, on a
+ * CDP session of its own (no queue behind another picture). A capture the page's change of
+ * document left unanswered begins again on the new document; after `limitMs` in all it throws a
+ * BrowserError.
+ */
+export async function capturePage(
+  page: Page,
+  options: CaptureOptions,
+  limitMs = CAPTURE_LIMIT_MS,
+): Promise<string> {
+  const params = {
+    format: options.format,
+    ...(options.format === "jpeg" && options.quality !== undefined
+      ? { quality: Math.round(options.quality) }
+      : {}),
+    fromSurface: true,
+    optimizeForSpeed: false,
+    captureBeyondViewport: options.fullPage ?? false,
+  };
+  const deadline = Date.now() + limitMs;
+  const late = () =>
+    new BrowserError(
+      `Cannot take a screenshot: the page drew nothing within ${limitMs / 1000} s; try again`,
+    );
+  let session: CDPSession | undefined;
+  try {
+    session = await withDeadline(page.createCDPSession(), limitMs);
+    for (let restarts = 0;; restarts++) {
+      const moved = restarts < RESTARTS ? documentChange(page) : undefined;
+      try {
+        const answer = await withDeadline(
+          Promise.race([session.send("Page.captureScreenshot", params), moved?.changed]),
+          deadline - Date.now(),
+        );
+        if (answer) return answer.data;
+      } catch (error) {
+        if (error instanceof DeadlineError) throw late();
+        if (!NO_DOCUMENT.test(error instanceof Error ? error.message : String(error))) throw error;
+        if (Date.now() + BETWEEN_DOCUMENTS_MS >= deadline) throw late();
+        await pause(BETWEEN_DOCUMENTS_MS);
+      } finally {
+        moved?.stop();
+      }
+    }
+  } catch (error) {
+    if (error instanceof DeadlineError) throw late();
+    throw error;
+  } finally {
+    // Ends a capture left waiting, too: its answer can no longer come.
+    await session?.detach().catch(() => {/* the page closed */});
+  }
+}
+
+/** Resolves (with nothing) once the page's main frame shows another document or address. */
+function documentChange(page: Page): { changed: Promise<undefined>; stop: () => void } {
+  const { promise, resolve } = Promise.withResolvers<undefined>();
+  const onNavigated = (frame: unknown) => {
+    if (frame === page.mainFrame()) resolve(undefined);
+  };
+  page.on("framenavigated", onNavigated);
+  return { changed: promise, stop: () => page.off("framenavigated", onNavigated) };
+}
