@@ -127,6 +127,27 @@ Deno.test("boundedUserMessage() keeps recent steps whole and the request under i
   assert.match(tiny.text, /… \d+ more lines of this page left out to keep the request small/);
 });
 
+Deno.test("boundedUserMessage() cuts a long data: address in an old step as any long value, and writes web addresses short", () => {
+  const data = `data:text/html,${encodeURIComponent(`<h1>${"y".repeat(300)}</h1>`)}`;
+  const web = `https://shop.test/catalogue/${"z".repeat(100)}/item`;
+  const step = (n: number, url: string): StepRecord => ({
+    step: n,
+    call: { name: "navigate", args: { url }, reasoning: "" },
+    result: { ok: true, text: "Opened the page." },
+    ms: 1,
+  });
+  const history = [step(1, data), step(2, web), step(3, "https://shop.test/")];
+  const page: BrowserState = { url: "https://shop.test/", title: "Shop", lines: [], summary: "" };
+  const { text } = boundedUserMessage("find it", history, page, { maxTokens: 1e9, fullSteps: 1 });
+  const line = (n: number) => text.split("\n").find((l) => l.startsWith(`${n}. `)) ?? "";
+  // Step 1 is old: its data: address is cut like text (it was written whole, 300+ characters).
+  assert.ok(line(1).length < 120, line(1));
+  assert.match(line(1), /navigate\(url="data:text\/html,[^"]{40,}…"\)/);
+  // A web address is written by the request: short, and only once in full.
+  assert.ok(!line(2).includes(web), line(2));
+  assert.match(line(2), /navigate\(url="[^"]*…[^"]*"\)/);
+});
+
 Deno.test("agent keeps every request under --max-request-tokens on a long run", async () => {
   await using site = startFixtureServer();
   await using model = startScriptedModel([

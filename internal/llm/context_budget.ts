@@ -6,7 +6,7 @@ import {
   type StepRecord,
 } from "../entity/mod.ts";
 import { userMessage } from "./prompt.ts";
-import { urlsIn } from "./url_names.ts";
+import { isAddressArg, urlsIn } from "./url_names.ts";
 
 /** How large a step's user message may grow. */
 export interface ContextLimits {
@@ -118,8 +118,9 @@ function shorten(record: StepRecord): StepRecord {
   const args: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record.call.args)) {
     // An address is cut by the request, where it can tell it apart from the others.
-    const address = k === "url" && typeof v === "string" && URL.canParse(v);
-    args[k] = typeof v === "string" && v.length > 60 && !address ? `${v.slice(0, 59)}…` : v;
+    args[k] = typeof v === "string" && v.length > 60 && !isAddressArg(k, v)
+      ? `${v.slice(0, 59)}…`
+      : v;
   }
   const outcome = record.result.outcome;
   const text = outcome

@@ -1,5 +1,5 @@
 import type { BrowserState, StepRecord } from "../entity/mod.ts";
-import { unquotedUrls, UrlNames } from "./url_names.ts";
+import { isAddressArg, unquotedUrls, UrlNames } from "./url_names.ts";
 
 /** Bumped whenever the prompt's wording changes, so traces say which prompt a run used. */
 export const PROMPT_VERSION = 6;
@@ -45,22 +45,18 @@ export function historyLine(record: StepRecord, urls?: UrlNames): string {
   const reasoning = record.call.reasoning;
   const reason = reasoning ? `${urls ? urls.write(reasoning, "history") : reasoning} → ` : "";
   const args = Object.entries(record.call.args).map(([k, v]) =>
-    `${k}=${JSON.stringify(urls && urlArg(k, v) ? urls.name(v as string, "history") : v)}`
+    `${k}=${JSON.stringify(urls && isAddressArg(k, v) ? urls.name(String(v), "history") : v)}`
   ).join(", ");
   const mark = record.result.ok ? "" : "ERROR: ";
   const text = urls ? urls.write(record.result.text, "history") : record.result.text;
   return `${record.step}. ${reason}${record.call.name}(${args}) → ${mark}${text}`;
 }
 
-/** An argument that says where to go: `url`, a web address. */
-function urlArg(name: string, value: unknown): value is string {
-  return name === "url" && typeof value === "string" && /^(https?|file):\/\//i.test(value) &&
-    URL.canParse(value);
-}
-
 /** The addresses a step's line names where it went (see {@link UrlNames}), in order. */
 function stepUrls(record: StepRecord): string[] {
-  const args = Object.entries(record.call.args).flatMap(([k, v]) => urlArg(k, v) ? [v] : []);
+  const args = Object.entries(record.call.args).flatMap(([k, v]) =>
+    isAddressArg(k, v) ? [String(v)] : []
+  );
   return [
     ...unquotedUrls(record.call.reasoning),
     ...args,

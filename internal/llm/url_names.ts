@@ -14,6 +14,16 @@ const URL_IN_TEXT = /\b(?:https?|file):\/\/[^\s<>"'`{}|\\^]+/gi;
 /** Longest address HISTORY writes uncut. */
 const HISTORY_MAX = 60;
 
+/**
+ * An argument that says where to go: `url`, a web or file address. Only these are written
+ * short by the request (see {@link UrlNames}); any other long value, a `data:` address too, is
+ * cut like text where steps are shortened.
+ */
+export function isAddressArg(name: string, value: unknown): boolean {
+  return name === "url" && typeof value === "string" && /^(https?|file):\/\//i.test(value) &&
+    URL.canParse(value);
+}
+
 /** How an address is written where it is mentioned. */
 export type Place = "history" | "page";
 
