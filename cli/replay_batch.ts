@@ -8,7 +8,7 @@
  */
 import { basename, join } from "node:path";
 import { EXIT } from "../internal/config/mod.ts";
-import { ConfigError } from "../internal/entity/mod.ts";
+import { ConfigError, verificationJson } from "../internal/entity/mod.ts";
 import {
   loadRecording,
   type Recording,
@@ -29,7 +29,7 @@ import {
   withEndpointRetry,
 } from "./batch.ts";
 import { withRetries } from "./batch_retries.ts";
-import { type CliContext, defaultRunDir, progressFor, verificationJson } from "./run_one.ts";
+import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
 import { shownEndpoint } from "./endpoint_pool.ts";
 import { shardItems } from "./shard.ts";
 import { healJson, healLine, replayVerdict, settleHeals } from "./replay_heals.ts";

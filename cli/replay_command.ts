@@ -6,10 +6,10 @@
  */
 import { replayRun } from "../internal/trace/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
-import { ConfigError } from "../internal/entity/mod.ts";
+import { ConfigError, verificationJson } from "../internal/entity/mod.ts";
 import { findRecordings, replayBatch } from "./replay_batch.ts";
 import { healJson, healLine, replayVerdict, settleHeals } from "./replay_heals.ts";
-import { type CliContext, defaultRunDir, progressFor, steps, verificationJson } from "./run_one.ts";
+import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts";
 
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every

@@ -17,7 +17,7 @@ import type { BrowserPort, BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
 import { type PolicyEvent, renderWall, type ToolRegistry } from "../internal/tools/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
-import type { VerificationWall } from "../internal/entity/mod.ts";
+import { verificationJson } from "../internal/entity/mod.ts";
 import { type AnsweredBy, liveRunHooks } from "./live_view.ts";
 import type { Speaker } from "./speak.ts";
 
@@ -285,14 +285,6 @@ export function resultJson(outcome: RunOutcome): Record<string, unknown> {
     run_dir: dir,
     ...(result.verification ? { verification: verificationJson(result.verification) } : {}),
   };
-}
-
-/**
- * A human-verification check as `--json` lines print it, for a run and a replay it stopped:
- * `kind`, `name`, `url` (the page it blocks) and `where`.
- */
-export function verificationJson(wall: VerificationWall): Record<string, string> {
-  return { kind: wall.kind, name: wall.name, url: wall.url, where: wall.where };
 }
 
 /** Prints the outcome (answer on stdout, summary on stderr, or `--json`); returns the exit code. */

@@ -14,6 +14,7 @@ import type { ActionOutcome, ErrorKind } from "./outcome.ts";
 
 export * from "./outcome.ts";
 export type { VerificationKind, VerificationWall } from "./verification.ts";
+export { verificationJson } from "./verification.ts";
 export { estimateTokens } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
 

@@ -48,3 +48,13 @@ export interface VerificationWall {
    */
   passes?: boolean;
 }
+
+/**
+ * A check as every JSON output writes it (`--json` lines, MCP results, the live view):
+ * `kind`, `name`, `url` (the page it blocks) and `where`.
+ */
+export function verificationJson(
+  wall: VerificationWall,
+): Pick<VerificationWall, "kind" | "name" | "url" | "where"> {
+  return { kind: wall.kind, name: wall.name, url: wall.url, where: wall.where };
+}

@@ -1,4 +1,4 @@
-import type { TabInfo } from "../entity/mod.ts";
+import type { TabInfo, verificationJson } from "../entity/mod.ts";
 import type { BrowserPort, HumanInput } from "../tools/mod.ts";
 import { LiveRun } from "./live_run.ts";
 
@@ -36,13 +36,10 @@ export interface LiveRunState {
 }
 
 /** A human-verification check handed to the person at the live view. */
-export interface LiveVerification {
+export type LiveVerification = ReturnType<typeof verificationJson> & {
   /** `A human-verification check (reCAPTCHA) blocks http://…`. */
   text: string;
-  name: string;
-  url: string;
-  where: string;
-}
+};
 
 /** A browser the live view shows and may close tabs of. */
 export type LiveBrowser = BrowserPort & { close(): Promise<void> };

@@ -1,4 +1,4 @@
-import type { StepRecord, VerificationWall } from "../entity/mod.ts";
+import { type StepRecord, verificationJson, type VerificationWall } from "../entity/mod.ts";
 import { describeCall } from "../tools/mod.ts";
 import type { LiveBrowser, LiveHub, LiveRunState, LiveStep } from "./live_hub.ts";
 
@@ -87,7 +87,7 @@ export class LiveRun {
     signal: AbortSignal,
   ): Promise<void> {
     this.#state.thinking = null;
-    this.#state.verification = { text, name: wall.name, url: wall.url, where: wall.where };
+    this.#state.verification = { text, ...verificationJson(wall) };
     this.#state.status = "waiting";
     this.#hub.handingOff(this.id, browser);
     this.#hub.emit("verification", { run: this.id, verification: this.#state.verification });

@@ -1,4 +1,4 @@
-import type { ToolResult, VerificationWall } from "../entity/mod.ts";
+import { type ToolResult, verificationJson, type VerificationWall } from "../entity/mod.ts";
 import { type BrowserPort, renderWall, type Tool } from "../tools/mod.ts";
 
 /**
@@ -52,8 +52,6 @@ function blocked(wall: VerificationWall, before: string): ToolResult {
     text: `${before} ${
       renderWall(wall)
     } (${wall.where}). It is for a person: ask the user to solve it in the browser window (a server started with --headless shows none: start it with --headed), then call again; never try to solve or get around it.`,
-    data: {
-      verification: { kind: wall.kind, name: wall.name, url: wall.url, where: wall.where },
-    },
+    data: { verification: verificationJson(wall) },
   };
 }
