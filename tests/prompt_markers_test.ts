@@ -6,7 +6,7 @@ import { startFixtureServer } from "./support/fixture_server.ts";
 /** A page that shows every state and mark the observer writes. */
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Marks</title></head>
 <body><h1>Every mark</h1>
-<label>Name <input required autofocus></label>
+<label>Name <input required id="name"></label>
 <label>Email <input aria-invalid="true" value="x@"></label>
 <label>Code <input readonly value="A1"></label>
 <label>Password <input type="password" value="secret"></label>
@@ -27,7 +27,12 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <section aria-label="Results" style="height:80px;overflow:auto">
 ${Array.from({ length: 60 }, (_, i) => `<p><a href="/r${i}">Result ${i}</a></p>`).join("")}
 </section>
-<script>document.getElementById("mixed").indeterminate = true;</script>
+<script>
+document.getElementById("mixed").indeterminate = true;
+// Focused at once: autofocus waits for a rendering update, which a loaded machine may not have
+// made before the first look.
+document.getElementById("name").focus();
+</script>
 </body></html>`;
 
 Deno.test("systemPrompt() defines every state and mark CURRENT PAGE uses", async () => {
