@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { composedParent } from "../../runtime/page/dom.ts";
+import { composedParent, drawnParent } from "../../runtime/page/dom.ts";
 import { clean } from "../../shared/text.ts";
 import { noteRead } from "./walk/reads.ts";
 
@@ -205,11 +205,6 @@ function shownText(box: Element): string {
 
 /** Whether `box` holds `field`, through the shadow roots between them. */
 function holds(box: Element, field: Element): boolean {
-  if (box.contains(field)) return true;
-  for (let root = field.getRootNode(); root.nodeType === 11;) {
-    const host = (root as ShadowRoot).host;
-    if (box.contains(host)) return true;
-    root = host.getRootNode();
-  }
+  for (let p: Element | null = field; p; p = drawnParent(p)) if (p === box) return true;
   return false;
 }
