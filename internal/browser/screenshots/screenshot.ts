@@ -132,7 +132,7 @@ export async function capturePage(
         );
         if (answer) return answer.data;
       } catch (error) {
-        if (error instanceof DeadlineError) throw late();
+        // Anything else (the time that ran out too) ends the capture below.
         if (!NO_DOCUMENT.test(error instanceof Error ? error.message : String(error))) throw error;
         if (Date.now() + BETWEEN_DOCUMENTS_MS >= deadline) throw late();
         await pause(BETWEEN_DOCUMENTS_MS);
