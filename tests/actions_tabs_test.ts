@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { userMessage } from "../internal/llm/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { settleApi } from "./support/settle_api.ts";
 import { idIn } from "./support/summary.ts";
 import { said } from "./support/said.ts";
 import { pageOf } from "../internal/browser/testing.ts";
@@ -60,6 +61,30 @@ Deno.test("window.open and noopener links open tabs too; a tab that closes itsel
   const close = idIn((await browser.observe()).summary, /Close this window/);
   assert.match(await said(browser.click(close)), /The tab closed itself; now on tab 1: .*popup=1/);
   assert.equal((await browser.tabs()).length, 2);
+});
+
+Deno.test("a click that opens a tab whose app fetches its data as it loads settles once the data is in", async () => {
+  // The tab's app asks for its data at DOMContentLoaded, before puppeteer hands the tab over:
+  // the request is never seen as the tab's own. Without the wait for the tab's early requests,
+  // settling ended about 130 ms after the click, long before the answer a second later.
+  const data = "/settle/nav_fetch.html?ms=1000";
+  const links = new Response(
+    `<title>Links</title><a href="${data}" target="_blank">Open the orders</a>` +
+      `<button onclick="window.open('${data}&popup=1')">Open the orders in a pop-up</button>`,
+    { headers: { "content-type": "text/html" } },
+  );
+  await using site = startFixtureServer({
+    routes: [(_req, url) => url.pathname === "/links" ? links.clone() : undefined, settleApi],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  for (const [control, tab] of [[/Open the orders$/m, 1], [/in a pop-up/, 2]] as const) {
+    await said(browser.switchTab(0));
+    if (tab === 1) await said(browser.navigate(site.url("/links")));
+    const id = idIn((await browser.observe()).summary, control);
+    const result = await said(browser.click(id));
+    assert.match(result, new RegExp(`A new tab ${tab} opened: .*nav_fetch\\.html\\?ms=1000`));
+    assert.match((await browser.observe()).summary, /Post 1001/, result);
+  }
 });
 
 Deno.test("go_back returns to the previous page and says so when there is none", async () => {

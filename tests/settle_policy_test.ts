@@ -100,6 +100,14 @@ const ROWS: Row[] = [
     in: "page",
   },
   {
+    rule: ["longRequestMs", "a new tab's early requests"],
+    name: "a click that opens a tab whose app fetches its data as it loads (400 ms)",
+    page: "/settle/new_tab.html",
+    target: /Open the orders/,
+    shows: /Post 1001/,
+    in: "page",
+  },
+  {
     rule: ["the page's own requests"],
     name: "a page whose own long poll is always in flight",
     page: "/settle/longpoll.html",

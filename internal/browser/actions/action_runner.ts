@@ -149,7 +149,9 @@ async function actAndSettle(
     const index = tabs.pages.indexOf(now);
     tabs.select(index);
     await now.bringToFront().catch(() => {/* headless tabs need no focus */});
-    settledMs += (await env.activity(now).settle({ capMs: env.settleCapMs, signal })).ms;
+    // Its first document is the action's doing, with requests made before it was handed over.
+    const opening = { capMs: env.settleCapMs, signal, opened: true };
+    settledMs += (await env.activity(now).settle(opening)).ms;
     const title = await now.title().catch(() => ""); // the new tab navigated again: no title yet
     outcome.newTab = { index, url: now.url(), title, count: opened.length };
   } else if (closedItself) {

@@ -8,6 +8,7 @@ import { isolatedRealm } from "../runtime/realm.ts";
 import { NetworkWatch } from "./network.ts";
 import { SETTLE } from "./policy.ts";
 import { settleSimply } from "./simple_settle.ts";
+import { UnseenRequests } from "./unseen_requests.ts";
 
 /**
  * How settling decides: `default` by the action's own work (the recorders in the page),
@@ -26,6 +27,11 @@ export interface SettleOptions {
   ignoreBusy?: string[];
   /** The action's target is in this child frame: its document is asked too. */
   frame?: Frame | undefined;
+  /**
+   * The action that just ended opened this tab: the requests it made before it was handed over
+   * are waited for too ({@link UnseenRequests}).
+   */
+  opened?: boolean;
 }
 
 /**
@@ -96,6 +102,9 @@ export class PageActivity {
     let working = "";
     let waited: Waited | undefined;
     let needed: number = SETTLE.quietMs;
+    await using early = options.opened
+      ? await UnseenRequests.watch(this.#page, options.capMs, signal)
+      : undefined;
     while (!signal?.aborted && !this.#page.isClosed()) {
       const left = deadline - performance.now();
       if (left <= 0) break;
@@ -129,6 +138,7 @@ export class PageActivity {
         if (s.pending) pending ||= s.pending;
       }
       const held = this.#network.holding();
+      if (early?.pending()) pending ||= EARLY_REQUESTS;
       wait = Math.max(wait, needed - this.#network.quietMs());
       if (held) waited = { kind: "request", url: short(held) };
       else if (pending) waited = { kind: "work", what: pending };
@@ -176,6 +186,9 @@ export class PageActivity {
     return this.#brought(s) ? SETTLE.broughtQuietMs : SETTLE.quietMs;
   }
 }
+
+/** What a new tab's requests from before it was handed over are called, waited on. */
+const EARLY_REQUESTS = "the requests the new tab made as it loaded";
 
 /** A request's address without its query, for a sentence: `/api/x`, or a host's. */
 function short(req: HTTPRequest): string {
