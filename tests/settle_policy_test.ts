@@ -4,6 +4,7 @@ import { RECURRENCE, SETTLE } from "../internal/browser/settle/policy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { settleApi } from "./support/settle_api.ts";
 import { idIn } from "./support/summary.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 
 // The settle policy (internal/browser/settle/policy.ts), one row per rule: a page that exercises
 // it, the action, and what the action's report must name. Each row asserts the settle was neither
@@ -17,8 +18,11 @@ interface Row {
   rule: string[];
   name: string;
   page: string;
-  /** The action (default: click the element whose line matches `target`); `url` of a path. */
-  act?: (browser: BrowserSession, url: (path: string) => string) => Promise<ActionOutcome>;
+  /**
+   * The action (default: click the element whose line matches `target`); `url` of a path. One
+   * with no report (a person's input) is judged by the page (`in: "page"`).
+   */
+  act?: (browser: BrowserSession, url: (path: string) => string) => Promise<ActionOutcome | void>;
   target?: RegExp;
   /** What the report must name: the action's late result (of the k-th action). */
   shows: RegExp | ((k: number) => RegExp);
@@ -40,6 +44,17 @@ interface Row {
 const click = (target: RegExp) => async (browser: BrowserSession) =>
   browser.click(idIn((await browser.observe()).summary, target));
 
+/** A person's press (down, then up) on the middle of `selector`, as the live view sends it. */
+async function press(browser: BrowserSession, selector: string): Promise<void> {
+  const at = await pageOf(browser).$eval(selector, (el) => {
+    const r = el.getBoundingClientRect();
+    const x = (r.left + r.width / 2) / innerWidth, y = (r.top + r.height / 2) / innerHeight;
+    return { x, y };
+  });
+  await browser.humanInput({ kind: "down", ...at });
+  await browser.humanInput({ kind: "up", ...at });
+}
+
 const ROWS: Row[] = [
   {
     rule: ["quietMs"],
@@ -47,6 +62,14 @@ const ROWS: Row[] = [
     page: "/settle/request.html?ms=200",
     target: /Load the reply/,
     shows: /heading "Reply 1"/,
+  },
+  {
+    rule: ["humanInputMs"],
+    name: "a person's press through the live view whose answer a 200 ms request brings",
+    page: "/settle/request.html?ms=200",
+    act: (b) => press(b, "#go"),
+    shows: /## Reply 1/,
+    in: "page",
   },
   {
     rule: ["quietMs"],
@@ -403,9 +426,9 @@ for (const row of ROWS) {
     const act = row.act ?? click(row.target!);
     for (let k = 1; k <= (row.times ?? 1); k++) {
       const outcome = await act(browser, server.url);
-      const said = renderOutcome(outcome);
-      assert.equal(outcome.capped, row.capped !== undefined, said);
-      if (row.capped) assert.equal(outcome.stillBusy, row.capped, said);
+      const said = outcome ? renderOutcome(outcome) : "";
+      if (outcome) assert.equal(outcome.capped, row.capped !== undefined, said);
+      if (outcome && row.capped) assert.equal(outcome.stillBusy, row.capped, said);
       const shown = row.in === "page" ? (await browser.observe()).summary : said;
       assert.match(shown, typeof row.shows === "function" ? row.shows(k) : row.shows, said);
       if (row.hides) assert.doesNotMatch(said, row.hides);

@@ -32,6 +32,7 @@ import { type TabInfo, Tabs } from "./tabs/tabs.ts";
 import { DomainGuard } from "./domains/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
 import { PageActivity, type SettleMode } from "./settle/page_activity.ts";
+import { SETTLE } from "./settle/policy.ts";
 import { DialogAnswers } from "./dialogs/dialog_answers.ts";
 import { type WaitRequest, waitStep } from "./actions/wait_step.ts";
 import { recordListeners } from "./runtime/main_world.ts";
@@ -55,9 +56,6 @@ import { type FindResult, type ObserveOptions, PageObserver } from "./observe/ob
 import { elementIdentities } from "./observe/identities.ts";
 import { findWall } from "./verification/wall_check.ts";
 import { type HumanInput, sendHumanInput } from "./verification/human_input.ts";
-
-/** How long a person's input through the live view is given to take effect, in ms. */
-const HUMAN_INPUT_SETTLE_MS = 1500;
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();
@@ -260,7 +258,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     const page = this.#page;
     return this.#health.run(page, async () => {
       await sendHumanInput(page, input);
-      const capMs = Math.min(this.#settleCapMs, HUMAN_INPUT_SETTLE_MS);
+      const capMs = Math.min(this.#settleCapMs, SETTLE.humanInputMs);
       await this.#activityOf(page).settle({ capMs });
     });
   }

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "126c6fb346cf";
+export const RUNTIME_VERSION = "ab7fa7252f01";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -91,7 +91,13 @@ export const RUNTIME_SOURCE = [
   "    /** An animation frame counts as a timeout of this long (one frame at 60 Hz) in the rules. */",
   "    frameMs: 16,",
   "    /** `--settle simple` (Playwright MCP's rule): the fixed window after an action and its requests. */",
-  "    simpleWindowMs: 500",
+  "    simpleWindowMs: 500,",
+  "    /**",
+  "     * A person's input through the live view (a press on the picture of a verification check) is",
+  "     * settled for at most this long: the next picture follows the press promptly, and the check's",
+  "     * own pace is not the agent's to wait out.",
+  "     */",
+  "    humanInputMs: 1500",
   "  });",
   "  var PROGRESS_LINE = Object.freeze({",
   "    /** Longer lines are prose that mentions loading, not a status. */",
@@ -155,6 +161,7 @@ export const RUNTIME_SOURCE = [
   '    { waitMs: 100, reason: "the same again, with the next scroll alignment" },',
   '    { waitMs: 500, reason: "a slow entrance or loading cover; then fall back or refuse" }',
   "  ]);",
+  "  var READY_FRAME_WAIT_MS = 100;",
   "",
   "  // ../../settle/page/activity.ts",
   "  var trackers = /* @__PURE__ */ new WeakMap();",
@@ -1478,7 +1485,6 @@ export const RUNTIME_SOURCE = [
   '    { block: "center", inline: "center" },',
   '    { block: "start", inline: "start" }',
   "  ];",
-  "  var FRAME_WAIT_MS = 100;",
   "  async function readiness(el, options) {",
   '    if (!el.isConnected) return { ok: false, reason: "gone", detail: "it left the page" };',
   "    if (isDisabled(el)) {",
@@ -1548,7 +1554,7 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function nextFrame() {",
   "    return new Promise((resolve) => {",
-  "      const timer = setTimeout(resolve, FRAME_WAIT_MS);",
+  "      const timer = setTimeout(resolve, READY_FRAME_WAIT_MS);",
   "      requestAnimationFrame(() => {",
   "        clearTimeout(timer);",
   "        resolve();",
@@ -4927,7 +4933,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("126c6fb346cf", api);',
+  '    install("ab7fa7252f01", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -60,6 +60,12 @@ export const SETTLE = Object.freeze({
   frameMs: 16,
   /** `--settle simple` (Playwright MCP's rule): the fixed window after an action and its requests. */
   simpleWindowMs: 500,
+  /**
+   * A person's input through the live view (a press on the picture of a verification check) is
+   * settled for at most this long: the next picture follows the press promptly, and the check's
+   * own pace is not the agent's to wait out.
+   */
+  humanInputMs: 1500,
 });
 
 /** What a line must be like to say the page is working (`busy.ts`), in characters. */
@@ -173,3 +179,10 @@ export const READY_LADDER: readonly { waitMs: number; reason: string }[] = Objec
   { waitMs: 100, reason: "the same again, with the next scroll alignment" },
   { waitMs: 500, reason: "a slow entrance or loading cover; then fall back or refuse" },
 ]);
+
+/**
+ * How long the checks before acting (`actions/page/actionable.ts`) wait for an animation frame,
+ * to compare the target's box across two, before going on without one: a page that draws none
+ * (a minimized window) can still be acted on.
+ */
+export const READY_FRAME_WAIT_MS = 100;

@@ -11,6 +11,7 @@
 import { composedParent, deepElementFromPoint } from "../../runtime/page/dom.ts";
 import { noteHoverLook } from "../../effects/page/effect_count.ts";
 import { clean } from "../../shared/text.ts";
+import { READY_FRAME_WAIT_MS } from "../../settle/policy.ts";
 
 /** Where an event can land on an element, or why it cannot yet. */
 export type Readiness =
@@ -41,9 +42,6 @@ const ALIGNMENTS: (ScrollIntoViewOptions | undefined)[] = [
   { block: "center", inline: "center" },
   { block: "start", inline: "start" },
 ];
-
-/** How long to wait for an animation frame before going on without one (a hidden tab has none). */
-const FRAME_WAIT_MS = 100;
 
 /**
  * One try of the checks on `el`: ready with a point to act at, or why not (the host waits and
@@ -147,7 +145,7 @@ function sameBox(a: DOMRect, b: DOMRect): boolean {
 
 function nextFrame(): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, FRAME_WAIT_MS);
+    const timer = setTimeout(resolve, READY_FRAME_WAIT_MS);
     requestAnimationFrame(() => {
       clearTimeout(timer);
       resolve();
