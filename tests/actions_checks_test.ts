@@ -3,6 +3,7 @@ import type { Frame } from "puppeteer-core";
 import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { settleApi } from "./support/settle_api.ts";
 import { idIn } from "./support/summary.ts";
 import { until } from "./support/until.ts";
 
@@ -66,6 +67,23 @@ Deno.test("click on a button in a frame the outer page covers falls back to a sc
     ),
   );
   assert.equal(await out(page.frames()[1]!), "Confirmed (trusted: false)");
+});
+
+Deno.test("click in a tab another tab hides brings it to the front first, and waits for its answer", async () => {
+  // Hidden behind a tab of the user's (or of another session), a page draws no frames and takes a
+  // mouse move only seconds later: the click landed after 5 s, past its reach, and its answer
+  // was not waited for ("Nothing on the page changed").
+  await using site = startFixtureServer({ routes: [settleApi] });
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/settle/request.html?ms=200"));
+  const id = idIn((await browser.observe()).summary, /Load the reply/);
+  const page = pageOf(browser);
+  await page.browser().newPage(); // in front of the agent's tab
+  assert.equal(await page.evaluate(() => document.visibilityState), "hidden");
+  const said = renderOutcome(await browser.click(id));
+  assert.match(said, /^Clicked \[\d+\]\./, said);
+  assert.match(said, /Reply 1/, said);
+  assert.equal(await page.evaluate(() => document.visibilityState), "visible");
 });
 
 Deno.test("click refuses a disabled button with the reason", async () => {

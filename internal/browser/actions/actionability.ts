@@ -29,10 +29,11 @@ export type NotReady = Extract<Readiness, { ok: false }> & { cleared: string[] }
 
 /**
  * Checks an element before a click or typing, trying again on the ladder of waits while it is not
- * ready: enabled (and editable, for typing), visible, still over two animation frames, scrolled
- * into view (each try with another alignment, to come out from under a sticky header), and an
- * event at its point lands on it, in its frame and through every frame around it. A cover it
- * finds is closed once when it is a banner with a close button. Returns the point, or why not.
+ * ready: in a tab in front (brought there once), enabled (and editable, for typing), visible,
+ * still over two animation frames, scrolled into view (each try with another alignment, to come
+ * out from under a sticky header), and an event at its point lands on it, in its frame and
+ * through every frame around it. A cover it finds is closed once when it is a banner with a
+ * close button. Returns the point, or why not.
  *
  * @example
  * ```ts
@@ -49,8 +50,17 @@ export async function untilReady(
   const started = performance.now();
   let cleared: string[] = [];
   let bannersTried = false;
+  let fronted = false;
   for (let attempt = 0;; attempt++) {
-    let r: Readiness = await onElement(el, "readiness", { attempt, typing });
+    let r: Readiness = await onElement(el, "readiness", { attempt, typing, hidden: !fronted });
+    if (!r.ok && r.reason === "hidden") {
+      // Brought to the front once (a tab of the user's, or of another session, hid it); if it
+      // stays hidden (a minimized window), the checks go on without frames.
+      fronted = true;
+      await page.bringToFront().catch(() => {/* the tab closed: the next try says so */});
+      attempt--; // the same try again, in front
+      continue;
+    }
     let coverAt: { frame: Frame; x: number; y: number } | undefined;
     if (r.ok) {
       const through = await throughFrames(page, el.frame, r.x, r.y);

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "ab7fa7252f01";
+export const RUNTIME_VERSION = "dd007a1836f8";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1487,6 +1487,9 @@ export const RUNTIME_SOURCE = [
   "  ];",
   "  async function readiness(el, options) {",
   '    if (!el.isConnected) return { ok: false, reason: "gone", detail: "it left the page" };',
+  '    if (options.hidden && document.visibilityState === "hidden") {',
+  '      return { ok: false, reason: "hidden", detail: "its tab is hidden behind another" };',
+  "    }",
   "    if (isDisabled(el)) {",
   '      return { ok: false, reason: "disabled", detail: withCover(el, "it is disabled") };',
   "    }",
@@ -4933,7 +4936,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("ab7fa7252f01", api);',
+  '    install("dd007a1836f8", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -19,7 +19,7 @@ export type Readiness =
   | { ok: true; x: number; y: number; rect: { x: number; y: number } }
   | {
     ok: false;
-    reason: "gone" | "disabled" | "readonly" | "invisible" | "unstable" | "offscreen";
+    reason: "gone" | "disabled" | "readonly" | "invisible" | "unstable" | "offscreen" | "hidden";
     detail: string;
   }
   /** What covers the point (`x`, `y`), described; `layer`: it is an overlay (fixed, a dialog). */
@@ -30,6 +30,8 @@ export interface ReadyOptions {
   attempt: number;
   /** Typing: the field must be editable, and only an overlay above it stops the keys. */
   typing: boolean;
+  /** Say so when the tab is hidden (the host brings it to the front once). */
+  hidden?: boolean;
 }
 
 /**
@@ -49,6 +51,10 @@ const ALIGNMENTS: (ScrollIntoViewOptions | undefined)[] = [
  */
 export async function readiness(el: Element, options: ReadyOptions): Promise<Readiness> {
   if (!el.isConnected) return { ok: false, reason: "gone", detail: "it left the page" };
+  // A tab behind another draws no frames, and takes a mouse move only seconds later.
+  if (options.hidden && document.visibilityState === "hidden") {
+    return { ok: false, reason: "hidden", detail: "its tab is hidden behind another" };
+  }
   if (isDisabled(el)) {
     return { ok: false, reason: "disabled", detail: withCover(el, "it is disabled") };
   }
