@@ -39,6 +39,8 @@ interface Row {
   mode?: "default" | "simple";
   /** The cap is the right end (the page works longer): capped, with what still shows. */
   capped?: string;
+  /** The quiet window settling ended on (`SettleReason.quietMs`), where the rule sets it. */
+  window?: number;
 }
 
 const click = (target: RegExp) => async (browser: BrowserSession) =>
@@ -85,6 +87,19 @@ const ROWS: Row[] = [
     act: (b, url) => b.navigate(url("/settle/nav_timer.html?ms=300")),
     shows: /Up 4 % this week/,
     in: "page",
+  },
+  {
+    rule: ["broughtQuietMs"],
+    name: "going back to a page the back-forward cache kept, which draws 300 ms after its return",
+    page: "/settle/restored.html",
+    act: async (b, url) => {
+      await b.navigate(url("/settle/timer.html"));
+      return b.goBack();
+    },
+    shows: /Welcome back 1/,
+    in: "page",
+    // Its return counts as a new document's start (the window of a page the action brought).
+    window: SETTLE.broughtQuietMs,
   },
   {
     rule: ["reachMs"],
@@ -429,6 +444,10 @@ for (const row of ROWS) {
       const said = outcome ? renderOutcome(outcome) : "";
       if (outcome) assert.equal(outcome.capped, row.capped !== undefined, said);
       if (outcome && row.capped) assert.equal(outcome.stillBusy, row.capped, said);
+      if (outcome && row.window) {
+        const reason = outcome.settle;
+        assert.equal(reason && "quietMs" in reason ? reason.quietMs : undefined, row.window, said);
+      }
       const shown = row.in === "page" ? (await browser.observe()).summary : said;
       assert.match(shown, typeof row.shows === "function" ? row.shows(k) : row.shows, said);
       if (row.hides) assert.doesNotMatch(said, row.hides);

@@ -27,7 +27,7 @@ export interface ActivityTracker {
   observer: MutationObserver;
   /** `performance.now()` of the last change that is not background activity. */
   last: number;
-  /** When the document was created (its tracker started). */
+  /** When the document was created (its tracker started) or came back from the bfcache. */
   shownAt: number;
   keys: WeakMap<Node, Map<string, KeyHistory>>;
   /** Nodes with a recurring key, to leave their text out of effect reports. */
@@ -77,6 +77,11 @@ export function activityTracker(): ActivityTracker {
   };
   t.observer.observe(document, ALL_CHANGES);
   trackers.set(document, t);
+  // Back from the back-forward cache (going back): a document the action brought, whose quiet
+  // window counts from its return as a new one's does from its start.
+  addEventListener("pageshow", (e) => {
+    if (e.persisted) t.shownAt = t.last = performance.now();
+  });
   // The runtime's state stops this observer when another runtime version replaces it.
   docState().idle = t;
   return (tracker = t);
