@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "a4b1dcfb2e70";
+export const RUNTIME_VERSION = "ea29dc58c6d8";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -191,7 +191,7 @@ export const RUNTIME_SOURCE = [
   "    t.observer.observe(document, ALL_CHANGES);",
   "    trackers.set(document, t);",
   '    addEventListener("pageshow", (e) => {',
-  "      if (e.persisted) t.shownAt = t.last = performance.now();",
+  "      if (e.persisted && docState().idle === t) t.shownAt = t.last = performance.now();",
   "    });",
   "    docState().idle = t;",
   "    return tracker = t;",
@@ -4939,7 +4939,7 @@ export const RUNTIME_SOURCE = [
   "    viewportSize",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("a4b1dcfb2e70", api);',
+  '    install("ea29dc58c6d8", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -80,7 +80,8 @@ export function activityTracker(): ActivityTracker {
   // Back from the back-forward cache (going back): a document the action brought, whose quiet
   // window counts from its return as a new one's does from its start.
   addEventListener("pageshow", (e) => {
-    if (e.persisted) t.shownAt = t.last = performance.now();
+    // (Only while this runtime's tracker is the document's: a newer runtime has its own.)
+    if (e.persisted && docState().idle === t) t.shownAt = t.last = performance.now();
   });
   // The runtime's state stops this observer when another runtime version replaces it.
   docState().idle = t;
