@@ -175,9 +175,12 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       if (this.#settleMode === "default") {
         recordListeners(p).catch(() => {/* the tab closed at once */});
       }
-      this.#activityOf(p);
+      const activity = this.#activityOf(p);
       this.#dialogsOf(p);
-      if (p !== page) this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
+      if (p !== page) {
+        this.#domains?.attach(p).catch(() => {/* the tab closed at once */});
+        activity.watchUnseen(); // opened by an action or a page of ours, as it runs already
+      }
     });
     await this.#domains?.attach(page);
     // The first document gets the runtime now, while the browser sets up downloads, rather than

@@ -58,11 +58,29 @@ export class PageActivity {
   readonly #network: NetworkWatch;
   /** When the action now running began, or -Infinity between actions. */
   #actionAt = -Infinity;
+  /** A tab an action opened: its requests from before it was handed over (until it settles). */
+  #unseen: Promise<UnseenRequests | undefined> | undefined;
 
   constructor(page: Page, mode: SettleMode = "default") {
     this.#page = page;
     this.#mode = mode;
     this.#network = new NetworkWatch(page);
+  }
+
+  /**
+   * Starts watching the requests this tab made before it was handed over (it is one a page of
+   * the agent's or an action opened): the settle after the action that opened it waits for them
+   * (see {@link UnseenRequests}); the watch ends there, or when the tab closes.
+   */
+  watchUnseen(): void {
+    if (this.#mode === "simple" || this.#unseen) return;
+    this.#unseen = UnseenRequests.watch(this.#page);
+    this.#page.once("close", () => this.#dropUnseen());
+  }
+
+  #dropUnseen(): void {
+    this.#unseen?.then((w) => w?.[Symbol.asyncDispose]());
+    this.#unseen = undefined;
   }
 
   /** Forgets in-flight requests to `url`: a download never "finishes" as a request. */
@@ -102,8 +120,8 @@ export class PageActivity {
     let working = "";
     let waited: Waited | undefined;
     let needed: number = SETTLE.quietMs;
-    await using early = options.opened
-      ? await UnseenRequests.watch(this.#page, options.capMs, signal)
+    const early = options.opened && this.#unseen
+      ? await withDeadline(this.#unseen, options.capMs, signal).catch(() => undefined)
       : undefined;
     while (!signal?.aborted && !this.#page.isClosed()) {
       const left = deadline - performance.now();
@@ -154,6 +172,7 @@ export class PageActivity {
       await pause(Math.max(1, Math.min(next, deadline - performance.now())), signal)
         .catch(() => {/* stopped: the loop ends on the signal */});
     }
+    if (options.opened) this.#dropUnseen(); // its first settle is the one that needed it
     const ms = Math.round(performance.now() - start);
     const capped = !settled && performance.now() >= deadline;
     return {
