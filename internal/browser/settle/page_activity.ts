@@ -79,7 +79,7 @@ export class PageActivity {
   }
 
   #dropUnseen(): void {
-    this.#unseen?.then((w) => w?.[Symbol.asyncDispose]());
+    this.#unseen?.then((w) => w?.stop());
     this.#unseen = undefined;
   }
 

@@ -27,7 +27,7 @@ import { SETTLE } from "./policy.ts";
  * while ((await early)?.pending()) await pause(10); // … and ask the page meanwhile
  * ```
  */
-export class UnseenRequests implements AsyncDisposable {
+export class UnseenRequests {
   readonly #session: CDPSession;
   readonly #since = performance.now();
   /** The tab's main frame. */
@@ -77,8 +77,7 @@ export class UnseenRequests implements AsyncDisposable {
   }
 
   /** Ends the watch: its session is let go, not waited for (a stalled browser keeps no settle). */
-  [Symbol.asyncDispose](): Promise<void> {
+  stop(): void {
     this.#session.detach().catch(() => {/* the tab closed */});
-    return Promise.resolve();
   }
 }
