@@ -63,6 +63,39 @@ Deno.test("window.open and noopener links open tabs too; a tab that closes itsel
   assert.equal((await browser.tabs()).length, 2);
 });
 
+Deno.test("a tab that closes itself before it answers the mouse or the key is reported, not failed", async () => {
+  // window.close() on the button's press or the key going down: the tab is gone before the
+  // browser answers the release; that input used to fail the action with "Target closed".
+  const closer = new Response(
+    `<title>Closer</title><button onmousedown="window.close()">Close on press</button>` +
+      `<input onkeydown="if (event.key === 'Enter') window.close()" placeholder="Closes on Enter">`,
+    { headers: { "content-type": "text/html" } },
+  );
+  const home = new Response(
+    `<title>Home</title><button onclick="window.open('/closer')">Open the closer</button>`,
+    { headers: { "content-type": "text/html" } },
+  );
+  await using site = startFixtureServer({
+    routes: [(_req, url) => ({ "/closer": closer, "/home": home })[url.pathname]?.clone()],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(site.url("/home")));
+  const closing = [
+    (id: number) => browser.click(id),
+    (id: number) => browser.type(id, "x", true),
+    (id: number) => browser.press("Enter", { id }),
+    async (id: number) => (await browser.click(id), await browser.type(undefined, "y", true)),
+  ];
+  const controls = [/Close on press/, /Closes on Enter/, /Closes on Enter/, /Closes on Enter/];
+  for (const [i, act] of closing.entries()) {
+    await said(browser.switchTab(0));
+    await said(browser.click(idIn((await browser.observe()).summary, /Open the closer/)));
+    const id = idIn((await browser.observe()).summary, controls[i]!);
+    assert.match(await said(act(id)), /The tab closed itself; now on tab 0: .*\/home/);
+    assert.equal((await browser.tabs()).length, 1);
+  }
+});
+
 Deno.test("a click that opens a tab whose app fetches its data as it loads settles once the data is in", async () => {
   // The tab's app asks for its data at DOMContentLoaded, before puppeteer hands the tab over:
   // the request is never seen as the tab's own. Without the wait for the tab's early requests,

@@ -3,6 +3,7 @@ import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
 import { type NotReady, type PointerEnv, untilReady } from "./actionability.ts";
 import { onElement } from "../runtime/page_runtime.ts";
+import { closingInput } from "../tabs/self_closing.ts";
 
 /**
  * Clicks an element as a hand would, after the checks before acting (see {@link untilReady}):
@@ -39,8 +40,11 @@ export async function clickElement(
   }
   const after = cleared.length > 0 ? ` (${cleared.join("; ")})` : "";
   if (ready.ok) {
-    await page.mouse.down();
-    await page.mouse.up();
+    // A button that closes its own tab: the release is not answered.
+    await closingInput(page, async () => {
+      await page.mouse.down();
+      await page.mouse.up();
+    });
     return { did: `Clicked [${id}]${after}`, control: true };
   }
   const why = refusal(id, ready);

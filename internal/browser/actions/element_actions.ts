@@ -8,6 +8,7 @@ import { handleOnElement, inRealm, onElement } from "../runtime/page_runtime.ts"
 import { isolatedRealm } from "../runtime/realm.ts";
 import { parseKeys } from "./keys.ts";
 import { cut } from "../shared/text.ts";
+import { closingInput } from "../tabs/self_closing.ts";
 
 /** Texts up to this long are typed key by key (autocompletes listen to keys); longer ones are inserted. */
 const KEY_BY_KEY_MAX = 60;
@@ -78,19 +79,22 @@ export async function typeInto(
     return options.pressEnter ? (await press(page, "Enter"), `${did} and pressed Enter`) : did;
   }
   const kb = page.keyboard;
-  if (options.clear && hadText) await kb.press("Backspace");
-  const lines = text.split(/\r?\n/);
-  for (const [i, line] of lines.entries()) {
-    if (i > 0) {
-      // A new line in a textarea or editor; Shift+Enter would not submit a chat box either.
-      if (kind === "editable") await kb.press("Enter");
-      else await kb.sendCharacter("\n");
+  // A key whose handler closes the tab (Enter in a pop-up's form) is not answered.
+  await closingInput(page, async () => {
+    if (options.clear && hadText) await kb.press("Backspace");
+    const lines = text.split(/\r?\n/);
+    for (const [i, line] of lines.entries()) {
+      if (i > 0) {
+        // A new line in a textarea or editor; Shift+Enter would not submit a chat box either.
+        if (kind === "editable") await kb.press("Enter");
+        else await kb.sendCharacter("\n");
+      }
+      if (!line) continue;
+      if (text.length <= KEY_BY_KEY_MAX || options.keyByKey) await kb.type(line);
+      else await kb.sendCharacter(line);
     }
-    if (!line) continue;
-    if (text.length <= KEY_BY_KEY_MAX || options.keyByKey) await kb.type(line);
-    else await kb.sendCharacter(line);
-  }
-  if (options.pressEnter) await kb.press("Enter");
+    if (options.pressEnter) await kb.press("Enter");
+  });
   return options.pressEnter ? `${did} and pressed Enter` : did;
 }
 
@@ -108,11 +112,13 @@ export async function typeFocused(page: Page, text: string, options: TypeOptions
   const realm = isolatedRealm(page.mainFrame());
   const focus = await inRealm(realm, "focusedState").catch(() => ({ what: "", state: "" }));
   const kb = page.keyboard;
-  for (const [i, line] of text.split(/\r?\n/).entries()) {
-    if (i > 0) await kb.press("Enter");
-    if (line) await kb.type(line);
-  }
-  if (options.pressEnter) await kb.press("Enter");
+  await closingInput(page, async () => {
+    for (const [i, line] of text.split(/\r?\n/).entries()) {
+      if (i > 0) await kb.press("Enter");
+      if (line) await kb.type(line);
+    }
+    if (options.pressEnter) await kb.press("Enter");
+  });
   const where = focus.what
     ? `into ${focus.what} (it had the focus)`
     : "on the page itself (no element has focus: the page got the keys)";
@@ -260,9 +266,11 @@ export async function press(page: Page, spec: string): Promise<Did> {
   const focused = () => inRealm(realm, "focusedState").catch(() => ({ what: "", state: "" }));
   const before = await focused();
   const kb = page.keyboard;
-  for (const key of keys.slice(0, -1)) await kb.down(key);
-  await kb.press(keys[keys.length - 1]!);
-  for (const key of keys.slice(0, -1).reverse()) await kb.up(key);
+  await closingInput(page, async () => {
+    for (const key of keys.slice(0, -1)) await kb.down(key);
+    await kb.press(keys[keys.length - 1]!);
+    for (const key of keys.slice(0, -1).reverse()) await kb.up(key);
+  });
   const after = await focused();
   const on = before.what ? ` on ${before.what}` : " on the page itself (no element had focus)";
   const now = after.what === before.what && after.state !== before.state && after.state

@@ -1,0 +1,34 @@
+import type { Page } from "puppeteer-core";
+
+/** Longest wait, after input the closing tab did not answer, for puppeteer to see the tab gone. */
+const CLOSE_SEEN_WAIT_MS = 1000;
+
+/**
+ * Sends input that may close its own tab: a button or a key whose handler calls `window.close()`.
+ * The browser closes the tab before it answers the input (the mouse button's release, the key's
+ * release), so the input counts as sent; the tab list then knows the tab is gone and the action
+ * reports it ("The tab closed itself"). Any other failure is thrown.
+ *
+ * @example
+ * ```ts
+ * await closingInput(page, async () => {
+ *   await page.mouse.down();
+ *   await page.mouse.up();
+ * });
+ * ```
+ */
+export async function closingInput(page: Page, input: () => Promise<void>): Promise<void> {
+  try {
+    await input();
+  } catch (error) {
+    // puppeteer's TargetCloseError (its class is not in the public types): this tab's session ended.
+    if ((error as Error | undefined)?.name !== "TargetCloseError") throw error;
+    if (page.isClosed()) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await new Promise<void>((resolve) => {
+      page.once("close", () => resolve());
+      timer = setTimeout(resolve, CLOSE_SEEN_WAIT_MS);
+    });
+    clearTimeout(timer);
+  }
+}
