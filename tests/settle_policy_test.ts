@@ -15,6 +15,10 @@ function site() {
       if (url.pathname === "/poll" || url.pathname === "/beacon") {
         return new Response(null, { status: 204 });
       }
+      if (url.pathname === "/report.csv") {
+        const attachment = 'attachment; filename="report.csv"';
+        return new Response("month,total\n", { headers: { "content-disposition": attachment } });
+      }
       if (url.pathname !== "/slow") return undefined;
       await new Promise((r) => setTimeout(r, Number(url.searchParams.get("ms") ?? "400")));
       return new Response("ok");
@@ -29,13 +33,21 @@ Deno.test("every number of the settle policy has a row that exercises it", () =>
   }
 });
 
+/** A directory for a row's downloads, removed after it. */
+async function tempDir(): Promise<AsyncDisposable & { path: string }> {
+  const path = await Deno.makeTempDir({ prefix: "settle-policy-" });
+  return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
+}
+
 for (const row of ROWS) {
   Deno.test(`settle policy (${row.rule.join(", ")}): ${row.name}`, async () => {
     await using server = site();
+    await using downloads = await tempDir();
     await using browser = await BrowserSession.start({
       headless: true,
       settleCapMs: row.cap ?? 5000,
       settleMode: row.mode ?? "default",
+      downloadsDir: downloads.path,
     });
     await browser.navigate(server.url(row.page));
     const act = row.act ?? click(row.target!);

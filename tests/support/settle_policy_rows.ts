@@ -76,6 +76,13 @@ export const ROWS: Row[] = [
     in: "page",
   },
   {
+    rule: ["downloadBeginMs"],
+    name: "a link the server answers with a file to download",
+    page: "/settle/download.html",
+    target: /Download the report/,
+    shows: /Downloaded "report\.csv" \(\d+ bytes\)/,
+  },
+  {
     rule: ["quietMs"],
     name: "a click that changes nothing settles",
     page: "/actions/mousedown.html",

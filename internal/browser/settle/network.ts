@@ -18,6 +18,8 @@ interface Flight {
   at: number;
   action: number;
   kind: "own" | "brought" | "page";
+  /** An answered page the browser aborted: becoming a download, not announced yet. */
+  abortedAt?: number;
 }
 
 /**
@@ -45,6 +47,8 @@ export class NetworkWatch {
   #brought = false;
   /** When a request that counts last started or finished. */
   #lastEvent = 0;
+  /** Addresses whose download began during the action. */
+  readonly #begun = new Set<string>();
   /** Every request since the action started (`--settle simple`), and which ones ended. */
   #sinceAction: HTTPRequest[] = [];
   readonly #ended = new WeakSet<HTTPRequest>();
@@ -57,6 +61,7 @@ export class NetworkWatch {
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
       const now = performance.now();
       const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
+      if (main) this.#dropAborted(); // a new page was asked for: no download is coming
       const kind = !this.#action
         ? "page"
         : main
@@ -83,7 +88,22 @@ export class NetworkWatch {
       if (this.#inflight.delete(req)) this.#lastEvent = performance.now();
     };
     page.on("requestfinished", finished);
-    page.on("requestfailed", finished);
+    page.on("requestfailed", (req) => {
+      const flight = this.#inflight.get(req);
+      if (flight?.kind === "own" && becomesDownload(req, page) && !this.#begun.has(req.url())) {
+        flight.abortedAt = this.#lastEvent = performance.now();
+        this.#ended.add(req);
+        return;
+      }
+      finished(req);
+    });
+  }
+
+  /** Lets go of aborted pages that were waiting for their download to be announced. */
+  #dropAborted(): void {
+    for (const [req, f] of this.#inflight) {
+      if (f.abortedAt !== undefined) this.#inflight.delete(req);
+    }
   }
 
   /** Notes a request start; true when its address recurs on the page's own rhythm. */
@@ -108,6 +128,7 @@ export class NetworkWatch {
     this.#reachEnd = this.#actionAt + SETTLE.reachMs;
     this.#brought = false;
     this.#sinceAction = [];
+    this.#begun.clear();
   }
 
   /** The action ended: no request is its own any more. */
@@ -117,8 +138,12 @@ export class NetworkWatch {
     this.#reachEnd = -Infinity;
   }
 
-  /** Forgets in-flight requests to `url`: a download never "finishes" as a request. */
+  /**
+   * A download of `url` began: forgets in-flight requests to it (a download never "finishes" as
+   * a request), and the page the action asked for that became it.
+   */
   forget(url: string): void {
+    if (this.#begun.size < BOUNDS.requests) this.#begun.add(url);
     for (const req of this.#inflight.keys()) if (req.url() === url) this.#inflight.delete(req);
   }
 
@@ -127,6 +152,11 @@ export class NetworkWatch {
     const now = performance.now();
     const young = (f: Flight) => now - f.at < SETTLE.longRequestMs;
     for (const [req, f] of this.#inflight) {
+      if (f.abortedAt !== undefined) {
+        if (now - f.abortedAt < SETTLE.downloadBeginMs) return req;
+        this.#inflight.delete(req); // no download came: a page the browser would not show
+        continue;
+      }
       const mine = f.action === this.#action;
       if (
         !this.#action ? young(f) : mine && (f.kind === "own" || f.kind === "brought" && young(f))
@@ -146,4 +176,15 @@ export class NetworkWatch {
   sinceAction(): { req: HTTPRequest; ended: boolean }[] {
     return this.#sinceAction.map((req) => ({ req, ended: this.#ended.has(req) }));
   }
+}
+
+/**
+ * The page an action asked for, answered, then aborted by the browser: it is becoming a download
+ * (a 204 or 205 answer is aborted too, and shows nothing).
+ */
+function becomesDownload(req: HTTPRequest, page: Page): boolean {
+  const status = req.response()?.status() ?? 0;
+  return req.isNavigationRequest() && req.frame() === page.mainFrame() &&
+    status >= 200 && status < 300 && status !== 204 && status !== 205 &&
+    req.failure()?.errorText === "net::ERR_ABORTED";
 }

@@ -43,6 +43,12 @@ export const SETTLE = Object.freeze({
    * a busy page runs its timers late, and the loop would look ended in between.
    */
   intervalLateMs: 50,
+  /**
+   * A page the action asked for that the browser turns into a download is aborted before the
+   * browser says the download began (a few ms later, tens on a busy machine): the aborted request
+   * holds settling until then, for at most this long, so the action reports its download.
+   */
+  downloadBeginMs: 1000,
   /** How soon to ask again while the action's work is due any moment (a timer, a frame). */
   pendingPollMs: 10,
   /** How soon to ask again after the document was replaced while asked (a navigation). */
