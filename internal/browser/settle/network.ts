@@ -30,7 +30,10 @@ interface Flight {
  * holds while younger than `SETTLE.longRequestMs`: a page that opens a long poll as it loads
  * would never settle. The page's own requests hold nothing during an action, and outside one
  * while younger than that. Requests that report (analytics, beacons, websockets, media) and
- * addresses the page polls on its own rhythm (`policy.ts`'s recurrence rule) never hold.
+ * addresses the page polls on its own rhythm (`policy.ts`'s recurrence rule) never hold. The
+ * page the action asked for that the browser aborted once answered (it becomes a download) holds
+ * until the download is announced (`forget`), for `SETTLE.downloadBeginMs` at most; a page's
+ * download in a child frame is not waited for this way.
  * For `--settle simple`, every request since the action started is kept as it is.
  */
 export class NetworkWatch {
@@ -47,8 +50,8 @@ export class NetworkWatch {
   #brought = false;
   /** When a request that counts last started or finished. */
   #lastEvent = 0;
-  /** Addresses whose download began during the action. */
-  readonly #begun = new Set<string>();
+  /** The latest request for a page in the main frame: the one a download may come of. */
+  #mainNav: HTTPRequest | undefined;
   /** Every request since the action started (`--settle simple`), and which ones ended. */
   #sinceAction: HTTPRequest[] = [];
   readonly #ended = new WeakSet<HTTPRequest>();
@@ -61,7 +64,7 @@ export class NetworkWatch {
       if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
       const now = performance.now();
       const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
-      if (main) this.#dropAborted(); // a new page was asked for: no download is coming
+      if (main) this.#mainNav = req; // an earlier page asked for is no download any more
       const kind = !this.#action
         ? "page"
         : main
@@ -90,20 +93,14 @@ export class NetworkWatch {
     page.on("requestfinished", finished);
     page.on("requestfailed", (req) => {
       const flight = this.#inflight.get(req);
-      if (flight?.kind === "own" && becomesDownload(req, page) && !this.#begun.has(req.url())) {
+      // (A download announced before this abort forgot the request: no flight.)
+      if (flight?.kind === "own" && req === this.#mainNav && becomesDownload(req)) {
         flight.abortedAt = this.#lastEvent = performance.now();
         this.#ended.add(req);
         return;
       }
       finished(req);
     });
-  }
-
-  /** Lets go of aborted pages that were waiting for their download to be announced. */
-  #dropAborted(): void {
-    for (const [req, f] of this.#inflight) {
-      if (f.abortedAt !== undefined) this.#inflight.delete(req);
-    }
   }
 
   /** Notes a request start; true when its address recurs on the page's own rhythm. */
@@ -128,7 +125,6 @@ export class NetworkWatch {
     this.#reachEnd = this.#actionAt + SETTLE.reachMs;
     this.#brought = false;
     this.#sinceAction = [];
-    this.#begun.clear();
   }
 
   /** The action ended: no request is its own any more. */
@@ -143,18 +139,22 @@ export class NetworkWatch {
    * a request), and the page the action asked for that became it.
    */
   forget(url: string): void {
-    if (this.#begun.size < BOUNDS.requests) this.#begun.add(url);
     for (const req of this.#inflight.keys()) if (req.url() === url) this.#inflight.delete(req);
   }
 
-  /** The request holding settling now, if any (see {@link NetworkWatch}). */
+  /**
+   * The request holding settling now, if any (see {@link NetworkWatch}). Lets go of an aborted
+   * page that holds no more (no download came in time, a newer page was asked for, or its action
+   * ended).
+   */
   holding(): HTTPRequest | undefined {
     const now = performance.now();
     const young = (f: Flight) => now - f.at < SETTLE.longRequestMs;
     for (const [req, f] of this.#inflight) {
       if (f.abortedAt !== undefined) {
-        if (now - f.abortedAt < SETTLE.downloadBeginMs) return req;
-        this.#inflight.delete(req); // no download came: a page the browser would not show
+        const waiting = now - f.abortedAt < SETTLE.downloadBeginMs;
+        if (waiting && req === this.#mainNav && f.action === this.#action) return req;
+        this.#inflight.delete(req);
         continue;
       }
       const mine = f.action === this.#action;
@@ -179,12 +179,11 @@ export class NetworkWatch {
 }
 
 /**
- * The page an action asked for, answered, then aborted by the browser: it is becoming a download
- * (a 204 or 205 answer is aborted too, and shows nothing).
+ * A page asked for, answered, then aborted by the browser: it is becoming a download (a 204 or
+ * 205 answer is aborted too, and shows nothing).
  */
-function becomesDownload(req: HTTPRequest, page: Page): boolean {
+function becomesDownload(req: HTTPRequest): boolean {
   const status = req.response()?.status() ?? 0;
-  return req.isNavigationRequest() && req.frame() === page.mainFrame() &&
-    status >= 200 && status < 300 && status !== 204 && status !== 205 &&
+  return status >= 200 && status < 300 && status !== 204 && status !== 205 &&
     req.failure()?.errorText === "net::ERR_ABORTED";
 }

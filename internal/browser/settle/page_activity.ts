@@ -83,7 +83,10 @@ export class PageActivity {
     this.#unseen = undefined;
   }
 
-  /** Forgets in-flight requests to `url`: a download never "finishes" as a request. */
+  /**
+   * A download of `url` began: forgets in-flight requests to it (a download never "finishes" as a
+   * request), the page the action asked for that became it included.
+   */
   forget(url: string): void {
     this.#network.forget(url);
   }

@@ -7,7 +7,8 @@ const CLOSE_SEEN_WAIT_MS = 1000;
  * Sends input that may close its own tab: a button or a key whose handler calls `window.close()`.
  * The browser closes the tab before it answers the input (the mouse button's release, the key's
  * release), so the input counts as sent; the tab list then knows the tab is gone and the action
- * reports it ("The tab closed itself"). Any other failure is thrown.
+ * reports it ("The tab closed itself"). Any other failure is thrown, and so is the session's end
+ * when the tab did not close.
  *
  * @example
  * ```ts
@@ -25,10 +26,18 @@ export async function closingInput(page: Page, input: () => Promise<void>): Prom
     if ((error as Error | undefined)?.name !== "TargetCloseError") throw error;
     if (page.isClosed()) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await new Promise<void>((resolve) => {
-      page.once("close", () => resolve());
-      timer = setTimeout(resolve, CLOSE_SEEN_WAIT_MS);
-    });
-    clearTimeout(timer);
+    let closed = () => {};
+    try {
+      await new Promise<void>((resolve) => {
+        closed = resolve;
+        page.on("close", closed);
+        timer = setTimeout(resolve, CLOSE_SEEN_WAIT_MS);
+      });
+    } finally {
+      clearTimeout(timer);
+      page.off("close", closed);
+    }
+    // The session ended while the tab lives on (detached, the browser gone): not sent.
+    if (!page.isClosed()) throw error;
   }
 }
