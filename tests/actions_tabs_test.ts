@@ -124,6 +124,25 @@ Deno.test("a click that opens a tab whose app fetches its data as it loads settl
   }
 });
 
+Deno.test("a click that opens a tab still loading at the cap says so", async () => {
+  // The tab's app asks for its data as it loads and the answer takes 3 s: with a 1 s cap the
+  // report said only how long it waited, as if the tab were ready.
+  const links = new Response(
+    `<title>Links</title><a href="/settle/nav_fetch.html?ms=3000" target="_blank">Open</a>`,
+    { headers: { "content-type": "text/html" } },
+  );
+  await using site = startFixtureServer({
+    routes: [(_req, url) => url.pathname === "/links" ? links.clone() : undefined, settleApi],
+  });
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 1000 });
+  await said(browser.navigate(site.url("/links")));
+  const outcome = await browser.click(idIn((await browser.observe()).summary, /Open/));
+  const report = renderOutcome(outcome);
+  assert.match(report, /A new tab 1 opened: .*nav_fetch\.html\?ms=3000/);
+  assert.equal(outcome.capped, true, report);
+  assert.match(report, /the page had not settled after 1000 ms/);
+});
+
 Deno.test("go_back returns to the previous page and says so when there is none", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });

@@ -151,7 +151,14 @@ async function actAndSettle(
     await now.bringToFront().catch(() => {/* headless tabs need no focus */});
     // Its first document is the action's doing, with requests made before it was handed over.
     const opening = { capMs: env.settleCapMs, signal, opened: true };
-    settledMs += (await env.activity(now).settle(opening)).ms;
+    const tab = await env.activity(now).settle(opening);
+    settledMs += tab.ms;
+    // The new tab is what the model reads next: one still loading at the cap is said so.
+    if (tab.capped && !outcome.capped) {
+      outcome.capped = true;
+      outcome.settle = tab.reason;
+      if (tab.busy) outcome.stillBusy = tab.busy;
+    }
     const title = await now.title().catch(() => ""); // the new tab navigated again: no title yet
     outcome.newTab = { index, url: now.url(), title, count: opened.length };
   } else if (closedItself) {
