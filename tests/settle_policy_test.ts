@@ -15,10 +15,6 @@ function site() {
       if (url.pathname === "/poll" || url.pathname === "/beacon") {
         return new Response(null, { status: 204 });
       }
-      if (url.pathname === "/report.csv") {
-        const attachment = 'attachment; filename="report.csv"';
-        return new Response("month,total\n", { headers: { "content-disposition": attachment } });
-      }
       if (url.pathname !== "/slow") return undefined;
       await new Promise((r) => setTimeout(r, Number(url.searchParams.get("ms") ?? "400")));
       return new Response("ok");

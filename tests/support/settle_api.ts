@@ -9,7 +9,8 @@ import type { Route } from "./fixture_server.ts";
  * - `GET /settle-api/posts?from=K&ms=N`: ten post titles from K on, as JSON, after N ms;
  * - `POST /settle-api/submit?ms=N`: a page thanking for the form, after N ms;
  * - `GET /settle-api/events`: an event stream that sends one event and never ends;
- * - `GET /settle-api/collect?ms=N`: an analytics hit, answered after N ms.
+ * - `GET /settle-api/collect?ms=N`: an analytics hit, answered after N ms;
+ * - `GET /settle-api/report.csv`: a file to download (`report.csv`, as an attachment).
  *
  * @example
  * ```ts
@@ -45,6 +46,10 @@ export const settleApi: Route = async (req, url) => {
         cancel() {},
       });
       return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    }
+    case "report.csv": {
+      const attachment = 'attachment; filename="report.csv"';
+      return new Response("month,total\n", { headers: { "content-disposition": attachment } });
     }
     case "posts": {
       await wait();
