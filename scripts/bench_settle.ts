@@ -126,11 +126,22 @@ async function overheadGoal(): Promise<Goal> {
 }
 
 async function runMode(mode: Mode): Promise<RowResult[]> {
+  // The download row's files go to a directory of the run's own.
+  const downloadsDir = await Deno.makeTempDir({ prefix: "bench-settle-" });
+  try {
+    return await runModeIn(mode, downloadsDir);
+  } finally {
+    await Deno.remove(downloadsDir, { recursive: true });
+  }
+}
+
+async function runModeIn(mode: Mode, downloadsDir: string): Promise<RowResult[]> {
   await using browser = await BrowserSession.start({
     headless: true,
     settleCapMs: CAP_MS,
     closeBanners: false,
     settleMode: mode,
+    downloadsDir,
   });
   const ctx = {
     browser,
