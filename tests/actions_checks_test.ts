@@ -47,7 +47,7 @@ Deno.test("click waits for a cover that goes away, then clicks with the mouse", 
   assert.equal(await out(pageOf(browser).mainFrame()), "Refreshed (trusted: true)");
 });
 
-Deno.test("click on a button in a frame the outer page covers falls back to a script click and says so", async () => {
+Deno.test("click on a button in a frame the outer page covers is refused, naming the cover; force clicks it by script", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await browser.navigate(site.url("/actions/frame_cover.html"));
@@ -55,17 +55,15 @@ Deno.test("click on a button in a frame the outer page covers falls back to a sc
   await until("the frame", () => page.frames().length === 2);
   const confirm = idIn((await browser.observe()).summary, /Confirm payment/);
   await page.evaluate("wall()");
-  const outcome = await browser.click(confirm);
-  const said = renderOutcome(outcome);
-  assert.deepEqual(outcome.fallback, {
-    reason: '<div id="wall"> "Checking your browser" covers it',
-  }, said);
-  assert.match(
-    said,
+  await assert.rejects(
+    browser.click(confirm),
     new RegExp(
-      `^Clicked \\[${confirm}\\] by script, because a mouse click could not land: <div id="wall"> "Checking your browser" covers it`,
+      `^ActionError: Cannot click \\[${confirm}\\]: covered by <div id="wall"> "Checking your browser"`,
     ),
   );
+  assert.notEqual(await out(page.frames()[1]!), "Confirmed (trusted: false)");
+  const outcome = await browser.click(confirm, { force: true });
+  assert.match(renderOutcome(outcome), new RegExp(`^Clicked \\[${confirm}\\] by script \\(force`));
   assert.equal(await out(page.frames()[1]!), "Confirmed (trusted: false)");
 });
 

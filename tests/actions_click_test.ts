@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { BrowserSession } from "../internal/browser/mod.ts";
+import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
 import { said } from "./support/said.ts";
@@ -25,16 +25,21 @@ Deno.test("click clears an overlay that covers the element, then clicks it with 
   assert.match((await browser.observe()).summary, /^Bought \(trusted: true\)$/m);
 });
 
-Deno.test("click falls back to a script click when a wall covers the element, and says which", async () => {
+Deno.test("click refuses a button a wall covers and names the wall; force: true clicks it by script and says so", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });
   await said(browser.navigate(server.url("/actions/blocked.html")));
   const go = idIn((await browser.observe()).summary, /Press me/);
-  const result = await said(browser.click(go));
-  assert.match(
-    result,
-    /^Clicked \[\d+\] by script, because a mouse click could not land: <div id="wall"> "Please wait while we check your browser" covers it/,
+  await assert.rejects(
+    browser.click(go),
+    new RegExp(
+      `^ActionError: Cannot click \\[${go}\\]: covered by <div id="wall"> "Please wait while we check your browser"[^;]*; close it first`,
+    ),
   );
+  assert.doesNotMatch((await browser.observe()).summary, /^Pressed$/m);
+  const forced = await browser.click(go, { force: true });
+  assert.match(renderOutcome(forced), /^Clicked \[\d+\] by script \(force: no checks\)/);
+  assert.ok(forced.fallback);
   assert.match((await browser.observe()).summary, /^Pressed$/m);
 });
 

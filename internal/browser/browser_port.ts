@@ -25,6 +25,24 @@ export type {
   WaitOptions,
 };
 
+/** How {@link BrowserPort.click} presses: which button, how many times, or by script (`force`). */
+export interface ClickOptions extends ActOptions {
+  double?: boolean;
+  button?: "left" | "right";
+  /** A script click without the checks before acting: only when the model asks for it. */
+  force?: boolean;
+}
+
+/** Where {@link BrowserPort.drag} drops: an element's ID or a text the page shows, and/or pixels. */
+export interface DragOptions extends ActOptions {
+  to?: number | string;
+  dx?: number;
+  dy?: number;
+}
+
+/** A scroll's direction: a screen up, down, left or right. */
+export type ScrollDirection = "up" | "down" | "left" | "right";
+
 /** Options of {@link BrowserPort.type}. */
 export interface TypeOptions extends ActOptions {
   /** Replace the field's text (default) or add to its end. */
@@ -70,7 +88,17 @@ export interface BrowserPort {
    */
   humanInput(input: HumanInput): Promise<void>;
 
-  click(id: number, options?: ActOptions): Promise<ActionOutcome>;
+  /**
+   * The element verbs below go through one action pipeline: the checks each verb needs, retried
+   * on the ladder of waits, then the act; or an `ActionError` that says why not.
+   */
+  click(id: number, options?: ClickOptions): Promise<ActionOutcome>;
+  /** Rests the pointer on `[id]` (a menu that opens on hover, a link that exists on mouseover). */
+  hover(id: number, options?: ActOptions): Promise<ActionOutcome>;
+  /** Drags `[id]` onto another element, onto a text the page shows, and/or by pixels. */
+  drag(id: number, options: DragOptions): Promise<ActionOutcome>;
+  /** Selects the first occurrence of `text` inside `[id]` (a field or any block of text). */
+  selectText(id: number, text: string, options?: ActOptions): Promise<ActionOutcome>;
   /** Types into `[id]`; with no ID, where the keyboard focus is (the page itself included). */
   type(
     id: number | undefined,
@@ -83,7 +111,7 @@ export interface BrowserPort {
   /** A key or combination on the focused element, or on `[id]` after focusing it. */
   press(spec: string, options?: ActOptions & { id?: number }): Promise<ActionOutcome>;
   scroll(
-    direction: "up" | "down" | undefined,
+    direction: ScrollDirection | undefined,
     id?: number,
     options?: ActOptions,
   ): Promise<ActionOutcome>;

@@ -15,8 +15,10 @@ import {
 export type { BrowserOptions } from "./launch/browser_launch.ts";
 import { type ActionEnv, type ActOptions, runAction } from "./actions/action_runner.ts";
 import { BannerCloser } from "./banners/banner_closer.ts";
-import type { BrowserPort, TypeOptions } from "./browser_port.ts";
-import { clickElement } from "./actions/click_action.ts";
+import type { BrowserPort, DragOptions, TypeOptions } from "./browser_port.ts";
+import { clickElement, type ClickHow, hoverElement, selectText } from "./actions/pointer_verbs.ts";
+import { dragElement } from "./actions/drag_action.ts";
+import { perform } from "./actions/pipeline.ts";
 import { Downloads } from "./downloads/downloads.ts";
 import type { PointerEnv } from "./actions/actionability.ts";
 import {
@@ -26,7 +28,14 @@ import {
   typeInto,
   uploadFile,
 } from "./actions/element_actions.ts";
-import { centre, linkTarget, openUrl, scrollAround, scrollPage } from "./actions/page_steps.ts";
+import {
+  centre,
+  linkTarget,
+  openUrl,
+  scrollAround,
+  type ScrollDirection,
+  scrollPage,
+} from "./actions/page_steps.ts";
 import { closedTab, inTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
 import { type TabInfo, Tabs } from "./tabs/tabs.ts";
 import { DomainGuard } from "./domains/domain_guard.ts";
@@ -313,12 +322,55 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     }
   }
 
-  /** Clicks `[id]` with real mouse events (see {@link clickElement}). */
-  click(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
+  /**
+   * Clicks `[id]` with real mouse events (see {@link clickElement}): once, twice (`double`),
+   * with the right button, or by script when `force` asks for it.
+   */
+  click(id: number, options: ActOptions & ClickHow = {}): Promise<ActionOutcome> {
     return this.#onElement(
       id,
       options,
-      (page, el) => clickElement(page, el, id, this.#pointer(options)),
+      (page, el) => clickElement(page, { el, id }, this.#pointer(options), options),
+    );
+  }
+
+  /** Rests the pointer on `[id]` (see {@link hoverElement}). */
+  hover(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => hoverElement(page, { el, id }, this.#pointer(options)),
+    );
+  }
+
+  /**
+   * Drags `[id]` onto the element `to` (an ID), onto a text the page shows, and/or by pixels
+   * (see {@link dragElement}).
+   */
+  drag(id: number, options: DragOptions): Promise<ActionOutcome> {
+    return this.#onElement(id, options, async (page, el) => {
+      const { to, dx, dy } = options;
+      const onto = typeof to === "number" ? await this.#element(to) : undefined;
+      try {
+        const at = {
+          ...(onto && typeof to === "number" ? { target: { el: onto, id: to } } : {}),
+          ...(typeof to === "string" ? { text: to } : {}),
+          ...(dx !== undefined ? { dx } : {}),
+          ...(dy !== undefined ? { dy } : {}),
+        };
+        return await dragElement(page, { el, id }, at, this.#pointer(options));
+      } finally {
+        await onto?.dispose().catch(() => {/* its document is gone */});
+      }
+    });
+  }
+
+  /** Selects the first occurrence of `text` inside `[id]` (see {@link selectText}). */
+  selectText(id: number, text: string, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => selectText(page, { el, id }, text, this.#pointer(options)),
     );
   }
 
@@ -337,7 +389,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#onElement(
       id,
       options,
-      (page, el) => typeInto(page, el, id, text, how, this.#pointer(options)),
+      (page, el) => typeInto(page, { el, id }, text, how, this.#pointer(options)),
     );
   }
 
@@ -346,7 +398,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#onElement(
       id,
       options,
-      (page, el) => selectOption(page, el, id, option, this.#pointer(options)),
+      (page, el) => selectOption(page, { el, id }, option, this.#pointer(options)),
     );
   }
 
@@ -355,30 +407,43 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#onElement(
       id,
       options,
-      (page, el) => uploadFile(page, el, id, path, this.#pointer(options)),
+      (page, el) => uploadFile(page, { el, id }, path, this.#pointer(options)),
     );
   }
 
-  /** Presses a key or a combination such as `Control+A` on the focused element, or on `[id]`. */
+  /**
+   * Presses a key or a combination such as `Control+A` on the focused element, or on `[id]`
+   * once it passed the checks and took the focus.
+   */
   press(spec: string, options: ActOptions & { id?: number } = {}): Promise<ActionOutcome> {
     const pressed = (page: Page) => press(page, spec);
     if (options.id === undefined) return runAction(this.#env, options, pressed);
     const id = options.id;
-    return this.#onElement(id, options, async (page, el) => {
-      await el.focus();
-      const done = await pressed(page);
-      return { ...done, did: `Focused [${id}]. ${done.did}` };
-    });
+    return this.#onElement(
+      id,
+      options,
+      (page, el) =>
+        perform(page, { el, id }, "press a key on", this.#pointer(options), async () => {
+          await el.focus();
+          const done = await pressed(page);
+          return { ...done, did: `Focused [${id}]. ${done.did}` };
+        }),
+    );
   }
 
-  /** A screen `up`/`down` (the page, or around `[id]`), or `[id]` into view. */
+  /** A screen up, down, left or right (the page, or around `[id]`), or `[id]` into view. */
   async scroll(
-    direction: "up" | "down" | undefined,
+    direction: ScrollDirection | undefined,
     id?: number,
     options: ActOptions = {},
   ): Promise<ActionOutcome> {
     if (id === undefined) return await scrollPage(this.#env, direction ?? "down", options);
-    return await this.#onElement(id, options, (_page, el) => scrollAround(el, id, direction), true);
+    return await this.#onElement(
+      id,
+      options,
+      (page, el) => scrollAround(page, { el, id }, direction, this.#pointer(options)),
+      true,
+    );
   }
 
   /** `--allowed-domains`: navigations elsewhere are refused or cancelled (`blocked`). */

@@ -37,12 +37,15 @@ export { blankTabState, PendingBrowser } from "./pending_browser.ts";
 export type {
   ActOptions,
   BrowserPort,
+  ClickOptions,
+  DragOptions,
   FindResult,
   FocusedInfo,
   HistoryAction,
   HumanInput,
   Screenshot,
   ScreenshotOptions,
+  ScrollDirection,
   TypeOptions,
   WaitOptions,
 } from "./browser_port.ts";

@@ -10,12 +10,15 @@ import type { WaitRequest } from "./actions/wait_step.ts";
 import type {
   ActOptions,
   BrowserPort,
+  ClickOptions,
+  DragOptions,
   FindResult,
   FocusedInfo,
   HistoryAction,
   HumanInput,
   Screenshot,
   ScreenshotOptions,
+  ScrollDirection,
   TypeOptions,
   WaitOptions,
 } from "./browser_port.ts";
@@ -151,8 +154,20 @@ export class PendingBrowser<B extends Startable = Startable>
   async humanInput(input: HumanInput): Promise<void> {
     return await (await this.#ready).humanInput(input);
   }
-  async click(id: number, options?: ActOptions): Promise<ActionOutcome> {
+  async click(id: number, options?: ClickOptions): Promise<ActionOutcome> {
     return await (await this.#ready).click(id, options);
+  }
+
+  async hover(id: number, options?: ActOptions): Promise<ActionOutcome> {
+    return await (await this.#ready).hover(id, options);
+  }
+
+  async drag(id: number, options: DragOptions): Promise<ActionOutcome> {
+    return await (await this.#ready).drag(id, options);
+  }
+
+  async selectText(id: number, text: string, options?: ActOptions): Promise<ActionOutcome> {
+    return await (await this.#ready).selectText(id, text, options);
   }
   async type(
     id: number | undefined,
@@ -172,7 +187,7 @@ export class PendingBrowser<B extends Startable = Startable>
     return await (await this.#ready).press(spec, options);
   }
   async scroll(
-    direction: "up" | "down" | undefined,
+    direction: ScrollDirection | undefined,
     id?: number,
     options?: ActOptions,
   ): Promise<ActionOutcome> {

@@ -1,8 +1,7 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import { ActionError } from "../../entity/mod.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import { pause } from "../shared/deadline.ts";
-import { onElement, type Readiness } from "../runtime/page_runtime.ts";
+import { type Needs, onElement, type Readiness } from "../runtime/page_runtime.ts";
 import { READY_LADDER } from "../settle/policy.ts";
 
 /** What the checks before acting run with. */
@@ -28,16 +27,17 @@ export interface ReadyPoint {
 export type NotReady = Extract<Readiness, { ok: false }> & { cleared: string[] };
 
 /**
- * Checks an element before a click or typing, trying again on the ladder of waits while it is not
- * ready: in a tab in front (brought there once), enabled (and editable, for typing), visible,
- * still over two animation frames, scrolled into view (each try with another alignment, to come
- * out from under a sticky header), and an event at its point lands on it, in its frame and
- * through every frame around it. A cover it finds is closed once when it is a banner with a
- * close button. Returns the point, or why not.
+ * Checks an element before a verb acts on it, trying again on the ladder of waits while it is not
+ * ready, for the states the verb `needs`: in a tab in front (brought there once), enabled (and
+ * editable, for typing), visible, still over two animation frames, scrolled into view (each try
+ * with another alignment, to come out from under a sticky header), and an event at its point
+ * lands on it, in its frame and through every frame around it. A cover it finds is closed once
+ * when it is a banner with a close button. Returns the point, or why not. Only the action
+ * pipeline (`pipeline.ts`) calls it.
  *
  * @example
  * ```ts
- * const ready = await untilReady(page, el, { banners, capMs: 5000 }, false);
+ * const ready = await untilReady(page, el, { banners, capMs: 5000 }, VERBS.click.needs);
  * if (ready.ok) await page.mouse.click(ready.x, ready.y);
  * ```
  */
@@ -45,14 +45,14 @@ export async function untilReady(
   page: Page,
   el: ElementHandle<Element>,
   env: PointerEnv,
-  typing: boolean,
+  needs: Needs,
 ): Promise<ReadyPoint | NotReady> {
   const started = performance.now();
   let cleared: string[] = [];
   let bannersTried = false;
   let fronted = false;
   for (let attempt = 0;; attempt++) {
-    let r: Readiness = await onElement(el, "readiness", { attempt, typing, hidden: !fronted });
+    let r: Readiness = await onElement(el, "readiness", { attempt, needs, hidden: !fronted });
     if (!r.ok && r.reason === "hidden") {
       // Brought to the front once (a tab of the user's, or of another session, hid it); if it
       // stays hidden (a minimized window), the checks go on without frames.
@@ -62,8 +62,9 @@ export async function untilReady(
       continue;
     }
     let coverAt: { frame: Frame; x: number; y: number } | undefined;
+    if (r.ok && !needs.visible) return { ok: true, x: r.x, y: r.y, inFrame: r, cleared };
     if (r.ok) {
-      const through = await throughFrames(page, el.frame, r.x, r.y);
+      const through = await throughFrames(page, el.frame, r.x, r.y, needs.hit === "none");
       if (through.ok) return { ok: true, x: through.x, y: through.y, inFrame: r, cleared };
       r = { ok: false, reason: "covered", detail: through.cover, x: r.x, y: r.y, layer: true };
       coverAt = through;
@@ -74,24 +75,32 @@ export async function untilReady(
       cleared = await env.banners.clearCover(page, coverAt.frame, coverAt);
       if (cleared.length > 0) continue;
     }
-    const wait = READY_LADDER[attempt]?.waitMs;
-    if (wait === undefined || performance.now() - started + wait > env.capMs) {
-      return { ...r, cleared };
-    }
-    if (wait > 0) await pause(wait, env.signal);
+    if (!await nextRung(attempt, started, env)) return { ...r, cleared };
   }
 }
 
 /**
+ * Waits for the next rung of the ladder of waits ({@link READY_LADDER}); false when the ladder
+ * is spent or its wait would pass the cap (`env.capMs` since `started`).
+ */
+export async function nextRung(attempt: number, started: number, env: PointerEnv) {
+  const wait = READY_LADDER[attempt]?.waitMs;
+  if (wait === undefined || performance.now() - started + wait > env.capMs) return false;
+  if (wait > 0) await pause(wait, env.signal);
+  return true;
+}
+
+/**
  * Carries a point of `frame` out to the main frame, checking at each level that an event there
- * reaches the frame (an overlay of an outer page may cover it); `cover` says what covers it, with
- * the frame and point where it does.
+ * reaches the frame (an overlay of an outer page may cover it), unless `ignoreCovers`; `cover`
+ * says what covers it, with the frame and point where it does.
  */
 async function throughFrames(
   page: Page,
   frame: Frame,
   x: number,
   y: number,
+  ignoreCovers = false,
 ): Promise<
   { ok: true; x: number; y: number } | {
     ok: false;
@@ -108,35 +117,11 @@ async function throughFrames(
     try {
       const r = await onElement(owner, "throughFrame", x, y);
       x = r.x, y = r.y;
-      if (!r.lands) return { ok: false, cover: r.cover, frame: parent, x, y };
+      if (!r.lands && !ignoreCovers) return { ok: false, cover: r.cover, frame: parent, x, y };
     } finally {
       await owner.dispose();
     }
     f = parent;
   }
   return { ok: true, x, y };
-}
-
-/** What the model is told to do about a field it cannot type into, by the reason. */
-const TYPING_FIX: Record<string, string> = {
-  disabled: "it takes text once the page enables it: observe again, and do first what it asks",
-  readonly: "the page fills it itself (a picker or a control beside it may set it)",
-  covered: "close or answer that first, then observe again",
-};
-
-/**
- * The refusal of typing into a field that is disabled, read-only or under an overlay; nothing
- * was typed. Undefined for other reasons (the keys still reach the focused field).
- */
-export function typingRefusal(id: number, r: NotReady): ActionError | undefined {
-  if (r.reason === "gone") {
-    return new ActionError("gone", `Element [${id}] is gone: the page changed, observe again`);
-  }
-  const fix = TYPING_FIX[r.reason];
-  if (!fix) return undefined;
-  const what = r.reason === "covered" ? `${r.detail} covers it` : r.detail;
-  return new ActionError(
-    r.reason === "covered" ? "failed" : "no_effect",
-    `Cannot type into [${id}]: ${what}; ${fix}`,
-  );
 }

@@ -2,8 +2,9 @@ import { resolve } from "node:path";
 import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
-import { type PointerEnv, typingRefusal, untilReady } from "./actionability.ts";
-import { clickElement } from "./click_action.ts";
+import { nextRung, type PointerEnv } from "./actionability.ts";
+import { clickElement } from "./pointer_verbs.ts";
+import { perform, type Target } from "./pipeline.ts";
 import { handleOnElement, inRealm, onElement } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { parseKeys } from "./keys.ts";
@@ -28,22 +29,35 @@ export interface TypeOptions {
  *
  * @example
  * ```ts
- * await typeInto(page, el, 3, "hello", { clear: true, pressEnter: false }, { banners, capMs });
+ * await typeInto(page, { el, id: 3 }, "hello", { clear: true, pressEnter: false }, { banners, capMs });
  * ```
  */
 export async function typeInto(
   page: Page,
-  el: ElementHandle<Element>,
-  id: number,
+  target: Target,
   text: string,
   options: TypeOptions,
   env: PointerEnv,
 ): Promise<string> {
+  const { el } = target;
   await onElement(el, "centreElement", false);
   // Keys sent to a field that is disabled, read-only or under a popup go nowhere: refused.
-  const ready = await untilReady(page, el, env, true);
-  const refused = ready.ok ? undefined : typingRefusal(id, ready);
-  if (refused) throw refused;
+  return await perform(
+    page,
+    target,
+    "type into",
+    env,
+    () => typeReady(page, target, text, options, env),
+  );
+}
+
+async function typeReady(
+  page: Page,
+  { el, id }: Target,
+  text: string,
+  options: TypeOptions,
+  env: PointerEnv,
+): Promise<string> {
   const field = await onElement(el, "prepareField", options.clear);
   if (field.missed) {
     throw new ActionError(
@@ -55,7 +69,7 @@ export async function typeInto(
   const did = `Typed ${JSON.stringify(cut(text.replace(/\s+/g, " "), 80))} into [${id}]`;
   if (kind === "other") {
     // A wrapper around the real field: click it, then type where the focus went.
-    await clickElement(page, el, id, env);
+    await clickElement(page, { el, id }, env);
     kind = "keyboard";
     hadText = false;
   }
@@ -128,27 +142,35 @@ export async function typeFocused(page: Page, text: string, options: TypeOptions
 
 /**
  * Chooses an option: in a native `<select>` by visible text or value; in a custom listbox or
- * combobox by opening it with a click and clicking the option. Lists the options when none
- * matches.
+ * combobox by opening it with a click and clicking the option. Both go through the action
+ * pipeline (a disabled or covered list is refused); an option not there yet is looked for again
+ * on the ladder of waits, then the options are listed.
  */
 export async function selectOption(
   page: Page,
-  el: ElementHandle<Element>,
-  id: number,
+  target: Target,
   option: string,
   env: PointerEnv,
 ): Promise<Did> {
+  const { el, id } = target;
   if ((await onElement(el, "controlKind")) === "select") {
-    const r = await onElement(el, "chooseNativeOption", option);
-    if (!r.ok) throw new ActionError("not_found", noOption(id, option, r.options));
-    return { did: `Selected ${JSON.stringify(r.text)} in [${id}]` };
+    return await perform(page, target, "select in", env, async () => {
+      const started = performance.now();
+      for (let attempt = 0;; attempt++) {
+        const r = await onElement(el, "chooseNativeOption", option);
+        if (r.ok) return { did: `Selected ${JSON.stringify(r.text)} in [${id}]` };
+        if (!await nextRung(attempt, started, env)) {
+          throw new ActionError("not_found", noOption(id, option, r.options));
+        }
+      }
+    });
   }
   let pick = await optionHandle(el, option);
   let opened = false;
   if (!pick) {
-    await clickElement(page, el, id, env);
+    await clickElement(page, target, env);
     opened = true;
-    pick = await waitForOption(el, option);
+    pick = await untilOption(el, option, env);
   }
   if (!pick) {
     const seen = await onElement(el, "lastSeenOptions");
@@ -161,12 +183,10 @@ export async function selectOption(
   }
   try {
     const label = await onElement(pick, "optionText");
-    const how = await clickElement(page, pick, id, env);
-    const script = how.fallback ? " (by script: a mouse click could not land)" : "";
-    const did = `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${
-      JSON.stringify(label)
-    }${script}`;
-    return how.fallback ? { did, fallback: how.fallback } : { did };
+    await clickElement(page, { el: pick, id }, env);
+    return {
+      did: `${opened ? "Opened [" + id + "] and chose" : "Chose"} ${JSON.stringify(label)}`,
+    };
   } finally {
     await pick.dispose();
   }
@@ -179,18 +199,21 @@ async function optionHandle(
   return (await handleOnElement(el, "findCustomOption", option)) ?? undefined;
 }
 
-/** Options of custom dropdowns often render a frame or two after the click (or after a fetch). */
-async function waitForOption(
+/**
+ * The option of a custom dropdown just opened, looked for on the ladder of waits (options often
+ * render a frame or two after the click, or after a fetch); undefined: `option missing`.
+ */
+async function untilOption(
   el: ElementHandle<Element>,
   option: string,
+  env: PointerEnv,
 ): Promise<ElementHandle<Element> | undefined> {
-  const deadline = performance.now() + 1500;
-  for (let wait = 16; performance.now() < deadline; wait = Math.min(wait * 2, 200)) {
+  const started = performance.now();
+  for (let attempt = 0;; attempt++) {
     const pick = await optionHandle(el, option).catch(() => undefined);
     if (pick) return pick;
-    await new Promise((r) => setTimeout(r, wait));
+    if (!await nextRung(attempt, started, env)) return undefined;
   }
-  return undefined;
 }
 
 function noOption(id: number, option: string, options: string[]): string {
@@ -208,11 +231,11 @@ function noOption(id: number, option: string, options: string[]): string {
  */
 export async function uploadFile(
   page: Page,
-  el: ElementHandle<Element>,
-  id: number,
+  target: Target,
   path: string,
   env: PointerEnv,
 ): Promise<string> {
+  const { el, id } = target;
   const file = resolve(path);
   try {
     const info = await Deno.stat(file);
@@ -227,9 +250,12 @@ export async function uploadFile(
   }
   const name = file.split(/[\\/]/).pop();
   if ((await onElement(el, "controlKind")) === "file") {
+    // A file input a person presses or drops onto: checked as any pointer verb first.
+    await perform(page, target, "upload into", env, () => Promise.resolve());
     await (el as ElementHandle<HTMLInputElement>).uploadFile(file);
     return `Put ${JSON.stringify(name)} into [${id}]`;
   }
+  await perform(page, target, "upload into", env, () => Promise.resolve());
   const input = await handleOnElement(el, "fileInputFor");
   const inputEl = input as ElementHandle<HTMLInputElement> | null;
   if (inputEl) {
@@ -242,7 +268,7 @@ export async function uploadFile(
   }
   const chooser = page.waitForFileChooser({ timeout: 3000 });
   chooser.catch(() => {/* reported below */});
-  await clickElement(page, el, id, env);
+  await clickElement(page, target, env);
   try {
     await (await chooser).accept([file]);
   } catch {

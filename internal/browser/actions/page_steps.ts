@@ -4,11 +4,26 @@
  *
  * @module
  */
-import type { ElementHandle } from "puppeteer-core";
+import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome, BrowserError } from "../../entity/mod.ts";
 import { type ActionEnv, type ActOptions, type Did, runAction } from "./action_runner.ts";
 import { inRealm, onElement, type ScrollResult } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
+import type { PointerEnv } from "./actionability.ts";
+import { perform, type Target } from "./pipeline.ts";
+
+/** Where a scroll goes: a screen up or down, or sideways. */
+export type ScrollDirection = "up" | "down" | "left" | "right";
+
+/** What each direction is called where a scroll stops. */
+const ENDS: Readonly<Record<ScrollDirection, { end: string; more: string }>> = Object.freeze({
+  up: { end: "top", more: "above" },
+  down: { end: "bottom", more: "below" },
+  left: { end: "left end", more: "to the left" },
+  right: { end: "right end", more: "to the right" },
+});
+
+const SIDEWAYS = new Set<ScrollDirection>(["left", "right"]);
 
 /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
 export function openUrl(env: ActionEnv, url: string, options: ActOptions): Promise<ActionOutcome> {
@@ -41,38 +56,48 @@ export async function linkTarget(el: ElementHandle<Element>, id: number): Promis
   return href;
 }
 
-/** Scrolls the page a screen up or down; throws when it is already at that end. */
+/** Scrolls the page a screen up, down, left or right; throws when it is already at that end. */
 export function scrollPage(
   env: ActionEnv,
-  direction: "up" | "down",
+  direction: ScrollDirection,
   options: ActOptions,
 ): Promise<ActionOutcome> {
   return runAction(env, { ...options, scroll: true }, async (page) => {
-    const screens = direction === "up" ? -0.8 : 0.8;
+    const screens = direction === "up" || direction === "left" ? -0.8 : 0.8;
     const realm = () => isolatedRealm(page.mainFrame());
-    const r = await inRealm(realm(), "scrollBy", null, screens);
+    const r = SIDEWAYS.has(direction)
+      ? await inRealm(realm(), "scrollSideways", null, screens)
+      : await inRealm(realm(), "scrollBy", null, screens);
     return scrolled(r, direction, () => inRealm(realm(), "scrollGrowth"));
   });
 }
 
 /**
- * Scrolls the scroll container around `[id]` a screen up or down, or with no direction scrolls
- * `[id]` into view.
+ * Scrolls the scroll container around `[id]` a screen up, down, left or right, or with no
+ * direction scrolls `[id]` into view; through the action pipeline ("scroll to": the element must
+ * still be in the page).
  */
-export async function scrollAround(
-  el: ElementHandle<Element>,
-  id: number,
-  direction: "up" | "down" | undefined,
+export function scrollAround(
+  page: Page,
+  target: Target,
+  direction: ScrollDirection | undefined,
+  env: PointerEnv,
 ): Promise<Did | string> {
-  if (!direction) {
-    const inView = await onElement(el, "revealElement");
-    return inView
-      ? `Scrolled [${id}] into view`
-      : `Scrolled towards [${id}]: it is still off screen`;
-  }
-  const r = await onElement(el, "scrollBy", direction === "up" ? -0.8 : 0.8);
-  const frame = el.frame;
-  return scrolled(r, direction, () => inRealm(isolatedRealm(frame), "scrollGrowth"));
+  const { el, id } = target;
+  return perform(page, target, "scroll to", env, async () => {
+    if (!direction) {
+      const inView = await onElement(el, "revealElement");
+      return inView
+        ? `Scrolled [${id}] into view`
+        : `Scrolled towards [${id}]: it is still off screen`;
+    }
+    const screens = direction === "up" || direction === "left" ? -0.8 : 0.8;
+    const r = SIDEWAYS.has(direction)
+      ? await onElement(el, "scrollSideways", screens)
+      : await onElement(el, "scrollBy", screens);
+    const frame = el.frame;
+    return scrolled(r, direction, () => inRealm(isolatedRealm(frame), "scrollGrowth"));
+  });
 }
 
 /**
@@ -81,11 +106,11 @@ export async function scrollAround(
  */
 function scrolled(
   r: ScrollResult,
-  direction: "up" | "down",
+  direction: ScrollDirection,
   growth: () => Promise<{ loaded: number; left: number } | null>,
 ): Did {
   const said = (left: number, loaded: number): Did => {
-    const end = direction === "down" ? "bottom" : "top";
+    const end = ENDS[direction].end;
     if (r.moved === 0 && loaded > 0) {
       return {
         did: `Scrolled ${r.what} down: it was at the bottom; ${left} px more below now`,
@@ -99,9 +124,7 @@ function scrolled(
         `Cannot scroll ${direction}: ${r.what} is already at the ${end}`,
       );
     }
-    const more = left <= 0
-      ? `reached the ${end}`
-      : `${left} px more ${direction === "down" ? "below" : "above"}`;
+    const more = left <= 0 ? `reached the ${end}` : `${left} px more ${ENDS[direction].more}`;
     const did = `Scrolled ${r.what} ${direction} ${Math.abs(r.moved)} px; ${more}`;
     return loaded > 0 ? { did, loaded, revealed: r.revealed } : { did, revealed: r.revealed };
   };

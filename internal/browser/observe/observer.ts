@@ -393,6 +393,8 @@ export class PageObserver {
       } else if (walk.main.screensBelow >= 0.5) {
         notes.push(`… ${screens(walk.main.screensBelow)} more text below; scroll or use read`);
       }
+      const beside = besideNote(walk.main);
+      if (beside) notes.push(beside);
     }
     if (compact.leftLines > 0) {
       notes.push(`… (+N lines): text shortened in this whole-page view; use read for all of it`);
@@ -496,4 +498,24 @@ function position(y: number): string {
 
 function shortUrl(url: string): string {
   return url.length > 70 ? url.slice(0, 69) + "…" : url;
+}
+
+/**
+ * Pages wider than the window: a few pixels of overflow are layout noise, this much (a quarter
+ * of a screen) is content a person scrolls sideways to read.
+ */
+const BESIDE_MIN_SCREENS = 0.25;
+
+/** `… 1.3 screens more to the right; scroll right`, when the page goes on beside the window. */
+function besideNote(main: { screensLeft: number; screensRight: number }): string | undefined {
+  const parts: string[] = [];
+  if (main.screensLeft >= BESIDE_MIN_SCREENS) {
+    parts.push(`${main.screensLeft.toFixed(1)} screens to the left`);
+  }
+  if (main.screensRight >= BESIDE_MIN_SCREENS) {
+    parts.push(`${main.screensRight.toFixed(1)} screens to the right`);
+  }
+  if (parts.length === 0) return undefined;
+  const way = main.screensRight >= BESIDE_MIN_SCREENS ? "right" : "left";
+  return `… the page goes on beside the window: ${parts.join(", ")}; scroll ${way}`;
 }

@@ -26,7 +26,7 @@ import { RUNTIME_GLOBAL } from "../shared/runtime_global.ts";
 import { RUNTIME_SOURCE, RUNTIME_VERSION } from "./runtime_bundle.ts";
 
 export type { BannerClosing } from "../banners/page/banners.ts";
-export type { Readiness } from "../actions/page/actionable.ts";
+export type { Needs, Readiness } from "../actions/page/actionable.ts";
 export type { ControlState, StateChange } from "../effects/page/effect_states.ts";
 export type { DomChanges } from "../effects/page/effect_count.ts";
 export type { EffectSnapshot, TargetState } from "../effects/page/effects.ts";

@@ -123,6 +123,9 @@ export interface FrameWalk {
   /** Screens of document above and below the visible area. */
   screensAbove: number;
   screensBelow: number;
+  /** Screens of document beside the visible area, to the left and to the right. */
+  screensLeft: number;
+  screensRight: number;
   /** Scroll containers in view whose hidden part holds interactive elements. */
   scrollers: Scroller[];
   /** find: matches inside collapsed or hidden parts, with the control that shows them. */

@@ -25,11 +25,28 @@ export type Readiness =
   /** What covers the point (`x`, `y`), described; `layer`: it is an overlay (fixed, a dialog). */
   | { ok: false; reason: "covered"; detail: string; x: number; y: number; layer: boolean };
 
-/** How one try looks: its number (which scroll alignment) and what the element is for. */
+/**
+ * The states a verb needs of its element, as Playwright's verbs declare theirs: one row per verb
+ * in `actions/verbs.ts`.
+ */
+export interface Needs {
+  /** Not disabled (itself, by its fieldset, or `aria-disabled`). */
+  enabled: boolean;
+  /** Not read-only: its text can be changed (typing). */
+  editable: boolean;
+  /** Has a box, in view and still over two animation frames. */
+  visible: boolean;
+  /**
+   * Where an event must land: `hit`: a pointer event at its point reaches it; `layer`: keys
+   * reach it unless an overlay (a popup, a dialog) covers it; `none`: nothing is checked.
+   */
+  hit: "hit" | "layer" | "none";
+}
+
+/** How one try looks: its number (which scroll alignment) and what the verb needs. */
 export interface ReadyOptions {
   attempt: number;
-  /** Typing: the field must be editable, and only an overlay above it stops the keys. */
-  typing: boolean;
+  needs: Needs;
   /** Say so when the tab is hidden (the host brings it to the front once). */
   hidden?: boolean;
 }
@@ -55,12 +72,14 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
   if (options.hidden && document.visibilityState === "hidden") {
     return { ok: false, reason: "hidden", detail: "its tab is hidden behind another" };
   }
-  if (isDisabled(el)) {
+  const needs = options.needs;
+  if (needs.enabled && isDisabled(el)) {
     return { ok: false, reason: "disabled", detail: withCover(el, "it is disabled") };
   }
-  if (options.typing && isReadOnly(el)) {
+  if (needs.editable && isReadOnly(el)) {
     return { ok: false, reason: "readonly", detail: withCover(el, "it is read-only") };
   }
+  if (!needs.visible) return { ok: true, x: 0, y: 0, rect: { x: 0, y: 0 } };
   if (!hasBox(el)) {
     return { ok: false, reason: "invisible", detail: "it has no size on screen" };
   }
@@ -81,7 +100,7 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
   if (!sameBox(before, after)) {
     return { ok: false, reason: "unstable", detail: "it is still moving" };
   }
-  return pointOn(el, options.typing);
+  return pointOn(el, needs.hit);
 }
 
 /**
@@ -112,7 +131,7 @@ export function throughFrame(
   return { x: px, y: py, lands, cover: lands || !hit ? "" : describeCover(hit).text };
 }
 
-/** Clicks `el` by script (`HTMLElement.click()`), for when no mouse click can land. */
+/** Clicks `el` by script (`HTMLElement.click()`): only when the model asks for it (`force`). */
 export function clickByScript(el: Element): void {
   (el as HTMLElement).click();
 }
@@ -167,7 +186,7 @@ function fullyShown(el: Element): boolean {
 }
 
 /** A point where an event lands on `el` (or on its label), or what covers it. */
-function pointOn(el: Element, typing: boolean): Readiness {
+function pointOn(el: Element, hit: Needs["hit"]): Readiness {
   const r = Array.from(el.getClientRects()).find((b) => b.width > 0 && b.height > 0);
   if (!r) return { ok: false, reason: "invisible", detail: "it has no size on screen" };
   const { left, right, top, bottom, clip } = visiblePart(el, r);
@@ -191,13 +210,14 @@ function pointOn(el: Element, typing: boolean): Readiness {
     y,
     rect: { x: bounds.left, y: bounds.top },
   });
+  if (hit === "none") return at(cx, cy);
   for (const [x, y] of tries) if (landsOn(el, deepElementFromPoint(x, y))) return at(x, y);
-  const hit = deepElementFromPoint(cx, cy);
-  if (!hit) return { ok: false, reason: "offscreen", detail: "nothing is drawn at its place" };
-  const cover = describeCover(hit);
+  const drawn = deepElementFromPoint(cx, cy);
+  if (!drawn) return { ok: false, reason: "offscreen", detail: "nothing is drawn at its place" };
+  const cover = describeCover(drawn);
   // Keys go to the focused field whatever is drawn over it: only an overlay (a popup, a
   // dialog, a cover over the page) stops a person from typing there; a placeholder does not.
-  if (typing && !(cover.layer && !cover.el.contains(el))) return at(cx, cy);
+  if (hit === "layer" && !(cover.layer && !cover.el.contains(el))) return at(cx, cy);
   return { ok: false, reason: "covered", detail: cover.text, x: cx, y: cy, layer: cover.layer };
 }
 

@@ -104,7 +104,7 @@ const ROW_PX = 20;
  * person sees them: the text under a grid of points, so covered, clipped, transparent and
  * screen-reader-only text is not among them. Keyed by text; true for a heading.
  */
-function inView(box: Element, isPage: boolean): Map<string, boolean> {
+export function inView(box: Element, isPage: boolean): Map<string, boolean> {
   const b = isPage
     ? { left: 0, top: 0, right: innerWidth, bottom: innerHeight }
     : box.getBoundingClientRect();
@@ -163,7 +163,7 @@ function lineOf(node: Text, hidden: Map<Element, boolean>): Line | undefined {
 }
 
 /** What is in view now that was not before: two headings and two lines at most. */
-function newInView(
+export function newInView(
   before: Map<string, boolean>,
   after: Map<string, boolean>,
 ): { headings: string[]; samples: string[] } {

@@ -47,6 +47,8 @@ import {
   scrollWindow,
 } from "../../actions/page/scroll.ts";
 import { install } from "./state.ts";
+import { elementWithText, nativeDraggable, selectTextIn } from "../../actions/page/select_text.ts";
+import { scrollSideways } from "../../actions/page/scroll_sideways.ts";
 import { walkFrame } from "../../observe/page/walk/walk_frame.ts";
 import { textShows, waitForText } from "../../actions/page/wait_text.ts";
 import { verificationWall, viewportSize } from "../../verification/page/walls.ts";
@@ -88,6 +90,11 @@ export const api = {
   showFieldText,
   verificationWall,
   viewportSize,
+  // The verbs beyond a click (hover and drag need nothing in the page but the checks).
+  selectTextIn,
+  elementWithText,
+  nativeDraggable,
+  scrollSideways,
 };
 
 /** The runtime's API table. */

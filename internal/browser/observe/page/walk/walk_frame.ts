@@ -48,6 +48,8 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     below: walker.below,
     screensAbove: Math.max(0, w.sy / w.vh),
     screensBelow: Math.max(0, (doc.scrollHeight - w.sy - w.vh) / w.vh),
+    screensLeft: Math.max(0, w.sx / w.vw),
+    screensRight: Math.max(0, (doc.scrollWidth - w.sx - w.vw) / w.vw),
     scrollers: walker.scrollers.filter((sc) => sc.above + sc.below > 0),
     hidden: walker.hidden,
     modal: w.modalEl !== null,

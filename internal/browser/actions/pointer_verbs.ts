@@ -1,0 +1,110 @@
+/**
+ * The pointer verbs on one element: a click (single, double, right), a hover, and a script click
+ * the model asked for. Each goes through the action pipeline (`perform`), so each is checked as
+ * its row in `verbs.ts` says before the mouse moves.
+ *
+ * @module
+ */
+import type { Page } from "puppeteer-core";
+import { ActionError } from "../../entity/mod.ts";
+import type { Did } from "./action_runner.ts";
+import type { PointerEnv } from "./actionability.ts";
+import { perform, type Target } from "./pipeline.ts";
+import { onElement } from "../runtime/page_runtime.ts";
+import { closingInput } from "../tabs/self_closing.ts";
+
+/** How a click presses: which button, how many times, or by script (`force`). */
+export interface ClickHow {
+  double?: boolean;
+  button?: "left" | "right";
+  /** A script click (`HTMLElement.click()`) without the checks: only when the model asks. */
+  force?: boolean;
+}
+
+/**
+ * Clicks an element as a hand would, once it passed the checks before acting (see `perform`):
+ * real mouse events (pointerdown, mousedown, pointerup, mouseup, click; twice for a double click,
+ * with `contextmenu` for the right button). A cover that stays, a disabled or moving element is
+ * refused with the reason; nothing is clicked by script unless `how.force`.
+ *
+ * @example
+ * ```ts
+ * const { did } = await clickElement(page, { el, id: 5 }, env); // "Clicked [5]"
+ * ```
+ */
+export async function clickElement(
+  page: Page,
+  target: Target,
+  env: PointerEnv,
+  how: ClickHow = {},
+): Promise<Did> {
+  const { id } = target;
+  if (how.force) {
+    await onElement(target.el, "clickByScript");
+    const reason = "the model asked for a script click (force)";
+    return {
+      did: `Clicked [${id}] by script (force: no checks)`,
+      fallback: { reason },
+      control: true,
+    };
+  }
+  const verb = how.double ? "double-click" : how.button === "right" ? "right-click" : "click";
+  return await perform(page, target, verb, env, async (ready) => {
+    const button = how.button ?? "left";
+    // A button that closes its own tab: the release is not answered.
+    const count = how.double ? 2 : 1;
+    await closingInput(page, () => page.mouse.click(ready.x, ready.y, { button, count }));
+    const after = ready.cleared.length > 0 ? ` (${ready.cleared.join("; ")})` : "";
+    const what = verb === "click"
+      ? "Clicked"
+      : verb === "double-click"
+      ? "Double-clicked"
+      : "Right-clicked";
+    return { did: `${what} [${id}]${after}`, control: true };
+  });
+}
+
+/**
+ * Rests the pointer on an element once it passed the checks (visible, enabled, still, not
+ * covered): what opens on hover (a menu, a link that exists only on mouseover) opens.
+ *
+ * @example
+ * ```ts
+ * await hoverElement(page, { el, id: 4 }, env); // { did: "Hovered over [4]" }
+ * ```
+ */
+export function hoverElement(page: Page, target: Target, env: PointerEnv): Promise<Did> {
+  return perform(page, target, "hover", env, (ready) => {
+    const after = ready.cleared.length > 0 ? ` (${ready.cleared.join("; ")})` : "";
+    return Promise.resolve({ did: `Hovered over [${target.id}]${after}` });
+  });
+}
+
+/**
+ * Selects the first occurrence of `text` in an element (a field's value, or any block of text),
+ * as a person drags over it, once it passed the checks (it shows, nothing covers it); the keys
+ * that follow (Control+B, Delete) act on the selection.
+ *
+ * @example
+ * ```ts
+ * await selectText(page, { el, id: 7 }, "world", env); // { did: 'Selected "world" in [7]' }
+ * ```
+ */
+export function selectText(
+  page: Page,
+  target: Target,
+  text: string,
+  env: PointerEnv,
+): Promise<Did> {
+  const { el, id } = target;
+  return perform(page, target, "select text in", env, async () => {
+    const r = await onElement(el, "selectTextIn", text);
+    if (!r.ok) {
+      throw new ActionError(
+        "not_found",
+        `No text ${JSON.stringify(text)} in [${id}]: it reads ${JSON.stringify(r.reads)}`,
+      );
+    }
+    return { did: `Selected ${JSON.stringify(r.selected)} in [${id}]` };
+  });
+}
