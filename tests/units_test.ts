@@ -45,7 +45,7 @@ Deno.test("validateArgs() coerces what models send and names what is wrong", () 
   });
   assert.deepEqual(validateArgs(schema, { id: 3 }), {
     ok: false,
-    error: 'Missing argument "text": The text to type; new lines are kept',
+    error: 'Missing argument "text": required',
   });
   assert.deepEqual(validateArgs(schema, { id: 1.5, text: "x" }), {
     ok: false,
@@ -56,9 +56,9 @@ Deno.test("validateArgs() coerces what models send and names what is wrong", () 
     ok: true,
     args: { direction: "down" },
   });
-  assert.deepEqual(validateArgs(scroll, { direction: "left" }), {
+  assert.deepEqual(validateArgs(scroll, { direction: "sideways" }), {
     ok: false,
-    error: 'Argument "direction" must be one of up, down, got "left"',
+    error: 'Argument "direction" must be one of up, down, left, right, got "sideways"',
   });
   assert.deepEqual(validateArgs(scroll, "down"), {
     ok: false,
@@ -84,8 +84,7 @@ Deno.test("ToolRegistry.dispatch() turns unknown tools, bad arguments and thrown
   assert.deepEqual(await registry.dispatch({ name: "click", args: {} }, ctx), {
     ok: false,
     kind: "invalid_args",
-    text:
-      'Missing argument "id": The element\'s number from the page, e.g. 12 for [12] (tool click)',
+    text: 'Missing argument "id": required (tool click)',
   });
   assert.deepEqual(await registry.dispatch({ name: "explode", args: {} }, ctx), {
     ok: false,

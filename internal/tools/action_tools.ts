@@ -47,7 +47,7 @@ export const closeTab = defineTool({
 /** upload(id, path): puts a local file into a file input. */
 export const upload = defineTool({
   name: "upload",
-  description: "Upload a local file through a file input or the button that opens one.",
+  description: "Upload a local file via a file input or its button.",
   args: z.object({ id: ID, path: z.string() }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.upload(args.id, args.path, actOptions(ctx)));

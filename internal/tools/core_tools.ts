@@ -2,18 +2,29 @@ import { z } from "zod";
 import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 import { find, read } from "./observe_tools.ts";
 import { wait } from "./wait_tool.ts";
+import { drag, hover, selectTextTool } from "./verb_tools.ts";
 import { ActionError } from "../entity/mod.ts";
 import { actionResult, actOptions, defineTool, type Tool } from "./tool.ts";
 
-const ID = z.int().describe("The element's number from the page, e.g. 12 for [12]");
+const ID = z.int();
 
-/** click(id): a real mouse click on a numbered element. */
+/** click(id, double?, button?, force?): a real mouse click on a numbered element. */
 export const click = defineTool({
   name: "click",
   description: "Click an element.",
-  args: z.object({ id: ID }),
+  args: z.object({
+    id: ID,
+    double: z.boolean().optional(),
+    button: z.literal("right").optional(),
+    force: z.boolean().describe("unchecked script click: last resort").optional(),
+  }),
   async handler(args, ctx) {
-    return actionResult(await ctx.browser.click(args.id, actOptions(ctx)));
+    const how = {
+      ...(args.double ? { double: true } : {}),
+      ...(args.button ? { button: args.button } : {}),
+      ...(args.force ? { force: true } : {}),
+    };
+    return actionResult(await ctx.browser.click(args.id, { ...actOptions(ctx), ...how }));
   },
 });
 
@@ -23,7 +34,7 @@ export const type = defineTool({
   description: "Type into a field, replacing its text; without id, where the focus is.",
   args: z.object({
     id: z.int().optional(),
-    text: z.string().describe("The text to type; new lines are kept"),
+    text: z.string(),
     press_enter: z.boolean().optional(),
     clear: z.boolean().describe("false adds to the end").optional(),
   }),
@@ -39,7 +50,7 @@ export const type = defineTool({
 /** press(key): a key or combination on the focused element. */
 export const press = defineTool({
   name: "press",
-  description: "Press a key or combination (Enter, Tab, Control+A…) on the focused element.",
+  description: "Press a key or combination (Enter, Control+A…) on the focused element.",
   args: z.object({ key: z.string() }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.press(args.key, actOptions(ctx)));
@@ -49,14 +60,17 @@ export const press = defineTool({
 /** scroll(direction?, id?): a screen up or down, or an element into view. */
 export const scroll = defineTool({
   name: "scroll",
-  description: "Scroll a screen up or down; with id, inside that element's list, or to it.",
-  args: z.object({ direction: z.enum(["up", "down"]).optional(), id: z.int().optional() }),
+  description: "Scroll a screen; with id, inside that element's list, or to it.",
+  args: z.object({
+    direction: z.enum(["up", "down", "left", "right"]).optional(),
+    id: z.int().optional(),
+  }),
   async handler(args, ctx) {
     if (args.direction === undefined && args.id === undefined) {
       return {
         ok: false,
         kind: "invalid_args",
-        text: "Cannot scroll: give a direction (up or down), an id, or both",
+        text: "Cannot scroll: give a direction (up, down, left or right), an id, or both",
       };
     }
     return actionResult(await ctx.browser.scroll(args.direction, args.id, actOptions(ctx)));
@@ -117,6 +131,9 @@ export const coreTools: readonly Tool[] = [
   click,
   type,
   selectTool,
+  hover,
+  drag,
+  selectTextTool,
   press,
   scroll,
   wait,

@@ -24,6 +24,7 @@ export {
   type,
 } from "./core_tools.ts";
 export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
+export { drag, hover, selectTextTool } from "./verb_tools.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assessRisk, type Risk, type RiskCategory, riskKind, type RiskOptions } from "./safety.ts";

@@ -4,8 +4,7 @@ import { defineTool, type Tool } from "./tool.ts";
 /** find(text, role?): elements and text anywhere in the page, with IDs the other tools accept. */
 export const find = defineTool({
   name: "find",
-  description:
-    "Find elements and text anywhere in the page (even in collapsed sections), with ids.",
+  description: "Find elements and text anywhere in the page (collapsed parts too), with ids.",
   args: z.object({ text: z.string(), role: z.string().optional() }),
   readOnly: true,
   async handler(args, ctx) {
@@ -29,7 +28,7 @@ export const find = defineTool({
 /** read(query?, page?): the page's main text as plain text, paged. */
 export const read = defineTool({
   name: "read",
-  description: "Read the page's text, page by page, or the passages that mention query.",
+  description: "Read the page's text by pages, or the passages about query.",
   args: z.object({ query: z.string().optional(), page: z.int().min(1).optional() }),
   readOnly: true,
   async handler(args, ctx) {

@@ -12,7 +12,7 @@ const TEXT_SECONDS = 10;
  */
 export const wait = defineTool({
   name: "wait",
-  description: "Wait some seconds, or until a text shows (gone=true: until it no longer shows).",
+  description: "Wait seconds, or until a text shows (gone=true: until it goes).",
   readOnly: true,
   args: z.object({
     seconds: z.number().min(0).max(MAX_SECONDS).optional(),

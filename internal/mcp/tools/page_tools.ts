@@ -14,6 +14,7 @@ import {
 } from "../../tools/mod.ts";
 import { numberingTools } from "./numbering_tools.ts";
 import { tabAndFileTools } from "./tab_tools.ts";
+import { verbTools } from "./verb_tools.ts";
 
 /**
  * The `browser_*` tools the MCP server offers (names and arguments from the blind-user assistant
@@ -160,9 +161,10 @@ export const browserPress = defineTool({
 /** browser_scroll(to? | by_x? | by_y? | element_id?, behavior?). */
 export const browserScroll = defineTool({
   name: "browser_scroll",
-  description: "Scroll: to top/bottom/up/down (a screen), by pixels, or an element into view.",
+  description:
+    "Scroll: to top/bottom, a screen up/down/left/right, by pixels, or an element into view.",
   args: z.object({
-    to: z.enum(["up", "down", "top", "bottom"]).optional(),
+    to: z.enum(["up", "down", "left", "right", "top", "bottom"]).optional(),
     by_x: z.int().optional(),
     by_y: z.int().optional(),
     element_id: ID.optional(),
@@ -178,7 +180,8 @@ export const browserScroll = defineTool({
     }
     const x = args.by_x;
     const y = args.by_y;
-    if ((to === undefined && x === undefined && y === undefined) || to === "up" || to === "down") {
+    const screen = to === "up" || to === "down" || to === "left" || to === "right";
+    if ((to === undefined && x === undefined && y === undefined) || screen) {
       return scroll.handler({ direction: to ?? "down" }, ctx);
     }
     const pos = await ctx.browser.scrollTo({
@@ -245,6 +248,7 @@ export const mcpTools: readonly Tool[] = [
   browserForward,
   browserReload,
   ...numberingTools,
+  ...verbTools,
   browserFocusNext,
   browserFocusPrev,
   browserPress,
