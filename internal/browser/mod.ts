@@ -41,6 +41,7 @@ export type {
   FocusedInfo,
   HistoryAction,
   HumanInput,
+  PromptAnswer,
   Screenshot,
   ScreenshotOptions,
   TypeOptions,

@@ -14,6 +14,7 @@ import type {
   FocusedInfo,
   HistoryAction,
   HumanInput,
+  PromptAnswer,
   Screenshot,
   ScreenshotOptions,
   TypeOptions,
@@ -251,5 +252,9 @@ export class PendingBrowser<B extends Startable = Startable>
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  async answerDialog(answer: PromptAnswer, options?: ActOptions): Promise<ActionOutcome> {
+    return await (await this.#ready).answerDialog(answer, options);
   }
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 import { find, read } from "./observe_tools.ts";
 import { wait } from "./wait_tool.ts";
+import { dialog } from "./dialog_tool.ts";
 import { ActionError } from "../entity/mod.ts";
 import { actionResult, actOptions, defineTool, type Tool } from "./tool.ts";
 
@@ -127,6 +128,7 @@ export const coreTools: readonly Tool[] = [
   switchTab,
   closeTab,
   upload,
+  dialog,
   done,
   askUser,
 ];
