@@ -14,6 +14,7 @@ import {
 } from "../../tools/mod.ts";
 import { numberingTools } from "./numbering_tools.ts";
 import { tabAndFileTools } from "./tab_tools.ts";
+import { dialogTools } from "./dialog_tools.ts";
 
 /**
  * The `browser_*` tools the MCP server offers (names and arguments from the blind-user assistant
@@ -250,6 +251,7 @@ export const mcpTools: readonly Tool[] = [
   browserPress,
   browserScroll,
   ...tabAndFileTools,
+  ...dialogTools,
   browserExtract,
   browserScreenshot,
 ];
