@@ -60,3 +60,32 @@ Deno.test("the model sees each action's measured effect and the new tab in HISTO
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the agent answers a page's prompt with its own text: click, dialog(text), done", async () => {
+  await using site = startFixtureServer();
+  const asks =
+    'The page asks "Name?" (a prompt, default "Guest"): answer it with dialog(text="…"), or dismiss it with dialog().';
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/actions/prompt.html") } },
+    (req) => ({ tool: "click", args: { id: idOf(req, /Greet$/) } }),
+    (req) => {
+      assert.ok(req.toolNames.includes("dialog"), "dialog is offered");
+      assert.ok(req.user.includes(`click(id=`) && req.user.includes(`) → ${asks}\n`), req.user);
+      assert.ok(req.user.endsWith(`\n${asks}`), "the page shows only the prompt");
+      return { tool: "dialog", args: { text: "Ada" } };
+    },
+    (req) => {
+      assert.match(
+        req.user,
+        /dialog\(text="Ada"\) → Answered the prompt "Name\?" with "Ada"\. The visible text changed: "Nobody yet" now reads "Hello, Ada"\./,
+      );
+      return { tool: "done", args: { result: /^Hello, \w+$/m.exec(req.user)?.[0] ?? "?" } };
+    },
+  ]);
+  const run = await runCli({
+    args: ["greet me as Ada"],
+    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Hello, Ada");
+});

@@ -156,7 +156,7 @@ Deno.test("go_back returns to the previous page and says so when there is none",
   await assert.rejects(() => browser.goBack(), /Cannot go back: this tab has no earlier page/);
 });
 
-Deno.test("an alert is accepted and reported; confirm and prompt follow the dialog policy", async () => {
+Deno.test("an alert is accepted and reported; confirm follows the dialog policy, a prompt waits for its answer", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await said(browser.navigate(site.url("/actions/dialogs.html")));
@@ -184,7 +184,10 @@ Deno.test("an alert is accepted and reported; confirm and prompt follow the dial
   assert.equal(await out(), "deleted");
 
   const renamed = await browser.click(idIn(summary, /Rename/), { dialogs: "accept" });
-  assert.deepEqual(renamed.dialogs.map((d) => `${d.type}: ${d.message}`), ["prompt: Your name?"]);
+  assert.deepEqual(renamed.dialogs, [
+    { type: "prompt", message: "Your name?", answer: "waiting", default: "Ada", confirmed: true },
+  ]);
+  await browser.answerDialog({});
   assert.equal(await out(), "name: Ada");
 
   // The answer holds for one action only: the next one dismisses again.

@@ -209,6 +209,96 @@ Deno.test("runTask() asks about a dismissed confirm() dialog; after a yes the re
   assert.match(result.history[1]!.result.text, /The user allows it: repeat the same action/);
 });
 
+/** A fixture server whose /delete endpoint records what the project page deleted. */
+function projectSite() {
+  const deleted: string[] = [];
+  const site = startFixtureServer({
+    routes: [async (req, url) => {
+      if (req.method !== "POST" || url.pathname !== "/delete") return undefined;
+      deleted.push(await req.text());
+      return new Response(null, { status: 204 });
+    }],
+  });
+  return { site, deleted };
+}
+
+/** The script that clears the notes: click "Clear notes", type the name into its prompt, done. */
+function clearNotes(site: { url(path: string): string }) {
+  return [
+    { tool: "navigate", args: { url: site.url("/judgement/project.html") } },
+    (req: Parameters<typeof idOf>[0]) => ({
+      tool: "click",
+      args: { id: idOf(req, "Clear notes") },
+    }),
+    { tool: "dialog", args: { text: "acme-notes" } },
+    (req: Parameters<typeof idOf>[0]) => ({
+      tool: "done",
+      args: { result: /Notes deleted|Nothing was deleted/.exec(req.user)?.[0] ?? "?" },
+    }),
+  ];
+}
+
+Deno.test("agent holds the answer to a prompt that confirms a deletion, as a confirm(); --yes answers it", async () => {
+  {
+    const { site, deleted } = projectSite();
+    await using _site = site;
+    await using model = startScriptedModel(clearNotes(site));
+    const run = await runCli({ args: ["--json", "clear the notes"], env: modelEnv(model.baseUrl) });
+    assert.equal(run.code, 3, run.stderr);
+    const result = JSON.parse(run.stdout);
+    assert.equal(result.reason, "needs_user");
+    assert.match(
+      result.message,
+      /^Held a destructive action: answer the prompt with "acme-notes" \(a deletion: it asks "Type acme-notes to delete all its notes forever\."\)\. Nothing was done\. Run again in a terminal to confirm it, or with --yes to allow it\.$/,
+    );
+    assert.deepEqual(deleted, []);
+  }
+  {
+    const { site, deleted } = projectSite();
+    await using _site = site;
+    await using model = startScriptedModel(clearNotes(site));
+    const run = await runCli({ args: ["--yes", "clear the notes"], env: modelEnv(model.baseUrl) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "Notes deleted");
+    assert.deepEqual(deleted, ["Notes deleted"]);
+  }
+});
+
+Deno.test("runTask() asks before answering a prompt that confirms a deletion, not again for one a confirmed click opened", async () => {
+  const { site, deleted } = projectSite();
+  await using _site = site;
+  await using model = startScriptedModel([
+    ...clearNotes(site).slice(0, 3),
+    (req) => ({ tool: "click", args: { id: idOf(req, "Delete project") } }),
+    { tool: "dialog", args: { text: "acme-notes" } },
+    (req) => ({ tool: "done", args: { result: /Project deleted/.exec(req.user)?.[0] ?? "?" } }),
+  ]);
+  await using browser = await BrowserSession.start({ headless: true });
+  const questions: string[] = [];
+  const result = await runTask({
+    task: "delete the project and its notes",
+    browser,
+    model: new ModelClient({ apiKey: "test-key", baseUrl: model.baseUrl, model: "scripted" }),
+    registry: new ToolRegistry(coreTools),
+    maxSteps: 10,
+    signal: new AbortController().signal,
+    confirm: (question) => {
+      questions.push(question);
+      return Promise.resolve(true);
+    },
+  });
+  assert.equal(result.reason, "goal_satisfied", result.message);
+  assert.equal(result.answer, "Project deleted");
+  assert.deepEqual(deleted, ["Notes deleted", "Project deleted"]);
+  // The prompt "Delete project" opened was confirmed with its click: asked once, for the click.
+  assert.equal(questions.length, 2, questions.join("\n"));
+  assert.match(
+    questions[0]!,
+    /^Allow answer the prompt with "acme-notes" — a deletion: it asks "Type acme-notes to delete all its notes forever\."\?$/,
+  );
+  assert.match(questions[1]!, /^Allow click \[\d+\] "Delete project" — a deletion/);
+});
+
 function page(url: string, title: string, lines: BrowserState["lines"]): BrowserState {
   return { url, title, lines, summary: "" };
 }

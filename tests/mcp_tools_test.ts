@@ -64,3 +64,54 @@ Deno.test("mcp answers bad calls with error results and keeps serving", async ()
   assert.equal(unreachable.status, "error");
   assert.match(unreachable.error!, /Cannot open "http:\/\/127\.0\.0\.1:9\/"/);
 });
+
+Deno.test("mcp lists browser_dialog and answers a page's prompt with it; one that confirms a deletion needs confirm: true", async () => {
+  const deleted: string[] = [];
+  await using site = startFixtureServer({
+    routes: [async (req, url) => {
+      if (req.method !== "POST" || url.pathname !== "/delete") return undefined;
+      deleted.push(await req.text());
+      return new Response(null, { status: 204 });
+    }],
+  });
+  await using mcp = await startMcp();
+  const { tools } = await mcp.client.listTools();
+  const listed = tools.find((t) => t.name === "browser_dialog");
+  assert.ok(listed, "browser_dialog is listed");
+  assert.equal(listed.annotations?.readOnlyHint, false);
+
+  const idOf = async (label: string) => {
+    const list = await mcp.call("browser_list_interactives");
+    const items = list.data!.items as { id: number; label: string }[];
+    return items.find((i) => i.label === label)!.id;
+  };
+  await mcp.call("browser_navigate", { url: site.url("/actions/prompt.html") });
+  const greet = await idOf("Greet");
+  const asks =
+    'The page asks "Name?" (a prompt, default "Guest"): answer it with dialog(text="…"), or dismiss it with dialog().';
+  const clicked = await mcp.call("browser_act_by_index", { id: greet, action: "click" });
+  assert.equal(clicked.status, "ok", clicked.error);
+  assert.equal(clicked.text, asks);
+  assert.ok((await mcp.call("browser_extract")).text.endsWith(`\n${asks}`));
+  assert.match((await mcp.call("browser_list_interactives")).text, /No interactive elements/);
+  const refused = await mcp.call("browser_act_by_index", { id: greet, action: "click" });
+  assert.equal(refused.kind, "blocked");
+  assert.equal(refused.error, asks);
+  const answered = await mcp.call("browser_dialog", { text: "Ada" });
+  assert.equal(answered.status, "ok", answered.error);
+  assert.match(answered.text, /^Answered the prompt "Name\?" with "Ada"\. .*"Hello, Ada"/);
+
+  await mcp.call("browser_navigate", { url: site.url("/judgement/project.html") });
+  await mcp.call("browser_act_by_index", { id: await idOf("Clear notes"), action: "click" });
+  const held = await mcp.call("browser_dialog", { text: "acme-notes" });
+  assert.equal(held.kind, "held");
+  assert.match(
+    held.error!,
+    /^Held for confirmation: answer the prompt with "acme-notes" \(a deletion: it asks "Type acme-notes to delete all its notes forever\."\)\. Nothing was done\. .*repeat this browser_dialog call with confirm: true/,
+  );
+  assert.deepEqual(deleted, []);
+  const confirmed = await mcp.call("browser_dialog", { text: "acme-notes", confirm: true });
+  assert.equal(confirmed.status, "ok", confirmed.error);
+  assert.match(confirmed.text, /"12 notes" now reads "Notes deleted"/);
+  assert.deepEqual(deleted, ["Notes deleted"]);
+});

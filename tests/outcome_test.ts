@@ -189,6 +189,35 @@ Deno.test("ActionPolicy holds, asks, and scopes a dialog answer to the call it a
   assert.equal((await policy.decide({ name: "scroll", args: {} }, never)).verdict, "allow");
 });
 
+Deno.test("ActionPolicy judges a prompt's answer by what the prompt asks, unless a confirmed action opened it", async () => {
+  const asking = (message: string, confirmed = false): BrowserState => ({
+    url: "https://notes.test/project",
+    title: "Project",
+    summary: "",
+    lines: [],
+    dialog: { type: "prompt", message, answer: "waiting", ...(confirmed ? { confirmed } : {}) },
+  });
+  const policy = new ActionPolicy({ confirmAll: false, tools: coreTools });
+  const answer = { name: "dialog", args: { text: "acme" } };
+  const deleting = "Type acme to delete the project forever.";
+  assert.deepEqual(await policy.decide(answer, asking(deleting)), {
+    verdict: "hold",
+    risk: {
+      category: "deletion",
+      action: 'answer the prompt with "acme"',
+      reason: `it asks "${deleting}"`,
+    },
+    what: `answer the prompt with "acme" (a deletion: it asks "${deleting}")`,
+  });
+  assert.equal((await policy.decide(answer, asking("Name for the copy?"))).verdict, "allow");
+  assert.equal((await policy.decide(answer, asking(deleting, true))).verdict, "allow");
+  // Dismissing undoes nothing.
+  assert.equal(
+    (await policy.decide({ name: "dialog", args: {} }, asking(deleting))).verdict,
+    "allow",
+  );
+});
+
 Deno.test("a download that starts 1.5 s after the click is waited for, saved and reported", async () => {
   const dir = await Deno.makeTempDir({ prefix: "late-download-" });
   try {
@@ -235,7 +264,7 @@ Deno.test("the agent's next action saves a download that began after the previou
   }
 });
 
-Deno.test("a dialog the page opens between actions is not the next action's doing", async () => {
+Deno.test("a dialog the page opens between actions is not the next action's doing; a prompt is dismissed", async () => {
   await using site = startFixtureServer({
     routes: [(_req, url) =>
       url.pathname === "/timer-confirm"
@@ -243,6 +272,15 @@ Deno.test("a dialog the page opens between actions is not the next action's doin
           `<!doctype html><title>Timer</title><p id="out">waiting</p><script>
             setTimeout(() => {
               document.getElementById("out").textContent = confirm("Delete all?") ? "yes" : "no";
+            }, 1000);
+          </script>`,
+          { headers: { "content-type": "text/html" } },
+        )
+        : url.pathname === "/timer-prompt"
+        ? new Response(
+          `<!doctype html><title>Timer</title><p id="out">waiting</p><script>
+            setTimeout(() => {
+              document.getElementById("out").textContent = "answer: " + prompt("Name?", "Ada");
             }, 1000);
           </script>`,
           { headers: { "content-type": "text/html" } },
@@ -255,4 +293,8 @@ Deno.test("a dialog the page opens between actions is not the next action's doin
   assert.match((await browser.observe()).summary, /^no$/m, "dismissed: nobody confirmed it");
   const next = await browser.press("Escape", { dialogs: "accept" });
   assert.deepEqual(next.dialogs, []);
+  // A prompt between actions is not held: no action waits for its answer.
+  await browser.navigate(site.url("/timer-prompt"));
+  await browser.waitFor({ ms: 1600, timeoutMs: 1600 });
+  assert.match((await browser.observe()).summary, /^answer: null$/m);
 });

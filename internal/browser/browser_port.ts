@@ -13,6 +13,7 @@ import type { FindResult, ObserveOptions } from "./observe/observer.ts";
 import type { HistoryAction, WaitOptions } from "./actions/page_controls.ts";
 import type { Screenshot, ScreenshotOptions } from "./screenshots/screenshot.ts";
 import type { FocusedInfo } from "./runtime/page_runtime.ts";
+import type { PromptAnswer } from "./dialogs/dialog_answers.ts";
 
 export type {
   ActOptions,
@@ -20,6 +21,7 @@ export type {
   FocusedInfo,
   HistoryAction,
   HumanInput,
+  PromptAnswer,
   Screenshot,
   ScreenshotOptions,
   WaitOptions,
@@ -150,4 +152,11 @@ export interface BrowserPort {
   settle(signal?: AbortSignal): Promise<number>;
   /** Throws a `BrowserClosedError` once the browser or the current tab is gone. */
   throwIfGone(cause?: unknown): void;
+  /**
+   * Answers the `prompt()` the current tab holds open (an action's outcome and the observation
+   * show it waiting; every other action is refused meanwhile): accepts with `text` (its default
+   * when none) or dismisses it, then finishes the action that opened it and says what changed
+   * since before that action. Throws `no_effect` when no prompt is open.
+   */
+  answerDialog(answer: PromptAnswer, options?: ActOptions): Promise<ActionOutcome>;
 }

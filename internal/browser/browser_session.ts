@@ -13,7 +13,13 @@ import {
   type OpenedBrowser,
 } from "./launch/browser_launch.ts";
 export type { BrowserOptions } from "./launch/browser_launch.ts";
-import { type ActionEnv, type ActOptions, runAction } from "./actions/action_runner.ts";
+import {
+  type ActionEnv,
+  type ActOptions,
+  answerPrompt,
+  heldPrompt,
+  runAction,
+} from "./actions/action_runner.ts";
 import { BannerCloser } from "./banners/banner_closer.ts";
 import type { BrowserPort, DragOptions, TypeOptions } from "./browser_port.ts";
 import { clickElement, type ClickHow, hoverElement, selectText } from "./actions/pointer_verbs.ts";
@@ -42,7 +48,12 @@ import { DomainGuard } from "./domains/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
 import { PageActivity, type SettleMode } from "./settle/page_activity.ts";
 import { SETTLE } from "./settle/policy.ts";
-import { DialogAnswers } from "./dialogs/dialog_answers.ts";
+import {
+  DialogAnswers,
+  type PromptAnswer,
+  promptView,
+  refuseWhileHeld,
+} from "./dialogs/dialog_answers.ts";
 import { type WaitRequest, waitStep } from "./actions/wait_step.ts";
 import { recordListeners } from "./runtime/main_world.ts";
 import {
@@ -212,12 +223,16 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** URL and title of the current tab. */
   async location(): Promise<{ url: string; title: string }> {
     const page = this.#page;
+    const held = heldPrompt(this.#dialogsOf(page));
+    if (held) return { url: page.url(), title: held.title };
     return { url: page.url(), title: await page.title().catch(() => "") };
   }
 
   /** The numbered DOM summary; it only looks (banners: actions and {@link dismissBanners}). */
   observe(options?: Partial<ObserveOptions>): Promise<BrowserState> {
     const page = this.#page;
+    const held = heldPrompt(this.#dialogsOf(page));
+    if (held) return Promise.resolve(promptView(page.url(), held.title, held.record));
     return this.#health.run(page, async () => {
       const state = await this.#observer.observe(page, options);
       if (this.#tabs.pages.length > 1) state.tabs = await this.#tabs.list();
@@ -228,6 +243,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** The automatic banner pass, bounded per domain; what it closed. */
   dismissBanners(): Promise<string[]> {
     const page = this.#page;
+    if (this.#dialogsOf(page).held) return Promise.resolve([]); // the prompt comes first
     return this.#health.run(page, () => this.#banners.afterLoad(page));
   }
 
@@ -237,23 +253,29 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   }
 
   /** The tabs: index, title, URL, and which one is current. */
-  tabs(): Promise<TabInfo[]> {
-    return this.#tabs.list();
+  async tabs(): Promise<TabInfo[]> {
+    this.#free();
+    return await this.#tabs.list();
   }
 
   /** Finds elements and text anywhere in the page; the elements get IDs the other tools accept. */
-  find(text: string, role?: string): Promise<FindResult> {
-    return this.#observer.find(this.#page, text, role);
+  async find(text: string, role?: string): Promise<FindResult> {
+    this.#free();
+    return await this.#observer.find(this.#page, text, role);
   }
 
   /** The page's main text, in pages that fit the token budget; with a query, what mentions it. */
-  read(options: { query?: string; page?: number } = {}): Promise<{ text: string; pages: number }> {
-    return this.#observer.read(this.#page, options);
+  async read(
+    options: { query?: string; page?: number } = {},
+  ): Promise<{ text: string; pages: number }> {
+    this.#free();
+    return await this.#observer.read(this.#page, options);
   }
 
   /** What identifies elements apart from role and name (id, test id, field name, place). */
-  identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]> {
-    return this.#health.run(
+  async identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]> {
+    this.#free();
+    return await this.#health.run(
       this.#page,
       () => elementIdentities((id) => this.#observer.ref(id), ids),
     );
@@ -262,13 +284,15 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** The human-verification check that blocks the current tab, if any (see {@link findWall}). */
   verification(): Promise<VerificationWall | undefined> {
     const page = this.#page;
+    if (this.#dialogsOf(page).held) return Promise.resolve(undefined); // a prompt shows no check
     return this.#health.run(page, () => findWall(page));
   }
 
   /** A person's input to the current tab (see {@link sendHumanInput}), then a short settle. */
-  humanInput(input: HumanInput): Promise<void> {
+  async humanInput(input: HumanInput): Promise<void> {
+    this.#free();
     const page = this.#page;
-    return this.#health.run(page, async () => {
+    return await this.#health.run(page, async () => {
       await sendHumanInput(page, input);
       const capMs = Math.min(this.#settleCapMs, SETTLE.humanInputMs);
       await this.#activityOf(page).settle({ capMs });
@@ -277,6 +301,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
 
   /** The element behind an ID, in the current tab; throws `unknown_element`, `gone`, `wrong_tab`. */
   #element(id: number): Promise<ElementHandle<Element>> {
+    this.#free();
     return this.#health.run(
       this.#page,
       async () => inTab(await this.#observer.element(id), id, this.#page, this.#tabs.pages),
@@ -318,7 +343,10 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
         (p) => act(p, el),
       );
     } finally {
-      await el.dispose().catch(() => {/* its document is gone */});
+      // An action a prompt stopped keeps its element for the report after the answer.
+      if (!this.#dialogsOf(this.#page).held) {
+        await el.dispose().catch(() => {/* its document is gone */});
+      }
     }
   }
 
@@ -465,6 +493,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
 
   /** Makes tab `index` the current one. */
   async switchTab(index: number, options: ActOptions = {}): Promise<ActionOutcome> {
+    this.#free();
     const page = this.#tabs.select(index);
     const settle = async () =>
       (await this.#activityOf(page).settle({ capMs: this.#settleCapMs, signal: options.signal }))
@@ -474,6 +503,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
 
   /** Closes tab `index`; when it was the current one, its neighbour becomes current. */
   async closeTab(index: number): Promise<ActionOutcome> {
+    this.#free();
     const current = await this.#tabs.close(index);
     return await closedTab(index, current, this.#tabs.pages.indexOf(current));
   }
@@ -511,8 +541,9 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   }
 
   /** Closes cookie and consent banners now, whatever the automatic budget; what it closed. */
-  closeBanners(): Promise<string[]> {
-    return this.#banners.closeNow(this.#page);
+  async closeBanners(): Promise<string[]> {
+    this.#free();
+    return await this.#banners.closeNow(this.#page);
   }
 
   /**
@@ -531,15 +562,17 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   }
 
   /** Waits for a selector, network quiet or a pause (see {@link waitFor}); says what it waited for. */
-  waitFor(options: WaitOptions): Promise<string> {
-    return waitFor(this.#page, options);
+  async waitFor(options: WaitOptions): Promise<string> {
+    this.#free();
+    return await waitFor(this.#page, options);
   }
 
   /** Scrolls the page to its top or bottom, or by pixels (see {@link scrollPageTo}). */
-  scrollTo(
+  async scrollTo(
     request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
   ): Promise<{ x: number; y: number; below: number }> {
-    return scrollPageTo(this.#page, request);
+    this.#free();
+    return await scrollPageTo(this.#page, request);
   }
 
   /** Scrolls an element into the middle of the view. */
@@ -548,17 +581,20 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   }
 
   /** The focused element, looking into frames and shadow roots; undefined when none has focus. */
-  focused(): Promise<FocusedInfo | undefined> {
-    return focusedElement(this.#page);
+  async focused(): Promise<FocusedInfo | undefined> {
+    this.#free();
+    return await focusedElement(this.#page);
   }
 
   /** A screenshot of the viewport or the whole page (see {@link takeScreenshot}). */
-  screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
-    return takeScreenshot(this.#page, options);
+  async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
+    this.#free();
+    return await takeScreenshot(this.#page, options);
   }
 
   /** Waits until the page settles after an action (see {@link PageActivity.settle}); returns ms. */
   async settle(signal?: AbortSignal): Promise<number> {
+    this.#free();
     return (await this.#activityOf(this.#page).settle({ capMs: this.#settleCapMs, signal })).ms;
   }
 
@@ -575,5 +611,18 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /**
+   * Answers the `prompt()` the current tab holds open (accepts with `text`, its default when
+   * none, or dismisses it), then finishes the action that opened it (see {@link answerPrompt}).
+   */
+  answerDialog(answer: PromptAnswer, options: ActOptions = {}): Promise<ActionOutcome> {
+    return answerPrompt(this.#env, answer, options);
+  }
+
+  /** Refuses what would ask the page anything while it holds a prompt open (it would hang). */
+  #free(): void {
+    refuseWhileHeld(this.#dialogsOf(this.#page));
   }
 }

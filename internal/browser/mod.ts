@@ -43,6 +43,7 @@ export type {
   FocusedInfo,
   HistoryAction,
   HumanInput,
+  PromptAnswer,
   Screenshot,
   ScreenshotOptions,
   ScrollDirection,

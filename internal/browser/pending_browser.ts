@@ -16,6 +16,7 @@ import type {
   FocusedInfo,
   HistoryAction,
   HumanInput,
+  PromptAnswer,
   Screenshot,
   ScreenshotOptions,
   ScrollDirection,
@@ -266,5 +267,9 @@ export class PendingBrowser<B extends Startable = Startable>
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  async answerDialog(answer: PromptAnswer, options?: ActOptions): Promise<ActionOutcome> {
+    return await (await this.#ready).answerDialog(answer, options);
   }
 }

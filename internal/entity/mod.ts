@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { ActionOutcome, ErrorKind } from "./outcome.ts";
+import type { ActionOutcome, DialogRecord, ErrorKind } from "./outcome.ts";
 
 export * from "./outcome.ts";
 export type { VerificationKind, VerificationWall } from "./verification.ts";
@@ -149,6 +149,11 @@ export interface BrowserState {
   image?: { mimeType: string; base64: string };
   /** The open tabs, when there is more than one. */
   tabs?: TabInfo[];
+  /**
+   * A `prompt()` the page holds open for an answer (`answer: "waiting"`): the view shows only it,
+   * since the page can be neither read nor used until it is answered.
+   */
+  dialog?: DialogRecord;
 }
 
 /** One browser tab, as the model sees it. */

@@ -14,7 +14,8 @@
  * - `wrong_tab`: the element is in another tab;
  * - `not_found`: what the call names is not there (an option, a tab, a file, a match);
  * - `no_effect`: the action cannot do anything here (scroll at the bottom, no earlier page);
- * - `blocked`: a rule refused it (allowed domains);
+ * - `blocked`: a rule refused it (allowed domains), or the page holds a `prompt()` open that must
+ *   be answered first;
  * - `held`: the safety policy holds it until someone confirms;
  * - `declined`: the user said no;
  * - `timeout`: what was waited for did not happen in time;
@@ -134,11 +135,21 @@ export type SettleReason =
   | { kind: "work" | "busy"; what: string; quietMs: number }
   | { kind: "capped"; waitingOn?: string };
 
-/** A dialog the page opened during an action, and how it was answered. */
+/**
+ * A dialog the page opened during an action, and how it was answered; `waiting`: a `prompt()`
+ * the page holds open until the model answers it (nothing else on the page can be done meanwhile).
+ */
 export interface DialogRecord {
   type: "alert" | "confirm" | "prompt" | "beforeunload";
   message: string;
-  answer: "accepted" | "dismissed";
+  answer: "accepted" | "dismissed" | "waiting";
+  /** A prompt's default text. */
+  default?: string;
+  /**
+   * A waiting prompt opened by an action someone confirmed (its `confirm()` dialogs accepted):
+   * its answer is confirmed with it.
+   */
+  confirmed?: boolean;
 }
 
 /** A download an action started. */

@@ -5,7 +5,8 @@
  * with an error kind. Also the one action policy ({@link ActionPolicy}) that
  * judges destructive calls for all three front-ends. Builds on `browser` and `entity`.
  *
- * Where things are: the agent's tools (`core_tools.ts`, `action_tools.ts`, `observe_tools.ts`),
+ * Where things are: the agent's tools (`core_tools.ts`, `action_tools.ts`, `observe_tools.ts`,
+ * `dialog_tool.ts`),
  * tools and their schemas (`tool.ts`, `arg_schema.ts`), the registry and validation
  * (`registry.ts`, `check_args.ts`), safety (`action_policy.ts`,
  * `safety.ts`, `safety_words.ts`), what a call targets (`target.ts`).
@@ -26,6 +27,7 @@ export {
 export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 export { drag, hover, selectTextTool } from "./verb_tools.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
+export { answerActsAs, dialog, promptAnswer } from "./dialog_tool.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assessRisk, type Risk, type RiskCategory, riskKind, type RiskOptions } from "./safety.ts";
 export {
@@ -52,6 +54,7 @@ export {
 export {
   type BrowserPort,
   type HumanInput,
+  type PromptAnswer,
   renderDownload,
   renderElement,
   renderOutcome,

@@ -1,4 +1,4 @@
-import type { BrowserState, ObservedElement, ToolCall } from "../entity/mod.ts";
+import type { BrowserState, DialogRecord, ObservedElement, ToolCall } from "../entity/mod.ts";
 import { paymentSign, submitsAs } from "./payment_signs.ts";
 import {
   ACCOUNT_PAGE,
@@ -45,7 +45,8 @@ export function riskKind(category: RiskCategory): string {
  * Recognises destructive calls — paying, buying, ordering, deleting, sending, posting, saving
  * account data — from the target element's label, the text just before it (a dialog's
  * question), its form (card fields, a total to pay: see `payment_signs.ts`) and the page's
- * address and title (a checkout step, an account page), in several languages. Shared by
+ * address and title (a checkout step, an account page), in several languages. A `dialog` call,
+ * the answer to a prompt the page holds open, is judged by what the prompt asks. Shared by
  * the agent loop and the MCP server, which both hold what it flags until someone confirms.
  *
  * @example
@@ -60,6 +61,7 @@ export function assessRisk(
   options: RiskOptions = {},
 ): Risk | undefined {
   const id = idOf(call.args);
+  if (call.name === "dialog") return state.dialog && answerRisk(state.dialog, call.args.text);
   const action = `${call.name}${id !== undefined ? ` ${describeTarget(state, id)}` : ""}`;
   if (call.name === "click") {
     const target = locate(state, id);
@@ -112,6 +114,25 @@ function clickRisk(target: Located, state: BrowserState, action: string): Risk |
   if (sign) return { category: "payment", action, reason: `${says} and ${sign}` };
   if (accountPage(state)) {
     return { category: "account", action, reason: `${says} on an account page` };
+  }
+  return undefined;
+}
+
+/**
+ * Answering a prompt that confirms what cannot be undone ("Type the project's name to delete it
+ * forever"), as a click on the OK of a dialog that asks it; not when the action that opened it
+ * was confirmed (its dialogs are), nor a dismissal.
+ */
+function answerRisk(d: DialogRecord, text: unknown): Risk | undefined {
+  if (d.confirmed || typeof text !== "string") return undefined;
+  for (const [category, re] of Object.entries(ACTION_WORDS)) {
+    if (re.test(d.message)) {
+      return {
+        category: category as RiskCategory,
+        action: `answer the prompt with ${JSON.stringify(short(text))}`,
+        reason: `it asks ${JSON.stringify(short(d.message))}`,
+      };
+    }
   }
   return undefined;
 }

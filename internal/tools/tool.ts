@@ -32,9 +32,9 @@ export function actionResult(outcome: ActionOutcome): ToolResult {
   return { ok: true, text, outcome };
 }
 
-/** An MCP tool call seen as the agent's call it amounts to, for {@link Tool.actsAs}. */
+/** A tool call seen as the agent's call it amounts to, for {@link Tool.actsAs}. */
 export interface ActsAs {
-  /** `click`, `type`, `select` or `press`. */
+  /** `click`, `type`, `select`, `press`, or `dialog` (a prompt's answer). */
   name: string;
   /** The agent tool's arguments: `{ id }`, `{ key }`. */
   args: Record<string, unknown>;
@@ -69,9 +69,9 @@ export interface Tool<S extends ArgsSchema = ArgsSchema> {
   /** True for tools that may do what cannot be undone (buy, send, delete) through a click or key. */
   destructive?: boolean;
   /**
-   * What a call does to an element, in the agent's terms (`click` [id], `press` Enter after
-   * focusing [id]), so the safety policy judges it as it judges the agent's calls. Tools that
-   * have it take a `confirm` argument ({@link CONFIRM}).
+   * What a call does, in the agent's terms (`click` [id], `press` Enter after focusing [id], a
+   * prompt's answer), so the safety policy judges it as it judges the agent's calls. MCP tools
+   * that have it take a `confirm` argument ({@link CONFIRM}).
    */
   actsAs?: (args: Record<string, unknown>) => ActsAs | undefined;
   handler(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;

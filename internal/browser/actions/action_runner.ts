@@ -1,10 +1,22 @@
 import type { ElementHandle, Page } from "puppeteer-core";
-import type { ActionOutcome, DownloadRecord, Effect } from "../../entity/mod.ts";
+import {
+  ActionError,
+  type ActionOutcome,
+  type DialogRecord,
+  type DownloadRecord,
+  type Effect,
+} from "../../entity/mod.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import type { DomainGuard } from "../domains/domain_guard.ts";
 import type { Downloads } from "../downloads/downloads.ts";
 import { EffectProbe, type IdOf } from "../effects/effect_probe.ts";
-import type { DialogAnswer, DialogAnswers } from "../dialogs/dialog_answers.ts";
+import {
+  type DialogAnswer,
+  type DialogAnswers,
+  type PromptAnswer,
+  refuseWhileHeld,
+} from "../dialogs/dialog_answers.ts";
+import { cut } from "../shared/text.ts";
 import type { PageActivity } from "../settle/page_activity.ts";
 import type { Tabs } from "../tabs/tabs.ts";
 
@@ -30,8 +42,9 @@ export interface ActionEnv {
 export interface ActOptions {
   signal?: AbortSignal | undefined;
   /**
-   * How this action's `confirm`, `prompt` and `beforeunload` dialogs are answered (alerts are
-   * always accepted); default `dismiss`. The safety policy says `accept` for a confirmed call.
+   * How this action's `confirm` and `beforeunload` dialogs are answered (alerts are always
+   * accepted, a `prompt()` held open for an answer); default `dismiss`. The safety policy says
+   * `accept` for a confirmed call.
    */
   dialogs?: DialogAnswer | undefined;
 }
@@ -74,33 +87,34 @@ export interface Did {
  * const outcome = await runAction(env, { target: { el, id } }, () => clickElement(page, el, id, b));
  * ```
  */
-export function runAction(
+export async function runAction(
   env: ActionEnv,
   options: RunActionOptions,
   act: (page: Page) => Promise<Did | string>,
 ): Promise<ActionOutcome> {
-  return env.guard(env.tabs.current, () => actAndSettle(env, options, act));
+  refuseWhileHeld(env.dialogs(env.tabs.current));
+  return await env.guard(env.tabs.current, () => actAndSettle(env, options, act));
 }
 
+/** Runs an action, or (`resumed`) finishes one a prompt stopped, once the prompt is answered. */
 async function actAndSettle(
   env: ActionEnv,
   options: RunActionOptions,
   act: (page: Page) => Promise<Did | string>,
+  resumed?: Unfinished,
 ): Promise<ActionOutcome> {
   const { tabs, downloads } = env;
   const signal = options.signal;
   const page = tabs.current;
   const activity = env.activity(page);
   const dialogs = env.dialogs(page);
-  const probe = await EffectProbe.start(
-    page,
-    options.target,
-    options.passive ?? false,
-    env.idOf,
-  );
-  // Dialogs the page opened before this action (dismissed then) are not this action's doing.
-  dialogs.take();
-  tabs.startAction();
+  const probe = resumed?.probe ??
+    await EffectProbe.start(page, options.target, options.passive ?? false, env.idOf);
+  if (!resumed) {
+    // Dialogs the page opened before this action (dismissed then) are not this action's doing.
+    dialogs.take();
+    tabs.startAction();
+  }
   let done: Did;
   let first: Awaited<ReturnType<PageActivity["settle"]>>;
   try {
@@ -110,9 +124,11 @@ async function actAndSettle(
       options.dialogs ?? "dismiss",
       () =>
         activity.acting(async () => {
-          const r = await act(page);
+          // A prompt held open stops the action where it is: the page answers nothing meanwhile.
+          const acting = act(page);
+          const r = await untilHeld(dialogs, acting, () => ({ acting }));
           let did = typeof r === "string" ? { did: r } : r;
-          const settled = await activity.settle({
+          const settling = activity.settle({
             capMs: env.settleCapMs,
             signal,
             untilNotBusy: true,
@@ -120,11 +136,16 @@ async function actAndSettle(
             // An action in a child frame asks that frame's document too.
             frame: options.target?.el.frame,
           });
-          if (did.settled) did = await did.settled();
+          const settled = await untilHeld(dialogs, settling, () => ({ did }));
+          if (did.settled) {
+            const more = did.settled();
+            did = await untilHeld(dialogs, more, () => ({ acting: more }));
+          }
           return [did, settled] as const;
         }),
     );
   } catch (error) {
+    if (error instanceof PromptHeld) return suspend(dialogs, probe, options, error.left);
     await tabs.endAction();
     dialogs.take();
     throw error;
@@ -175,6 +196,8 @@ async function actAndSettle(
   outcome.effects = effects;
   if (now !== page || now.url() !== probe.url) outcome.banners = await env.banners.afterLoad(now);
   outcome.blocked = env.domains?.take() ?? [];
+  // The element was kept for this report while its action waited on a prompt.
+  if (resumed) await options.target?.el.dispose().catch(() => {/* its document is gone */});
   return outcome;
 }
 
@@ -193,4 +216,110 @@ export function blankOutcome(did: string, measured: boolean): ActionOutcome {
     blocked: [],
     banners: [],
   };
+}
+
+/**
+ * An action a prompt stopped: what its report is measured against, and its own step, still
+ * running (`acting`: it returns once the page runs again) or done (`did`).
+ */
+interface Unfinished {
+  probe: EffectProbe;
+  options: RunActionOptions;
+  acting?: Promise<Did | string>;
+  did?: Did;
+}
+
+/** The action each tab's held prompt stopped, until it is answered. */
+const unfinished = new WeakMap<DialogAnswers, Unfinished>();
+
+/** Thrown inside an action when the page holds a prompt open: what the action has left to do. */
+class PromptHeld extends Error {
+  constructor(readonly left: Pick<Unfinished, "acting" | "did">) {
+    super("The page holds a prompt open");
+  }
+}
+
+/** `work`, unless the page holds a prompt open first: then {@link PromptHeld}, with `left`. */
+async function untilHeld<T>(
+  dialogs: DialogAnswers,
+  work: Promise<T>,
+  left: () => Pick<Unfinished, "acting" | "did">,
+): Promise<T> {
+  const first = await Promise.race([
+    work.then((value) => ({ value })),
+    dialogs.whenHeld.then(() => undefined),
+  ]);
+  if (first) return first.value;
+  work.catch(() => {/* it ends once the prompt is answered; the answer's report says what then */});
+  throw new PromptHeld(left());
+}
+
+/**
+ * Keeps an action a prompt stopped for {@link answerPrompt}; what it says meanwhile: its own
+ * phrase when it had one, and the prompt. Nothing else can be measured while the page waits.
+ */
+function suspend(
+  dialogs: DialogAnswers,
+  probe: EffectProbe,
+  options: RunActionOptions,
+  left: Pick<Unfinished, "acting" | "did">,
+): ActionOutcome {
+  unfinished.set(dialogs, { probe, options, ...left });
+  const outcome = blankOutcome(left.did?.did ?? "", false);
+  outcome.dialogs = dialogs.take();
+  return outcome;
+}
+
+/**
+ * The prompt the tab of `dialogs` holds open, with the page's title before the action that
+ * opened it (the page cannot be asked while it is open); undefined when none is.
+ */
+export function heldPrompt(
+  dialogs: DialogAnswers,
+): { record: DialogRecord; title: string } | undefined {
+  const record = dialogs.held;
+  return record && { record, title: unfinished.get(dialogs)?.probe.title ?? "" };
+}
+
+/**
+ * Answers the prompt the current tab holds open, then finishes the action that opened it: the
+ * page settles, and what changed is measured against the page before that action (so the
+ * report says what the action and its answer did together). Throws `no_effect` when no prompt
+ * is open.
+ */
+export function answerPrompt(
+  env: ActionEnv,
+  answer: PromptAnswer,
+  options: ActOptions,
+): Promise<ActionOutcome> {
+  const page = env.tabs.current;
+  const dialogs = env.dialogs(page);
+  const record = dialogs.held;
+  if (!record) {
+    return Promise.reject(
+      new ActionError("no_effect", "No prompt is open: nothing to answer; observe the page"),
+    );
+  }
+  const asked = JSON.stringify(cut(record.message, 80));
+  const said = "dismiss" in answer
+    ? `Dismissed the prompt ${asked}`
+    : `Answered the prompt ${asked} with ${JSON.stringify(answer.text ?? record.default ?? "")}`;
+  const rest = unfinished.get(dialogs);
+  unfinished.delete(dialogs);
+  if (!rest) {
+    // No action waits on it: measured from the answer on (never before: the page is stopped).
+    return env.guard(page, async () => {
+      await dialogs.answer(answer);
+      return await actAndSettle(env, options, () => Promise.resolve(said));
+    });
+  }
+  const answered = async (): Promise<Did> => {
+    await dialogs.answer(answer);
+    // The step returns once the page runs again; what it said is said already, or no news.
+    const r = rest.did ?? await rest.acting?.catch(() => undefined);
+    const { did: _, control: __, ...step } = typeof r === "object" ? r : { did: "" };
+    return { ...step, did: said };
+  };
+  const run = { ...rest.options, signal: options.signal, dialogs: options.dialogs };
+  return env.guard(page, () => actAndSettle(env, run, answered, rest));
 }

@@ -79,6 +79,11 @@ export class EffectProbe {
     return this.#before.url;
   }
 
+  /** The page's title before the action. */
+  get title(): string {
+    return this.#before.title;
+  }
+
   /** What showed work in progress before the action (then it does not hold settling). */
   get busyBefore(): string[] {
     return this.#before.main?.busy ?? [];

@@ -62,7 +62,9 @@ export function renderOutcome(o: ActionOutcome): string {
   const blocked = o.blocked.map((b) =>
     ` Blocked ${b.url}: ${b.reason}; stay on them or ask the user.`
   );
-  return `${did}.${effects}${settled}${blocked.join("")}`;
+  // An action a prompt stopped before it could say what it did (the prompt says it all).
+  const head = did ? `${did}.${effects}` : effects.trimStart();
+  return `${head}${settled}${blocked.join("")}`;
 }
 
 /** `did` names `url` as a whole word (not a longer address that starts with it). */
@@ -95,14 +97,30 @@ export function renderDownload(d: DownloadRecord): string {
   }
 }
 
-/** `a confirm dialog asked "Delete?" (dismissed: the action was not confirmed)`. */
+/**
+ * `a confirm dialog asked "Delete?" (dismissed: the action was not confirmed)`; a prompt held
+ * open: `the page asks "Name?" (a prompt, default "Guest"): answer it with dialog(text="…"), or
+ * dismiss it with dialog()`.
+ */
 export function renderDialog(d: DialogRecord): string {
   const shown = d.message ? ` ${JSON.stringify(cut(d.message, 200))}` : "";
   if (d.type === "alert") return `an alert said${shown || " nothing"} (accepted)`;
+  if (d.answer === "waiting") {
+    const given = d.default ? `, default ${JSON.stringify(cut(d.default, 80))}` : "";
+    return `the page asks${shown} (a prompt${given}): answer it with dialog(text="…"), or dismiss it with dialog()`;
+  }
   const what = d.type === "beforeunload" ? "a leave-page dialog" : `a ${d.type} dialog`;
   return d.answer === "accepted"
     ? `${what} asked${shown} (accepted)`
     : `${what} asked${shown} (dismissed: the action was not confirmed)`;
+}
+
+/**
+ * The sentence for a prompt the page holds open: what the view of the page shows, and why any
+ * other action is refused until it is answered.
+ */
+export function renderHeldPrompt(d: DialogRecord): string {
+  return `${capital(renderDialog(d))}.`;
 }
 
 function renderEffect(e: Effect): string {

@@ -15,6 +15,7 @@ import {
 import { numberingTools } from "./numbering_tools.ts";
 import { tabAndFileTools } from "./tab_tools.ts";
 import { verbTools } from "./verb_tools.ts";
+import { dialogTools } from "./dialog_tools.ts";
 
 /**
  * The `browser_*` tools the MCP server offers (names and arguments from the blind-user assistant
@@ -254,6 +255,7 @@ export const mcpTools: readonly Tool[] = [
   browserPress,
   browserScroll,
   ...tabAndFileTools,
+  ...dialogTools,
   browserExtract,
   browserScreenshot,
 ];
