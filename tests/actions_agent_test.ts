@@ -61,23 +61,22 @@ Deno.test("the model sees each action's measured effect and the new tab in HISTO
   }
 });
 
-Deno.test("the agent answers a page's prompt with its own text: click, dialog(text), done", async () => {
+Deno.test("the agent answers a page's prompt with its own text by typing it: click, type(text), done", async () => {
   await using site = startFixtureServer();
   const asks =
-    'The page asks "Name?" (a prompt, default "Guest"): answer it with dialog(text="…"), or dismiss it with dialog().';
+    'The page asks "Name?" (a prompt, default "Guest"): type the answer (type with no id), press Enter for the default, or press Escape to dismiss it.';
   await using model = startScriptedModel([
     { tool: "navigate", args: { url: site.url("/actions/prompt.html") } },
     (req) => ({ tool: "click", args: { id: idOf(req, /Greet$/) } }),
     (req) => {
-      assert.ok(req.toolNames.includes("dialog"), "dialog is offered");
       assert.ok(req.user.includes(`click(id=`) && req.user.includes(`) → ${asks}\n`), req.user);
       assert.ok(req.user.endsWith(`\n${asks}`), "the page shows only the prompt");
-      return { tool: "dialog", args: { text: "Ada" } };
+      return { tool: "type", args: { text: "Ada" } };
     },
     (req) => {
       assert.match(
         req.user,
-        /dialog\(text="Ada"\) → Answered the prompt "Name\?" with "Ada"\. The visible text changed: "Nobody yet" now reads "Hello, Ada"\./,
+        /type\(text="Ada"\) → Answered the prompt "Name\?" with "Ada"\. The visible text changed: "Nobody yet" now reads "Hello, Ada"\./,
       );
       return { tool: "done", args: { result: /^Hello, \w+$/m.exec(req.user)?.[0] ?? "?" } };
     },

@@ -7,7 +7,7 @@ import { idIn } from "./support/summary.ts";
 import { said } from "./support/said.ts";
 
 const ASKS =
-  'The page asks "Name?" (a prompt, default "Guest"): answer it with dialog(text="…"), or dismiss it with dialog().';
+  'The page asks "Name?" (a prompt, default "Guest"): type the answer (type with no id), press Enter for the default, or press Escape to dismiss it.';
 
 /** A session on the greeter page, and the IDs of its two buttons. */
 async function greeter(site: { url(path: string): string }) {
@@ -75,7 +75,8 @@ Deno.test("every other action is refused with the prompt's sentence while the pa
     return true;
   };
   await assert.rejects(() => browser.click(later), refused);
-  await assert.rejects(() => browser.type(undefined, "x"), refused);
+  await assert.rejects(() => browser.type(later, "x"), refused);
+  await assert.rejects(() => browser.press("Tab"), refused);
   await assert.rejects(() => browser.navigate(site.url("/actions/second.html")), refused);
   await assert.rejects(() => browser.find("Greet"), refused);
   await assert.rejects(() => browser.screenshot(), refused);
@@ -101,11 +102,27 @@ Deno.test("a prompt that opens while the page settles after a click is held afte
   await using _browser = browser;
   assert.match(
     await said(browser.click(later)),
-    /^Clicked \[\d+\]\. The page asks "Nickname\?" \(a prompt\): answer it with dialog\(text="…"\), or dismiss it with dialog\(\)\.$/,
+    /^Clicked \[\d+\]\. The page asks "Nickname\?" \(a prompt\): type the answer \(type with no id\), press Enter for the default, or press Escape to dismiss it\.$/,
   );
   assert.match(
     await said(browser.answerDialog({ text: "Bo" })),
     /^Answered the prompt "Nickname\?" with "Bo"\. The visible text changed: "Nobody yet" now reads "Hi, Bo"\./,
   );
   assert.equal(await out(), "Hi, Bo");
+});
+
+Deno.test("type() with no ID answers a held prompt with its text; press Escape dismisses one", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/actions/prompt.html"));
+  const greet = idIn((await browser.observe()).summary, /Greet$/);
+  await browser.click(greet);
+  assert.match(
+    await said(browser.type(undefined, "Ada")),
+    /^Answered the prompt "Name\?" with "Ada"\./,
+  );
+  assert.match((await browser.observe()).summary, /Hello, Ada/);
+  await browser.click(greet);
+  assert.match(await said(browser.press("Escape")), /^Dismissed the prompt "Name\?"/);
+  assert.equal((await browser.observe()).dialog, undefined);
 });

@@ -230,7 +230,7 @@ function clearNotes(site: { url(path: string): string }) {
       tool: "click",
       args: { id: idOf(req, "Clear notes") },
     }),
-    { tool: "dialog", args: { text: "acme-notes" } },
+    { tool: "type", args: { text: "acme-notes" } },
     (req: Parameters<typeof idOf>[0]) => ({
       tool: "done",
       args: { result: /Notes deleted|Nothing was deleted/.exec(req.user)?.[0] ?? "?" },
@@ -270,7 +270,7 @@ Deno.test("runTask() asks before answering a prompt that confirms a deletion, no
   await using model = startScriptedModel([
     ...clearNotes(site).slice(0, 3),
     (req) => ({ tool: "click", args: { id: idOf(req, "Delete project") } }),
-    { tool: "dialog", args: { text: "acme-notes" } },
+    { tool: "type", args: { text: "acme-notes" } },
     (req) => ({ tool: "done", args: { result: /Project deleted/.exec(req.user)?.[0] ?? "?" } }),
   ]);
   await using browser = await BrowserSession.start({ headless: true });

@@ -88,7 +88,7 @@ Deno.test("mcp lists browser_dialog and answers a page's prompt with it; one tha
   await mcp.call("browser_navigate", { url: site.url("/actions/prompt.html") });
   const greet = await idOf("Greet");
   const asks =
-    'The page asks "Name?" (a prompt, default "Guest"): answer it with dialog(text="…"), or dismiss it with dialog().';
+    'The page asks "Name?" (a prompt, default "Guest"): type the answer (type with no id), press Enter for the default, or press Escape to dismiss it.';
   const clicked = await mcp.call("browser_act_by_index", { id: greet, action: "click" });
   assert.equal(clicked.status, "ok", clicked.error);
   assert.equal(clicked.text, asks);

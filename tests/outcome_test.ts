@@ -198,7 +198,8 @@ Deno.test("ActionPolicy judges a prompt's answer by what the prompt asks, unless
     dialog: { type: "prompt", message, answer: "waiting", ...(confirmed ? { confirmed } : {}) },
   });
   const policy = new ActionPolicy({ confirmAll: false, tools: coreTools });
-  const answer = { name: "dialog", args: { text: "acme" } };
+  // The agent types the answer where the prompt has the focus.
+  const answer = { name: "type", args: { text: "acme" } };
   const deleting = "Type acme to delete the project forever.";
   assert.deepEqual(await policy.decide(answer, asking(deleting)), {
     verdict: "hold",
@@ -211,9 +212,13 @@ Deno.test("ActionPolicy judges a prompt's answer by what the prompt asks, unless
   });
   assert.equal((await policy.decide(answer, asking("Name for the copy?"))).verdict, "allow");
   assert.equal((await policy.decide(answer, asking(deleting, true))).verdict, "allow");
-  // Dismissing undoes nothing.
+  // Enter accepts the default: judged as an answer too. Escape dismisses, which undoes nothing.
   assert.equal(
-    (await policy.decide({ name: "dialog", args: {} }, asking(deleting))).verdict,
+    (await policy.decide({ name: "press", args: { key: "Enter" } }, asking(deleting))).verdict,
+    "hold",
+  );
+  assert.equal(
+    (await policy.decide({ name: "press", args: { key: "Escape" } }, asking(deleting))).verdict,
     "allow",
   );
 });

@@ -77,6 +77,12 @@ import { elementIdentities } from "./observe/identities.ts";
 import { findWall } from "./verification/wall_check.ts";
 import { type HumanInput, sendHumanInput } from "./verification/human_input.ts";
 
+/** The keys that answer a held `prompt()` as they do a person's: OK with its text, or Cancel. */
+const PROMPT_KEYS: Readonly<Record<string, PromptAnswer>> = Object.freeze({
+  Enter: {},
+  Escape: { dismiss: true },
+});
+
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();
 
@@ -413,6 +419,8 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     options: TypeOptions = {},
   ): Promise<ActionOutcome> {
     const how = { clear: options.clear ?? true, pressEnter, keyByKey: options.keyByKey ?? false };
+    // A prompt the page holds open has the focus: its field takes the text, as a person's would.
+    if (id === undefined && this.#holdsPrompt()) return this.answerDialog({ text }, options);
     if (id === undefined) return runAction(this.#env, options, (p) => typeFocused(p, text, how));
     return this.#onElement(
       id,
@@ -445,6 +453,10 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
    */
   press(spec: string, options: ActOptions & { id?: number } = {}): Promise<ActionOutcome> {
     const pressed = (page: Page) => press(page, spec);
+    const key = PROMPT_KEYS[spec];
+    if (options.id === undefined && key && this.#holdsPrompt()) {
+      return this.answerDialog(key, options);
+    }
     if (options.id === undefined) return runAction(this.#env, options, pressed);
     const id = options.id;
     return this.#onElement(
@@ -619,6 +631,11 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
    */
   answerDialog(answer: PromptAnswer, options: ActOptions = {}): Promise<ActionOutcome> {
     return answerPrompt(this.#env, answer, options);
+  }
+
+  /** Whether the current tab holds a `prompt()` open for an answer. */
+  #holdsPrompt(): boolean {
+    return this.#dialogsOf(this.#page).held !== undefined;
   }
 
   /** Refuses what would ask the page anything while it holds a prompt open (it would hang). */

@@ -3,7 +3,6 @@ import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.
 import { find, read } from "./observe_tools.ts";
 import { wait } from "./wait_tool.ts";
 import { drag, hover, selectTextTool } from "./verb_tools.ts";
-import { dialog } from "./dialog_tool.ts";
 import { ActionError } from "../entity/mod.ts";
 import { actionResult, actOptions, defineTool, type Tool } from "./tool.ts";
 
@@ -145,7 +144,6 @@ export const coreTools: readonly Tool[] = [
   switchTab,
   closeTab,
   upload,
-  dialog,
   done,
   askUser,
 ];

@@ -27,7 +27,7 @@ export {
 export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 export { drag, hover, selectTextTool } from "./verb_tools.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
-export { answerActsAs, dialog, promptAnswer } from "./dialog_tool.ts";
+export { answerActsAs, promptAnswer } from "./dialog_tool.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assessRisk, type Risk, type RiskCategory, riskKind, type RiskOptions } from "./safety.ts";
 export {

@@ -62,6 +62,12 @@ export function assessRisk(
 ): Risk | undefined {
   const id = idOf(call.args);
   if (call.name === "dialog") return state.dialog && answerRisk(state.dialog, call.args.text);
+  // A prompt the page holds open takes the keys: typing there or Enter answers it.
+  const held = state.dialog?.answer === "waiting" ? state.dialog : undefined;
+  if (held && call.name === "type" && id === undefined) return answerRisk(held, call.args.text);
+  if (held && call.name === "press" && call.args.key === "Enter") {
+    return answerRisk(held, held.default ?? "");
+  }
   const action = `${call.name}${id !== undefined ? ` ${describeTarget(state, id)}` : ""}`;
   if (call.name === "click") {
     const target = locate(state, id);

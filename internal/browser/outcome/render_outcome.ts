@@ -99,15 +99,15 @@ export function renderDownload(d: DownloadRecord): string {
 
 /**
  * `a confirm dialog asked "Delete?" (dismissed: the action was not confirmed)`; a prompt held
- * open: `the page asks "Name?" (a prompt, default "Guest"): answer it with dialog(text="…"), or
- * dismiss it with dialog()`.
+ * open: `the page asks "Name?" (a prompt, default "Guest"): type the answer (type with no id),
+ * press Enter for the default, or press Escape to dismiss it`.
  */
 export function renderDialog(d: DialogRecord): string {
   const shown = d.message ? ` ${JSON.stringify(cut(d.message, 200))}` : "";
   if (d.type === "alert") return `an alert said${shown || " nothing"} (accepted)`;
   if (d.answer === "waiting") {
     const given = d.default ? `, default ${JSON.stringify(cut(d.default, 80))}` : "";
-    return `the page asks${shown} (a prompt${given}): answer it with dialog(text="…"), or dismiss it with dialog()`;
+    return `the page asks${shown} (a prompt${given}): type the answer (type with no id), press Enter for the default, or press Escape to dismiss it`;
   }
   const what = d.type === "beforeunload" ? "a leave-page dialog" : `a ${d.type} dialog`;
   return d.answer === "accepted"

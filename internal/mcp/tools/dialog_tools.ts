@@ -5,13 +5,13 @@ import {
   answerActsAs,
   CONFIRM,
   defineTool,
-  dialog,
   promptAnswer,
   type Tool,
 } from "../../tools/mod.ts";
 
 /**
- * The MCP form of the agent's `dialog` tool: the page's `prompt()` waits for it.
+ * The MCP tool that answers the page's `prompt()`, held open for an answer (the agent types it,
+ * or presses Enter or Escape).
  *
  * @module
  */
@@ -20,8 +20,8 @@ import {
 export const browserDialog = defineTool({
   name: "browser_dialog",
   description:
-    'Answer the prompt() the page holds open (reports say "answer it with dialog(…)"): accept with text, or dismiss it without. Other actions are refused until it is answered.',
-  args: z.object({ text: dialog.args.shape.text, confirm: CONFIRM }),
+    'Answer the prompt() the page holds open (reports say "the page asks …"): accept with text, or dismiss it without. Other actions are refused until it is answered.',
+  args: z.object({ text: z.string().optional(), confirm: CONFIRM }),
   actsAs: answerActsAs,
   async handler(args, ctx) {
     return actionResult(await ctx.browser.answerDialog(promptAnswer(args.text), actOptions(ctx)));
