@@ -118,6 +118,7 @@ Deno.test("a handler gets the schema's output: typed, parsed, nothing else", asy
   const echo = defineTool({
     name: "echo",
     description: "Says it back",
+    facts: { effect: "acts" },
     args: z.object({ n: z.int(), tags: z.array(z.string()).optional() }),
     handler(args) {
       seen = args;

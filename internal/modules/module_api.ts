@@ -18,14 +18,17 @@ export interface ToolDefinition {
   };
   /** May do what cannot be undone: held by the action policy until someone confirms it. */
   destructive?: boolean;
-  /** Only looks: safe to call any time. Such a tool does not change the agent's page either. */
+  /**
+   * Only looks: safe to call any time (its facts: `effect: "reads"`). Such a tool does not change
+   * the agent's page either.
+   */
   readOnly?: boolean;
   /**
    * `false` when the tool never changes the agent's page: it works elsewhere (browsers of its
-   * own, a notebook, a service) or only reads. The agent then judges its calls by their results
-   * instead of the page: a result that differs from earlier ones is progress, not a loop, and
-   * `done` right after it is not sent back because the page did not change. Default: `true`,
-   * unless `readOnly`.
+   * own, a notebook, a service) or only reads (its facts: `effect: "elsewhere"`). The agent then
+   * judges its calls by their results instead of the page: a result that differs from earlier
+   * ones is progress, not a loop, and `done` right after it is not sent back because the page
+   * did not change. Default: `true` (`effect: "acts"`), unless `readOnly`.
    */
   changesPage?: boolean;
 }

@@ -8,6 +8,7 @@ import {
   CONFIRM,
   defineTool,
   type Tool,
+  type ToolFacts,
 } from "../tools/mod.ts";
 import type { AgentModule, ModuleResult, ToolDefinition } from "./module_api.ts";
 
@@ -81,8 +82,8 @@ function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp:
     description: fn.description.trim(),
     args,
     parameters,
-    ...(definition.readOnly === true ? { readOnly: true } : {}),
-    ...(definition.readOnly === true || definition.changesPage === false ? { offPage: true } : {}),
+    facts: factsOf(definition),
+    module: module.name,
     ...(destructive ? { destructive: true } : {}),
     async handler(args, ctx) {
       const { confirm: _confirm, ...own } = args;
@@ -107,6 +108,15 @@ function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp:
       return toResult(module.name, name, result);
     },
   });
+}
+
+/**
+ * What a JSON definition's hints say the tool is: `readOnly` only looks; `changesPage: false`
+ * works away from the agent's page; neither: it may act on the page.
+ */
+function factsOf(definition: ToolDefinition): ToolFacts {
+  if (definition.readOnly === true) return { effect: "reads" };
+  return { effect: definition.changesPage === false ? "elsewhere" : "acts" };
 }
 
 /** The JSON Schema of the `confirm` argument, as core tools write it. */

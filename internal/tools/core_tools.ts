@@ -11,6 +11,7 @@ const ID = z.int().describe("The element's number from the page, e.g. 12 for [12
 export const click = defineTool({
   name: "click",
   description: "Click an element.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({ id: ID }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.click(args.id, actOptions(ctx)));
@@ -21,6 +22,7 @@ export const click = defineTool({
 export const type = defineTool({
   name: "type",
   description: "Type into a field, replacing its text; without id, where the focus is.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({
     id: z.int().optional(),
     text: z.string().describe("The text to type; new lines are kept"),
@@ -40,6 +42,7 @@ export const type = defineTool({
 export const press = defineTool({
   name: "press",
   description: "Press a key or combination (Enter, Tab, Control+A…) on the focused element.",
+  facts: { effect: "acts", element: true },
   args: z.object({ key: z.string() }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.press(args.key, actOptions(ctx)));
@@ -50,6 +53,7 @@ export const press = defineTool({
 export const scroll = defineTool({
   name: "scroll",
   description: "Scroll a screen up or down; with id, inside that element's list, or to it.",
+  facts: { effect: "acts" },
   args: z.object({ direction: z.enum(["up", "down"]).optional(), id: z.int().optional() }),
   async handler(args, ctx) {
     if (args.direction === undefined && args.id === undefined) {
@@ -67,6 +71,7 @@ export const scroll = defineTool({
 export const navigate = defineTool({
   name: "navigate",
   description: "Open a URL in the current tab.",
+  facts: { effect: "leaves" },
   args: z.object({ url: z.string() }),
   async handler(args, ctx) {
     const base = args.url.trim().startsWith("/") ? (await ctx.browser.location()).url : undefined;
@@ -78,6 +83,7 @@ export const navigate = defineTool({
 export const done = defineTool({
   name: "done",
   description: "Finish when the task is done, or cannot be (success=false).",
+  facts: { effect: "ends" },
   args: z.object({
     result: z.string().describe("The answer the user asked for"),
     success: z.boolean().optional(),
@@ -97,6 +103,7 @@ export const done = defineTool({
 export const askUser = defineTool({
   name: "ask_user",
   description: "Ask the user for a decision or data not on the page.",
+  facts: { effect: "ends" },
   args: z.object({ question: z.string() }),
   async handler(args, ctx) {
     const question = args.question;
