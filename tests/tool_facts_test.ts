@@ -235,3 +235,9 @@ Deno.test('StepActor judges a call of a tool whose effect is "elsewhere" by its 
   assert.deepEqual(await twelveTimes(away, (i) => `Noted ${i}`), Array(12).fill("ok"));
   assert.equal((await twelveTimes(away, () => "Noted")).at(-1), "loop_stuck");
 });
+
+Deno.test("StepActor judges a module's call by its result too, whatever its facts say of the page", async () => {
+  const counter = { ...toolWith("count", { effect: "acts" }), module: "counter" };
+  assert.deepEqual(await twelveTimes(counter, (i) => `Count: ${i}`), Array(12).fill("ok"));
+  assert.equal((await twelveTimes(counter, () => "Counting")).at(-1), "loop_stuck");
+});

@@ -184,9 +184,9 @@ export class StepActor {
       }) ??
         result;
     }
-    // Work away from the page, and a module's reads, show in the result: a new one is progress.
-    const byResult = tool?.facts.effect === "elsewhere" ||
-      (tool?.module !== undefined && tool.facts.effect === "reads");
+    // Work away from the page, and any module's work, shows in the result: a new one is
+    // progress, whether or not the module said where its tool works.
+    const byResult = tool?.facts.effect === "elsewhere" || tool?.module !== undefined;
     if (step) o.guard.record(call, fp, byResult ? resultFingerprint(result) : undefined);
     const dismissed = this.#policy.dismissedDialog(result);
     if (dismissed && !o.confirmAll) {

@@ -25,10 +25,11 @@ export interface ToolDefinition {
   readOnly?: boolean;
   /**
    * `false` when the tool never changes the agent's page: it works elsewhere (browsers of its
-   * own, a notebook, a service) or only reads (its facts: `effect: "elsewhere"`). The agent then
-   * judges its calls by their results instead of the page: a result that differs from earlier
-   * ones is progress, not a loop, and `done` right after it is not sent back because the page
-   * did not change. Default: `true` (`effect: "acts"`), unless `readOnly`.
+   * own, a notebook, a service) or only reads (its facts: `effect: "elsewhere"`). Default: `true`
+   * (`effect: "acts"`), unless `readOnly`. Whatever it says, the agent judges a module tool's
+   * calls by their results as well as the page: a result that differs from earlier ones is
+   * progress, not a loop, and `done` right after one is not sent back because the page did not
+   * change.
    */
   changesPage?: boolean;
 }
