@@ -10,7 +10,7 @@ const NOTES = new URL("./fixtures/modules/notes.ts", import.meta.url).pathname;
 const BROKEN: Record<string, string> = {
   "broken_syntax.ts": 'export default { name: "broken", init( {\n',
   "missing_fn.ts":
-    'export default { name: "missing", async init() {}, getToolDefinitions: () => [], async shutdown() {} };\n',
+    'export default { name: "missing", async init() {}, getToolDefinitions: () => [{ type: "function", function: { name: "missing", description: "Nothing runs it" } }], async shutdown() {} };\n',
   "init_throws.ts":
     'export default { name: "throws", init: () => Promise.reject(new Error("cannot reach the service")), getToolDefinitions: () => [], executeToolCall: () => Promise.resolve(""), shutdown: () => Promise.resolve() };\n',
   "same_name.ts":
