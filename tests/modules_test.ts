@@ -10,7 +10,7 @@ const NOTES = new URL("./fixtures/modules/notes.ts", import.meta.url).pathname;
 const BROKEN: Record<string, string> = {
   "broken_syntax.ts": 'export default { name: "broken", init( {\n',
   "missing_fn.ts":
-    'export default { name: "missing", async init() {}, getToolDefinitions: () => [], async shutdown() {} };\n',
+    'export default { name: "missing", async init() {}, getToolDefinitions: () => [{ type: "function", function: { name: "missing", description: "Nothing runs it" } }], async shutdown() {} };\n',
   "init_throws.ts":
     'export default { name: "throws", init: () => Promise.reject(new Error("cannot reach the service")), getToolDefinitions: () => [], executeToolCall: () => Promise.resolve(""), shutdown: () => Promise.resolve() };\n',
   "same_name.ts":
@@ -148,7 +148,9 @@ Deno.test("the chrome and totp modules' tools all work away from the agent's pag
     const module = (await import(`../modules/${name}.ts`)).default;
     const tools = moduleTools(module, { mcp: false });
     assert.ok(tools.length > 0);
-    for (const tool of tools) assert.equal(tool.offPage, true, `${name}: ${tool.name}`);
+    for (const tool of tools) {
+      assert.ok(["reads", "elsewhere"].includes(tool.facts.effect), `${name}: ${tool.name}`);
+    }
   }
 });
 

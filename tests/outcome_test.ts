@@ -115,6 +115,7 @@ Deno.test("dispatch keeps the kind of a thrown ActionError; a blocked navigation
     defineTool({
       name: "vanish",
       description: "throws gone",
+      facts: { effect: "acts" },
       args: z.object({}),
       handler: () => Promise.reject(new ActionError("gone", "Element [4] is gone")),
     }),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { moduleTools } from "../internal/modules/mod.ts";
-import type { AgentModule } from "../internal/modules/mod.ts";
+import type { AgentModule, ToolDefinition } from "../internal/modules/mod.ts";
 import {
   argsJsonSchema,
   click,
@@ -118,6 +118,7 @@ Deno.test("a handler gets the schema's output: typed, parsed, nothing else", asy
   const echo = defineTool({
     name: "echo",
     description: "Says it back",
+    facts: { effect: "acts" },
     args: z.object({ n: z.int(), tags: z.array(z.string()).optional() }),
     handler(args) {
       seen = args;
@@ -164,7 +165,8 @@ Deno.test("a module's OpenAI-style definition is shown as written and checked li
   };
   const [agentTool] = moduleTools(module, { mcp: false });
   const [mcpTool] = moduleTools(module, { mcp: true });
-  assert.deepEqual(agentTool!.parameters, module.getToolDefinitions()[0]!.function.parameters);
+  const [definition] = module.getToolDefinitions() as ToolDefinition[];
+  assert.deepEqual(agentTool!.parameters, definition!.function.parameters);
   assert.deepEqual(Object.keys(mcpTool!.parameters.properties!), [
     "title",
     "shelf",

@@ -72,6 +72,7 @@ Deno.test("ToolRegistry.dispatch() turns unknown tools, bad arguments and thrown
     defineTool({
       name: "explode",
       description: "throws",
+      facts: { effect: "acts" },
       args: z.object({}),
       handler: () => Promise.reject(new Error("Boom: it broke")),
     }),

@@ -1,7 +1,5 @@
 import type { StepRecord, ToolCall } from "../entity/mod.ts";
-
-/** Calls whose effect shows on the page; the page not changing after one is a fact worth telling. */
-const PASSIVE = new Set(["done", "ask_user", "navigate", "scroll", "(no tool)"]);
+import type { ToolFacts } from "../tools/mod.ts";
 
 /** Answers that claim the page was changed ("Added to cart", "The message was sent"). */
 const CLAIMS_EFFECT = new RegExp(
@@ -15,21 +13,25 @@ const CLAIMS_EFFECT = new RegExp(
 
 /**
  * Checks that a successful `done` has evidence: when the answer claims an effect ("added to
- * cart"), the action just before it must have worked and changed the page. Returns the fact to
- * send back to the model, or undefined to accept. A `done` right after a rejected one is
- * accepted: the model insisted, and the user reads its answer.
+ * cart") right after a call that acts on an element of the page (its tool's facts:
+ * `effect: "acts"`, `element: true`: a click, typing, a choice, a key), that call must have
+ * worked and changed the page. After any other call an unchanged page says nothing of the
+ * effect: reading, scrolling and waiting do not make it, leaving the page shows another one, and
+ * a module's work away from the page does not show on it. Returns the fact to send back to the
+ * model, or undefined to accept. A `done` right after a rejected one is accepted: the model
+ * insisted, and the user reads its answer.
  *
  * @example
  * ```ts
- * doneObjection(call, history, { lastChangedNothing: true, notActing: new Set() });
+ * doneObjection(call, history, { lastChangedNothing: true, facts: (name) => registry.get(name)?.facts });
  * // 'Not finished yet: your last action (click [12] "Add to cart") made no visible change …'
  * ```
  */
 export function doneObjection(
   call: ToolCall,
   history: readonly StepRecord[],
-  /** `notActing`: tools that only look or work elsewhere: an unchanged page says nothing. */
-  facts: { lastChangedNothing: boolean; notActing: ReadonlySet<string> },
+  /** `facts`: the facts of a tool by name (undefined for a name no tool has). */
+  known: { lastChangedNothing: boolean; facts: (name: string) => ToolFacts | undefined },
 ): string | undefined {
   if (call.name !== "done" || call.args.success === false || call.args.success === "false") {
     return undefined;
@@ -38,14 +40,15 @@ export function doneObjection(
   if (last?.call.name === "done") return undefined; // sent back once already
   const answer = typeof call.args.result === "string" ? call.args.result : "";
   if (!CLAIMS_EFFECT.test(answer)) return undefined; // a finding, supported by what the page shows
-  if (!last || PASSIVE.has(last.call.name) || facts.notActing.has(last.call.name)) return undefined;
+  const acted = last && known.facts(last.call.name);
+  if (!last || acted?.effect !== "acts" || !acted.element) return undefined;
   const what = `${last.call.name}${last.target ? ` ${last.target}` : ""}`;
   if (!last.result.ok) {
     return `Not finished yet: your last action (${what}) failed, so nothing on the page confirms ${
       JSON.stringify(short(answer))
     }. Check CURRENT PAGE; call done again only if the result is really there, or with success=false`;
   }
-  if (facts.lastChangedNothing) {
+  if (known.lastChangedNothing) {
     return `Not finished yet: your last action (${what}) made no visible change on the page, so nothing confirms ${
       JSON.stringify(short(answer))
     }. Check CURRENT PAGE and try another way; call done again only if the result is really there, or with success=false`;

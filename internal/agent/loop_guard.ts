@@ -21,8 +21,8 @@ interface Entry {
   before: string;
   after?: string;
   /**
-   * For a call whose work does not show on the agent's page (a module's own browsers, codes,
-   * notes): true when its result was new in the run, which is progress though the page stays.
+   * For a call judged by its result too (work away from the agent's page, a module's call): true
+   * when its result was new in the run, which is progress though the page stays.
    */
   news?: boolean;
 }
@@ -35,14 +35,12 @@ export function unchangedMark(steps: number): string {
   return `⚠️ NO CHANGE for ${steps} steps — try a different approach`;
 }
 
-/** Calls that do not act on the page: never counted as loop steps. */
-const NOT_ACTIONS = new Set(["done", "ask_user", "(no tool)"]);
-
 /**
  * Watches the run for loops: the same call with no page change `repeat` times, A-B-A-B
  * alternation that leads nowhere, or a world frozen (same URL and DOM) for `frozen` steps. It
  * escalates: first a mark in HISTORY, then the looping calls are blocked with suggestions, then
- * the run is stuck.
+ * the run is stuck. It is given the run's steps: calls that end or pause the run (`done`,
+ * `ask_user`: their tools' `effect: "ends"`) are not given to it.
  *
  * @example
  * ```ts
@@ -107,7 +105,6 @@ export class LoopGuard {
 
   /** Says whether a call may run: it may be blocked as a repeat, or end the run as stuck. */
   check(call: ToolCall, fingerprint: string): LoopVerdict {
-    if (NOT_ACTIONS.has(call.name)) return { kind: "ok" };
     const blocked = this.#blocked.get(keyOf(call));
     if (!blocked || blocked.at !== fingerprint) return { kind: "ok" };
     this.#strikes++;
@@ -127,11 +124,11 @@ export class LoopGuard {
 
   /**
    * Notes a call that ran (or was blocked) on the page with this fingerprint. `result` is given
-   * for a call whose work does not show on the page ({@link resultFingerprint} of its result):
-   * a result not seen before in the run is progress, the same one again is not.
+   * for a call judged by its result too ({@link resultFingerprint} of it: a call whose work does
+   * not show on the page, or a module's): a result not seen before in the run is progress, the
+   * same one again is not.
    */
   record(call: ToolCall, fingerprint: string, result?: string): void {
-    if (NOT_ACTIONS.has(call.name)) return;
     this.#seen.add(fingerprint);
     const entry: Entry = { key: keyOf(call), shown: shownOf(call), before: fingerprint };
     if (result !== undefined) {

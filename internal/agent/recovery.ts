@@ -14,9 +14,6 @@ import {
   type ToolRegistry,
 } from "../tools/mod.ts";
 
-/** Tools that act on one element by ID and may be retried on it. */
-const RETRYABLE = new Set(["click", "type", "select", "hover"]);
-
 /** Failures the ladder cannot help with: the model's call itself is wrong, or a rule said no. */
 const HOPELESS = new Set<ErrorKind>([
   "unknown_tool",
@@ -54,7 +51,8 @@ export async function recoverAction(options: {
 }): Promise<ToolResult | undefined> {
   const { call, result, known, registry, ctx } = options;
   const first = idOf(call.args);
-  if (result.ok || first === undefined || !RETRYABLE.has(call.name)) return undefined;
+  // Only a call on an element by ID whose tool says it may be retried (`facts.retry`).
+  if (result.ok || first === undefined || !registry.get(call.name)?.facts.retry) return undefined;
   if (HOPELESS.has(result.kind ?? "failed")) return undefined;
   const tried: string[] = [];
   const report = (r: ToolResult): ToolResult => ({
@@ -96,7 +94,9 @@ export async function recoverAction(options: {
 
   // 3. Another way of input, through the same action path as every action.
   try {
-    if (call.name === "click") {
+    // Enter stands for a plain click only: not for a double or right click, nor a forced one.
+    const plain = !call.args.double && !call.args.button && !call.args.force;
+    if (call.name === "click" && plain) {
       const pressed = await ctx.browser.press("Enter", { ...actOptions(ctx), id });
       tried.push(`focused [${id}] and pressed Enter instead of clicking`);
       return report(actionResult(pressed));

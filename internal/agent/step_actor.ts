@@ -15,7 +15,7 @@ import {
 } from "../tools/mod.ts";
 import { asksForSecret, typeItYourself } from "./ask_guard.ts";
 import { doneObjection } from "./evidence.ts";
-import { fingerprint, type LoopGuard, resultFingerprint } from "./loop_guard.ts";
+import { fingerprint, type LoopGuard, type LoopVerdict, resultFingerprint } from "./loop_guard.ts";
 import { recoverAction } from "./recovery.ts";
 import { SecretVault } from "./secrets.ts";
 import type { TerminalReason } from "./run_task.ts";
@@ -62,10 +62,6 @@ export interface ActorOptions {
  */
 export class StepActor {
   readonly #o: ActorOptions;
-  /** Tools whose work does not show on the page: the loop guard judges them by their results. */
-  readonly #offPage: ReadonlySet<string>;
-  /** Tools after which an unchanged page says nothing: they only look, or work elsewhere. */
-  readonly #notActing: ReadonlySet<string>;
   readonly #policy: ActionPolicy;
   /** True once a secret was typed: the page may show it in pixels, which cannot be masked. */
   secretTyped = false;
@@ -74,9 +70,6 @@ export class StepActor {
 
   constructor(options: ActorOptions) {
     this.#o = options;
-    const tools = options.registry.tools;
-    this.#offPage = new Set(tools.filter((t) => t.offPage).map((t) => t.name));
-    this.#notActing = new Set(tools.filter((t) => t.offPage || t.readOnly).map((t) => t.name));
     const confirm = options.confirm;
     this.#policy = new ActionPolicy({
       confirmAll: options.confirmAll ?? false,
@@ -109,7 +102,10 @@ export class StepActor {
   async #act(call: ToolCall, state: BrowserState): Promise<Acted> {
     const o = this.#o;
     const fp = fingerprint(state);
-    const verdict = o.guard.check(call, fp);
+    const tool = o.registry.get(call.name);
+    // A call that ends or pauses the run (done, ask_user) is no step of a loop.
+    const step = tool?.facts.effect !== "ends";
+    const verdict: LoopVerdict = step ? o.guard.check(call, fp) : { kind: "ok" };
     if (verdict.kind === "stuck") {
       return {
         result: { ok: false, text: verdict.text },
@@ -122,7 +118,7 @@ export class StepActor {
 
     const objection = doneObjection(call, o.history, {
       lastChangedNothing: o.guard.lastChangedNothing(),
-      notActing: this.#notActing,
+      facts: (name) => o.registry.get(name)?.facts,
     });
     if (objection) return { result: { ok: false, kind: "blocked", text: objection } };
 
@@ -188,11 +184,10 @@ export class StepActor {
       }) ??
         result;
     }
-    o.guard.record(
-      call,
-      fp,
-      this.#offPage.has(call.name) ? resultFingerprint(result) : undefined,
-    );
+    // Work away from the page, and any module's work, shows in the result: a new one is
+    // progress, whether or not the module said where its tool works.
+    const byResult = tool?.facts.effect === "elsewhere" || tool?.module !== undefined;
+    if (step) o.guard.record(call, fp, byResult ? resultFingerprint(result) : undefined);
     const dismissed = this.#policy.dismissedDialog(result);
     if (dismissed && !o.confirmAll) {
       const held = `${dismissed.type} ${JSON.stringify(o.vault.mask(dismissed.message))}`;

@@ -5,7 +5,8 @@ import type { Tool } from "../tools/mod.ts";
 
 /**
  * How a tool is listed to MCP clients: its JSON Schema as is, and hints that say whether it only
- * looks (`readOnlyHint`) or may do what cannot be undone (`destructiveHint`).
+ * looks (`readOnlyHint`: its facts say `effect: "reads"`) or may do what cannot be undone
+ * (`destructiveHint`).
  *
  * @example
  * ```ts
@@ -13,7 +14,7 @@ import type { Tool } from "../tools/mod.ts";
  * ```
  */
 export function toMcpTool(tool: Tool): McpTool {
-  const annotations = tool.readOnly
+  const annotations = tool.facts.effect === "reads"
     ? { readOnlyHint: true }
     : { readOnlyHint: false, destructiveHint: tool.destructive === true };
   return {

@@ -2,25 +2,14 @@ import { type ToolResult, verificationJson, type VerificationWall } from "../ent
 import { type BrowserPort, renderWall, type Tool } from "../tools/mod.ts";
 
 /**
- * Tools that take the tab away from the page (or to another tab): a check on the page does not
- * stop them, since leaving it is one way around nothing; what they land on is checked after.
- */
-const LEAVING = new Set([
-  "browser_navigate",
-  "browser_back",
-  "browser_forward",
-  "browser_reload",
-  "browser_switch_tab",
-  "browser_open_in_new_tab",
-]);
-
-/**
  * The MCP front-end of the hand-off to a person: the client's model never acts on a page that a
  * human-verification check blocks, and is told so with an error of its own kind,
  * `blocked_by_verification`, that says what blocks which page and that the user must solve it.
  * A call that would act on such a page (click, type, keys, scroll, …) is not run; a call that
  * lands on one (a navigation, a click that opened a challenge) answers with its result and the
- * check. Tools that only look, and module tools that work away from the page, are not checked.
+ * check. Its tool's facts say which: a call that leaves the page (`effect: "leaves"`: to another
+ * page or tab) is not stopped by a check on it, since leaving is one way around nothing; calls
+ * that only look (`"reads"`) or work away from the page (`"elsewhere"`) are not checked.
  *
  * @example
  * ```ts
@@ -32,8 +21,9 @@ export async function guardVerification(
   browser: BrowserPort,
   act: () => Promise<ToolResult>,
 ): Promise<ToolResult> {
-  if (tool.readOnly || tool.offPage) return await act();
-  if (!LEAVING.has(tool.name)) {
+  const { effect } = tool.facts;
+  if (effect === "reads" || effect === "elsewhere") return await act();
+  if (effect !== "leaves") {
     const wall = await browser.verification();
     if (wall) return blocked(wall, `Nothing was done (${tool.name}).`);
   }

@@ -3,7 +3,8 @@
  *
  * @module
  */
-import type { BrowserPort } from "../tools/mod.ts";
+import type { z } from "zod";
+import type { ArgsSchema, BrowserPort, ToolFacts } from "../tools/mod.ts";
 
 /** A tool a module offers, in the OpenAI tools schema, plus optional safety hints. */
 export interface ToolDefinition {
@@ -18,16 +19,67 @@ export interface ToolDefinition {
   };
   /** May do what cannot be undone: held by the action policy until someone confirms it. */
   destructive?: boolean;
-  /** Only looks: safe to call any time. Such a tool does not change the agent's page either. */
+  /**
+   * Only looks: safe to call any time (its facts: `effect: "reads"`). Such a tool does not change
+   * the agent's page either.
+   */
   readOnly?: boolean;
   /**
    * `false` when the tool never changes the agent's page: it works elsewhere (browsers of its
-   * own, a notebook, a service) or only reads. The agent then judges its calls by their results
-   * instead of the page: a result that differs from earlier ones is progress, not a loop, and
-   * `done` right after it is not sent back because the page did not change. Default: `true`,
-   * unless `readOnly`.
+   * own, a notebook, a service) or only reads (its facts: `effect: "elsewhere"`). Default: `true`
+   * (`effect: "acts"`), unless `readOnly`. Whatever it says, the agent judges a module tool's
+   * calls by their results as well as the page: a result that differs from earlier ones is
+   * progress, not a loop, and `done` right after one is not sent back because the page did not
+   * change.
    */
   changesPage?: boolean;
+}
+
+/**
+ * What a module's tool is (see {@link ToolFacts}): `effect` "reads" (only looks), "acts" (may act
+ * on the agent's page), "leaves" (takes the agent's tab to another page or tab) or "elsewhere"
+ * (works away from the agent's page: browsers of its own, a notebook, a service); `element`
+ * when it targets a numbered element by its `id` argument; `retry` when a failed call on that
+ * element may be tried again another way. A module's tool cannot end the run.
+ */
+export type ModuleToolFacts = Omit<ToolFacts, "effect"> & {
+  effect: Exclude<ToolFacts["effect"], "ends">;
+};
+
+/** A module's tool written with zod ({@link defineTool}): what it is and how it runs, at once. */
+export interface ModuleTool<S extends ArgsSchema = ArgsSchema> {
+  /** Letters, digits, `_` and `-`, at most 64; unique across the core and every module. */
+  name: string;
+  /** When the model should use it. */
+  description: string;
+  /** The arguments, once: `z.object({ … })`, their type, validation and JSON Schema. */
+  args: S;
+  /** What the tool is. */
+  facts: ModuleToolFacts;
+  /** May do what cannot be undone: held by the action policy until someone confirms it. */
+  destructive?: boolean;
+  /** Gets the arguments validated and typed; throwing is a failed call. */
+  handler(args: z.output<S>, ctx: ModuleCallContext): Promise<ModuleResult>;
+}
+
+/**
+ * A module's tool from its definition, its arguments written with zod (`z`, exported beside it):
+ * the handler's argument type, their validation and the JSON Schema the model and MCP clients see
+ * all come from `args`. List it in `getToolDefinitions()`, beside JSON definitions if any.
+ *
+ * @example
+ * ```ts
+ * const add = defineTool({
+ *   name: "tally_add",
+ *   description: "Adds to the tally",
+ *   args: z.object({ by: z.int().min(1).describe("How much") }),
+ *   facts: { effect: "elsewhere" },
+ *   handler: (args) => Promise.resolve(`Tally: ${(tally += args.by)}`),
+ * });
+ * ```
+ */
+export function defineTool<S extends ArgsSchema>(tool: ModuleTool<S>): ModuleTool<S> {
+  return tool;
 }
 
 /** The browser of the run that is going on, read and acted on through the core's interface. */
@@ -95,9 +147,13 @@ export interface AgentModule {
   /** Unique among the enabled modules. */
   name: string;
   init(runtime: ModuleRuntime): Promise<void>;
-  getToolDefinitions(): ToolDefinition[];
-  /** Arguments are already validated against the tool's schema; throwing is a failed call. */
-  executeToolCall(
+  /** Its tools: written with {@link defineTool}, or as JSON definitions run by `executeToolCall`. */
+  getToolDefinitions(): (ToolDefinition | ModuleTool)[];
+  /**
+   * Runs a tool given as a JSON definition (needed only for those); arguments are already
+   * validated against the tool's schema; throwing is a failed call.
+   */
+  executeToolCall?(
     ctx: ModuleCallContext,
     toolName: string,
     args: Record<string, unknown>,

@@ -7,9 +7,19 @@ import {
   type ArgsSchema,
   CONFIRM,
   defineTool,
+  EFFECTS,
   type Tool,
+  type ToolContext,
+  type ToolFacts,
 } from "../tools/mod.ts";
-import type { AgentModule, ModuleResult, ToolDefinition } from "./module_api.ts";
+import type {
+  AgentModule,
+  ModuleCallContext,
+  ModuleResult,
+  ModuleTool,
+  ModuleToolFacts,
+  ToolDefinition,
+} from "./module_api.ts";
 
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -31,39 +41,69 @@ const KINDS: ReadonlySet<string> = new Set<ErrorKind>([
 ]);
 
 /**
- * The module's tool definitions as registry tools, checked: a bad definition throws a
- * `TypeError` that says which and why (the module is then skipped). `mcp`: destructive tools
- * take the `confirm` argument MCP clients repeat a held call with.
+ * The module's tools as registry tools, checked: a bad definition throws a `TypeError` that says
+ * which and why (the module is then skipped). A tool is written with `defineTool` (zod) or as a
+ * JSON definition that `executeToolCall` runs. `mcp`: destructive tools take the `confirm`
+ * argument MCP clients repeat a held call with.
  */
 export function moduleTools(module: AgentModule, options: { mcp: boolean }): Tool[] {
   const definitions = module.getToolDefinitions();
   if (!Array.isArray(definitions)) {
     throw new TypeError("getToolDefinitions() did not return a list");
   }
-  return definitions.map((definition, i) => toTool(module, definition, i, options.mcp));
+  return definitions.map((definition, i) =>
+    typeof (definition as Partial<ModuleTool>)?.handler === "function"
+      ? fromDefined(module, definition as ModuleTool, i, options.mcp)
+      : fromJson(module, definition as ToolDefinition, i, options.mcp)
+  );
 }
 
-function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp: boolean): Tool {
-  const fn = definition?.function;
-  if (definition?.type !== "function" || typeof fn !== "object" || fn === null) {
-    throw new TypeError(`tool ${i + 1} is not { type: "function", function: { … } }`);
-  }
-  if (typeof fn.name !== "string" || !TOOL_NAME.test(fn.name)) {
+/** A tool written with `defineTool`: its zod arguments and its facts, checked. */
+function fromDefined(module: AgentModule, tool: ModuleTool, i: number, mcp: boolean): Tool {
+  const name = checkedName(tool.name, i);
+  const description = checkedDescription(name, tool.description);
+  if (!(tool.args instanceof z.ZodObject)) {
     throw new TypeError(
-      `tool ${i + 1} has the name ${
-        JSON.stringify(fn.name)
-      }: use letters, digits, _ and - (at most 64)`,
+      `tool "${name}" has args that are not z.object({ … }): write them with the z that internal/modules/mod.ts exports`,
     );
   }
-  if (typeof fn.description !== "string" || !fn.description.trim()) {
-    throw new TypeError(`tool "${fn.name}" has no description`);
+  const destructive = tool.destructive === true;
+  return defineTool({
+    name,
+    description,
+    args: destructive && mcp ? tool.args.extend({ confirm: CONFIRM }) : tool.args,
+    facts: checkedFacts(name, tool.facts),
+    module: module.name,
+    ...(destructive ? { destructive: true } : {}),
+    handler(args, ctx) {
+      const { confirm: _confirm, ...own } = args;
+      const given = destructive && mcp ? own : args;
+      return run(module, name, ctx, () => tool.handler(given, calledWith(ctx)));
+    },
+  });
+}
+
+/** A tool written as an OpenAI-style JSON definition, run by the module's `executeToolCall`. */
+function fromJson(module: AgentModule, definition: ToolDefinition, i: number, mcp: boolean): Tool {
+  const fn = definition?.function;
+  if (definition?.type !== "function" || typeof fn !== "object" || fn === null) {
+    throw new TypeError(
+      `tool ${i + 1} is not { type: "function", function: { … } } nor written with defineTool`,
+    );
+  }
+  const name = checkedName(fn.name, i);
+  const description = checkedDescription(name, fn.description);
+  const execute = module.executeToolCall?.bind(module);
+  if (!execute) {
+    throw new TypeError(
+      `it has no executeToolCall() function to run its tool "${name}": add one, or write the tool with defineTool`,
+    );
   }
   const given = (fn.parameters ?? { type: "object", properties: {} }) as JsonSchema;
   if (given.type !== "object") {
-    throw new TypeError(`tool "${fn.name}" has parameters that are not an object schema`);
+    throw new TypeError(`tool "${name}" has parameters that are not an object schema`);
   }
   const destructive = definition.destructive === true;
-  const name = fn.name;
   // The module's JSON Schema is what the model and MCP clients see; the same checks as for core
   // tools are read from it.
   const parameters: ArgsJson = destructive && mcp
@@ -78,35 +118,96 @@ function toTool(module: AgentModule, definition: ToolDefinition, i: number, mcp:
   }
   return defineTool({
     name,
-    description: fn.description.trim(),
+    description,
     args,
     parameters,
-    ...(definition.readOnly === true ? { readOnly: true } : {}),
-    ...(definition.readOnly === true || definition.changesPage === false ? { offPage: true } : {}),
+    facts: factsOf(definition),
+    module: module.name,
     ...(destructive ? { destructive: true } : {}),
-    async handler(args, ctx) {
+    handler(args, ctx) {
       const { confirm: _confirm, ...own } = args;
-      let result: ModuleResult;
-      try {
-        result = await module.executeToolCall(
-          { browser: ctx.browser, signal: ctx.signal },
-          name,
-          destructive && mcp ? own : args,
-        );
-      } catch (error) {
-        if (ctx.signal.aborted) throw error;
-        const message = error instanceof Error ? error.message : String(error);
-        const type = error instanceof Error ? error.name : "Error";
-        return {
-          ok: false,
-          kind: "failed",
-          text: `${name} failed: ${message}`,
-          data: { error: { type, message, context: { module: module.name } } },
-        };
-      }
-      return toResult(module.name, name, result);
+      const given = destructive && mcp ? own : args;
+      return run(module, name, ctx, () => execute(calledWith(ctx), name, given));
     },
   });
+}
+
+/** Runs a module's call: what it returns as a tool result, what it throws as a failure. */
+async function run(
+  module: AgentModule,
+  name: string,
+  ctx: ToolContext,
+  call: () => Promise<ModuleResult>,
+): Promise<ToolResult> {
+  let result: ModuleResult;
+  try {
+    result = await call();
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    const type = error instanceof Error ? error.name : "Error";
+    return {
+      ok: false,
+      kind: "failed",
+      text: `${name} failed: ${message}`,
+      data: { error: { type, message, context: { module: module.name } } },
+    };
+  }
+  return toResult(module.name, name, result);
+}
+
+function calledWith(ctx: ToolContext): ModuleCallContext {
+  return { browser: ctx.browser, signal: ctx.signal };
+}
+
+function checkedName(name: unknown, i: number): string {
+  if (typeof name !== "string" || !TOOL_NAME.test(name)) {
+    throw new TypeError(
+      `tool ${i + 1} has the name ${
+        JSON.stringify(name)
+      }: use letters, digits, _ and - (at most 64)`,
+    );
+  }
+  return name;
+}
+
+function checkedDescription(name: string, description: unknown): string {
+  if (typeof description !== "string" || !description.trim()) {
+    throw new TypeError(`tool "${name}" has no description`);
+  }
+  return description.trim();
+}
+
+/** The facts a module wrote, checked: a known effect other than "ends", and true/false flags. */
+function checkedFacts(name: string, facts: ModuleToolFacts): ToolFacts {
+  const effects = EFFECTS.filter((e) => e !== "ends");
+  if (typeof facts !== "object" || facts === null || !effects.includes(facts.effect)) {
+    throw new TypeError(
+      `tool "${name}" has the facts ${JSON.stringify(facts)}: give { effect: ${
+        effects.map((e) => JSON.stringify(e)).join(" | ")
+      } } (a module's tool cannot end the run)`,
+    );
+  }
+  for (const [key, value] of Object.entries(facts)) {
+    if (key === "effect") continue;
+    if ((key !== "element" && key !== "retry") || typeof value !== "boolean") {
+      throw new TypeError(
+        `tool "${name}" has the fact ${key}: ${
+          JSON.stringify(value)
+        }: the facts besides effect are element and retry, true or false`,
+      );
+    }
+  }
+  return { ...facts };
+}
+
+/**
+ * What a JSON definition's hints say the tool is: `readOnly` only looks; `changesPage: false`
+ * works away from the agent's page; neither: it may act on the page.
+ */
+function factsOf(definition: ToolDefinition): ToolFacts {
+  if (definition.readOnly === true) return { effect: "reads" };
+  return { effect: definition.changesPage === false ? "elsewhere" : "acts" };
 }
 
 /** The JSON Schema of the `confirm` argument, as core tools write it. */

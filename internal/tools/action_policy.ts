@@ -44,9 +44,6 @@ export type Decision =
 /** A state to judge against, or how to get one (observed only when a call needs judging). */
 export type StateSource = BrowserState | (() => Promise<BrowserState>);
 
-/** Calls the risk assessment judges by their target (other destructive tools always count). */
-const ELEMENT_CALLS = new Set(["click", "type", "press"]);
-
 /**
  * The one safety policy shared by the agent loop, replay and the MCP server. It judges a call
  * (see {@link assessRisk}) — allow, hold, or ask through the front-end's `ask` — owns the
@@ -117,8 +114,8 @@ export class ActionPolicy {
   }
 
   /**
-   * The risk of a call, if any: element actions by their target (MCP tools through their
-   * `actsAs`), other tools marked destructive by being so.
+   * The risk of a call, if any: calls of tools that target an element (`facts.element`) by
+   * that target (MCP tools through their `actsAs`), other tools marked destructive by being so.
    */
   async judge(
     call: Pick<ToolCall, "name" | "args">,
@@ -137,7 +134,8 @@ export class ActionPolicy {
         options,
       );
     }
-    if (ELEMENT_CALLS.has(call.name)) {
+    // A call on an element is judged by its target (its tool's facts say it has one).
+    if (tool?.facts.element) {
       const seen = await stateOf(state);
       const risk = assessRisk({ ...call, reasoning: "" }, seen);
       const id = idOf(call.args);

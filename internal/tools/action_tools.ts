@@ -8,6 +8,7 @@ const INDEX = z.int().min(0);
 export const selectTool = defineTool({
   name: "select",
   description: "Choose an option of a dropdown.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({ id: ID, option: z.string() }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.select(args.id, args.option, actOptions(ctx)));
@@ -18,6 +19,7 @@ export const selectTool = defineTool({
 export const goBack = defineTool({
   name: "go_back",
   description: "Go back a page.",
+  facts: { effect: "leaves" },
   args: z.object({}),
   async handler(_args, ctx) {
     return actionResult(await ctx.browser.goBack(actOptions(ctx)));
@@ -28,6 +30,7 @@ export const goBack = defineTool({
 export const switchTab = defineTool({
   name: "switch_tab",
   description: "Switch to a tab.",
+  facts: { effect: "leaves" },
   args: z.object({ index: INDEX }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.switchTab(args.index, actOptions(ctx)));
@@ -38,6 +41,7 @@ export const switchTab = defineTool({
 export const closeTab = defineTool({
   name: "close_tab",
   description: "Close a tab.",
+  facts: { effect: "leaves" },
   args: z.object({ index: INDEX }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.closeTab(args.index));
@@ -48,6 +52,7 @@ export const closeTab = defineTool({
 export const upload = defineTool({
   name: "upload",
   description: "Upload a local file via a file input or its button.",
+  facts: { effect: "acts", element: true },
   args: z.object({ id: ID, path: z.string() }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.upload(args.id, args.path, actOptions(ctx)));

@@ -12,6 +12,7 @@ const ID = z.int();
 export const click = defineTool({
   name: "click",
   description: "Click an element.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({
     id: ID,
     double: z.boolean().optional(),
@@ -32,6 +33,7 @@ export const click = defineTool({
 export const type = defineTool({
   name: "type",
   description: "Type into a field, replacing its text; without id, where the focus is.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({
     id: z.int().optional(),
     text: z.string(),
@@ -51,6 +53,7 @@ export const type = defineTool({
 export const press = defineTool({
   name: "press",
   description: "Press a key or combination (Enter, Control+A…) on the focused element.",
+  facts: { effect: "acts", element: true },
   args: z.object({ key: z.string() }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.press(args.key, actOptions(ctx)));
@@ -65,6 +68,7 @@ export const scroll = defineTool({
     direction: z.enum(["up", "down", "left", "right"]).optional(),
     id: z.int().optional(),
   }),
+  facts: { effect: "acts" },
   async handler(args, ctx) {
     if (args.direction === undefined && args.id === undefined) {
       return {
@@ -81,6 +85,7 @@ export const scroll = defineTool({
 export const navigate = defineTool({
   name: "navigate",
   description: "Open a URL in the current tab.",
+  facts: { effect: "leaves" },
   args: z.object({ url: z.string() }),
   async handler(args, ctx) {
     const base = args.url.trim().startsWith("/") ? (await ctx.browser.location()).url : undefined;
@@ -92,6 +97,7 @@ export const navigate = defineTool({
 export const done = defineTool({
   name: "done",
   description: "Finish when the task is done, or cannot be (success=false).",
+  facts: { effect: "ends" },
   args: z.object({
     result: z.string().describe("The answer the user asked for"),
     success: z.boolean().optional(),
@@ -111,6 +117,7 @@ export const done = defineTool({
 export const askUser = defineTool({
   name: "ask_user",
   description: "Ask the user for a decision or data not on the page.",
+  facts: { effect: "ends" },
   args: z.object({ question: z.string() }),
   async handler(args, ctx) {
     const question = args.question;

@@ -46,9 +46,11 @@ export {
   type ActsAs,
   CONFIRM,
   defineTool,
+  EFFECTS,
   type Tool,
   type ToolContext,
   type ToolDefinition,
+  type ToolFacts,
 } from "./tool.ts";
 /** What packages that may not import `browser` themselves need of it. */
 export {

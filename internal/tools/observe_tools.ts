@@ -5,8 +5,8 @@ import { defineTool, type Tool } from "./tool.ts";
 export const find = defineTool({
   name: "find",
   description: "Find elements and text anywhere in the page (collapsed parts too), with ids.",
+  facts: { effect: "reads" },
   args: z.object({ text: z.string(), role: z.string().optional() }),
-  readOnly: true,
   async handler(args, ctx) {
     const text = args.text.trim();
     const role = args.role?.trim() || undefined;
@@ -29,8 +29,8 @@ export const find = defineTool({
 export const read = defineTool({
   name: "read",
   description: "Read the page's text by pages, or the passages about query.",
+  facts: { effect: "reads" },
   args: z.object({ query: z.string().optional(), page: z.int().min(1).optional() }),
-  readOnly: true,
   async handler(args, ctx) {
     const query = args.query?.trim() ? args.query : undefined;
     const result = await ctx.browser.read({ ...(query ? { query } : {}), page: args.page ?? 1 });

@@ -33,6 +33,11 @@ export class ToolRegistry {
     this.tools = tools;
   }
 
+  /** The tool of that name, if registered: for its facts. */
+  get(name: string): Tool | undefined {
+    return this.#byName.get(name);
+  }
+
   /**
    * What the model is told about the tools: name, description and JSON Schema, once each (the
    * schema's `required` says which arguments may be left out).

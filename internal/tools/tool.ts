@@ -42,6 +42,39 @@ export interface ActsAs {
   focus?: number;
 }
 
+/**
+ * What a tool is, declared once on the tool; the policies read these facts, never lists of names:
+ * the loop guard (calls that end the run are no steps), the evidence check (only a call that acts
+ * on an element is evidence for a claimed effect), recovery (`retry`), the safety policy
+ * (`element`: judged by its target) and MCP's verification gate (`effect`).
+ */
+export interface ToolFacts {
+  /**
+   * What a call does: "reads" only looks at the page (or, for a module, at what it keeps);
+   * "acts" acts on the page (click, type, scroll, focus...); "leaves" takes the tab to another
+   * page or tab (navigate, go_back, switch_tab, MCP back/forward/reload/open_in_new_tab);
+   * "elsewhere" works away from the agent's page (a module's own browser, codes, notes); "ends"
+   * ends or pauses the run (done, ask_user).
+   */
+  effect: "reads" | "acts" | "leaves" | "elsewhere" | "ends";
+  /**
+   * It targets a numbered element (its `id` argument, or what `actsAs` names), or without one the
+   * focused element (`type`, `press`).
+   */
+  element?: boolean;
+  /** A failed call may be retried another way by the recovery ladder. */
+  retry?: boolean;
+}
+
+/** Every {@link ToolFacts.effect}, for checks of facts a module wrote. */
+export const EFFECTS: readonly ToolFacts["effect"][] = [
+  "reads",
+  "acts",
+  "leaves",
+  "elsewhere",
+  "ends",
+];
+
 /** The `confirm` argument of tools the safety policy may hold until the user agrees. */
 export const CONFIRM = z.boolean().describe("true once the user agreed to this action").optional();
 
@@ -58,16 +91,16 @@ export interface Tool<S extends ArgsSchema = ArgsSchema> {
   args: S;
   /** The arguments' JSON Schema as the model and MCP clients see it, written from `args`. */
   readonly parameters: ArgsJson;
-  /** True for tools that only look (safe to call any time). */
-  readOnly?: boolean;
-  /**
-   * True for tools whose work does not show on the agent's page: a module's own browsers, codes,
-   * notes, or a module's read. The agent judges their calls by their results, not by the page: a
-   * new result is progress (no loop), and `done` after one is not sent back for an unchanged page.
-   */
-  offPage?: boolean;
+  /** What the tool is: what its calls do, whether they target an element, may be retried. */
+  facts: ToolFacts;
   /** True for tools that may do what cannot be undone (buy, send, delete) through a click or key. */
   destructive?: boolean;
+  /**
+   * The module that offers the tool (absent for the core's). Its results are its own account of
+   * work the core cannot see, so the agent takes a result new in the run as progress, whatever
+   * its `facts` say about the page.
+   */
+  module?: string;
   /**
    * What a call does, in the agent's terms (`click` [id], `press` Enter after focusing [id], a
    * prompt's answer), so the safety policy judges it as it judges the agent's calls. MCP tools
@@ -92,6 +125,7 @@ export type ToolDefinition<S extends ArgsSchema = ArgsSchema> = Omit<Tool<S>, "p
  *   name: "go_back",
  *   description: "Go back a page.",
  *   args: z.object({}),
+ *   facts: { effect: "leaves" },
  *   handler: async (_args, ctx) => actionResult(await ctx.browser.goBack(actOptions(ctx))),
  * });
  * ```

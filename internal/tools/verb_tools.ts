@@ -14,6 +14,7 @@ const ID = z.int();
 export const hover = defineTool({
   name: "hover",
   description: "Move the mouse over an element.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({ id: ID }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.hover(args.id, actOptions(ctx)));
@@ -24,6 +25,7 @@ export const hover = defineTool({
 export const drag = defineTool({
   name: "drag",
   description: "Drag an element onto to (an id, or a text shown) and/or by dx, dy px.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({
     id: ID,
     to: z.union([z.int(), z.string()]).optional(),
@@ -52,6 +54,7 @@ export const drag = defineTool({
 export const selectTextTool = defineTool({
   name: "select_text",
   description: "Select text inside an element.",
+  facts: { effect: "acts", element: true, retry: true },
   args: z.object({ id: ID, text: z.string() }),
   async handler(args, ctx) {
     return actionResult(await ctx.browser.selectText(args.id, args.text, actOptions(ctx)));

@@ -13,7 +13,7 @@ const TEXT_SECONDS = 10;
 export const wait = defineTool({
   name: "wait",
   description: "Wait seconds, or until a text shows (gone=true: until it goes).",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({
     seconds: z.number().min(0).max(MAX_SECONDS).optional(),
     text: z.string().optional(),

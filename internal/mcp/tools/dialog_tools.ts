@@ -21,6 +21,7 @@ export const browserDialog = defineTool({
   name: "browser_dialog",
   description:
     'Answer the prompt() the page holds open (reports say "the page asks …"): accept with text, or dismiss it without. Other actions are refused until it is answered.',
+  facts: { effect: "acts" },
   args: z.object({ text: z.string().optional(), confirm: CONFIRM }),
   actsAs: answerActsAs,
   async handler(args, ctx) {

@@ -95,7 +95,7 @@ export const browserListInteractives = defineTool({
   name: "browser_list_interactives",
   description:
     "Number the interactive elements on screen (scope=page: whole page). Act with browser_overlay_act(index=number).",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({ scope: z.enum(["viewport", "page"]).optional(), limit: LIMIT, offset: OFFSET }),
   async handler(args, ctx) {
     const scope = args.scope ?? "viewport";
@@ -127,6 +127,7 @@ export const browserOverlayAct = defineTool({
   description:
     "Click, type into or select in the element numbered index in the last browser_list_interactives result.",
   destructive: true,
+  facts: { effect: "acts", element: true },
   args: z.object({
     index: z.int().describe("The element's number, e.g. 12 for [12]"),
     action: ACTION,
@@ -181,6 +182,7 @@ export const browserActByIndex = defineTool({
   description:
     "Fallback: act on element [id] from any list or find result, without the last-list check.",
   destructive: true,
+  facts: { effect: "acts", element: true },
   args: z.object({
     id: z.int().describe("The element's number"),
     action: ACTION,
@@ -212,7 +214,7 @@ async function actOn(
 export const browserOverlayShow = defineTool({
   name: "browser_overlay_show",
   description: "Draw high-contrast element numbers on the page (seen in screenshots).",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({}),
   async handler(_args, ctx) {
     stateOf(ctx.browser).overlay = true;
@@ -226,7 +228,7 @@ export const browserOverlayShow = defineTool({
 export const browserOverlayHide = defineTool({
   name: "browser_overlay_hide",
   description: "Remove the element numbers from the page.",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({}),
   async handler(_args, ctx) {
     stateOf(ctx.browser).overlay = false;
@@ -240,7 +242,7 @@ export const browserFind = defineTool({
   name: "browser_find",
   description:
     "Find elements or text anywhere in the page (off screen, frames, shadow DOM) by words (any language, partial) and/or role. Matches inside collapsed sections are reported with the ID of the control to expand first.",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({
     text: z.string().optional(),
     role: z.string().describe("e.g. button, link, textbox, combobox").optional(),

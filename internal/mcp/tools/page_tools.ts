@@ -31,6 +31,7 @@ const NONE = z.object({});
 export const browserNavigate = defineTool({
   name: "browser_navigate",
   description: "Open a URL in the current tab.",
+  facts: { effect: "leaves" },
   args: navigate.args,
   async handler(args, ctx) {
     return withPage(await navigate.handler(args, ctx), ctx);
@@ -42,7 +43,7 @@ export const browserWait = defineTool({
   name: "browser_wait",
   description:
     "Wait for a CSS selector's state or network idle (up to ms, default 10000); ms alone: a pause; no argument: until the page settles.",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({
     selector: z.string().optional(),
     state: z.enum(["visible", "hidden", "attached", "detached"]).optional(),
@@ -73,6 +74,7 @@ export const browserWait = defineTool({
 export const browserBack = defineTool({
   name: "browser_back",
   description: "Go back in the tab's history.",
+  facts: { effect: "leaves" },
   args: NONE,
   async handler(args, ctx) {
     return withPage(await goBack.handler(args, ctx), ctx);
@@ -83,6 +85,7 @@ function historyTool(action: "forward" | "reload", description: string): Tool {
   return defineTool({
     name: `browser_${action}`,
     description,
+    facts: { effect: "leaves" },
     args: NONE,
     async handler(_args, ctx) {
       return withPage(actionResult(await ctx.browser.history(action, actOptions(ctx))), ctx);
@@ -102,6 +105,7 @@ function focusTool(direction: "next" | "prev"): Tool {
     description: `Move the keyboard focus to the ${
       direction === "next" ? "next" : "previous"
     } element (Tab), optionally of a role such as link or textbox.`,
+    facts: { effect: "acts" },
     args: z.object({ role: z.string().optional() }),
     async handler(args, ctx) {
       const role = args.role?.trim().toLowerCase();
@@ -147,6 +151,7 @@ export const browserPress = defineTool({
   description:
     "Press a key (Enter, Escape, Tab, ArrowDown, k, Control+A) on the focused element or [id].",
   destructive: true,
+  facts: { effect: "acts", element: true },
   args: z.object({ key: press.args.shape.key, id: ID.optional(), confirm: CONFIRM }),
   actsAs: (args) => ({
     name: "press",
@@ -164,6 +169,7 @@ export const browserScroll = defineTool({
   name: "browser_scroll",
   description:
     "Scroll: to top/bottom, a screen up/down/left/right, by pixels, or an element into view.",
+  facts: { effect: "acts" },
   args: z.object({
     to: z.enum(["up", "down", "left", "right", "top", "bottom"]).optional(),
     by_x: z.int().optional(),
@@ -203,7 +209,7 @@ export const browserScroll = defineTool({
 export const browserExtract = defineTool({
   name: "browser_extract",
   description: "Read the page: title, URL, headings, text and numbered elements on screen.",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({ mode: z.enum(["summary"]).optional() }),
   async handler(_args, ctx) {
     const state = await ctx.browser.observe();
@@ -219,7 +225,7 @@ export const browserExtract = defineTool({
 export const browserScreenshot = defineTool({
   name: "browser_screenshot",
   description: "Take a screenshot of the viewport (or the full page).",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({ full_page: z.boolean().optional() }),
   async handler(args, ctx) {
     const fullPage = args.full_page === true;

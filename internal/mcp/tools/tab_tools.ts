@@ -28,6 +28,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export const browserOpenInNewTab = defineTool({
   name: "browser_open_in_new_tab",
   description: "Open the link [id] in a new tab and switch to it.",
+  facts: { effect: "leaves", element: true },
   args: z.object({ id: ID, confirm: CONFIRM }),
   // A link that says "Delete account" is held in a new tab as in the current one.
   actsAs: (args) => ({ name: "click", args: { id: args.id } }),
@@ -42,6 +43,7 @@ export const browserSwitchTab = defineTool({
   name: "browser_switch_tab",
   description:
     "Switch to a tab by index (0-based) or by part of its title or URL. With neither: list the tabs.",
+  facts: { effect: "leaves" },
   args: z.object({ index: z.int().min(0).optional(), title_contains: z.string().optional() }),
   async handler(args, ctx) {
     const tabs = await ctx.browser.tabs();
@@ -68,6 +70,7 @@ export const browserClickAndWaitDownload = defineTool({
   name: "browser_click_and_wait_download",
   description: "Click [id] and wait for the download it starts; returns the saved path.",
   destructive: true,
+  facts: { effect: "acts", element: true },
   args: z.object({ id: ID, timeout_ms: TIMEOUT, confirm: CONFIRM }),
   actsAs: (args) => ({ name: "click", args: { id: args.id } }),
   async handler(args, ctx) {
@@ -97,7 +100,7 @@ export const browserClickAndWaitDownload = defineTool({
 export const browserDownloadWait = defineTool({
   name: "browser_download_wait",
   description: "Wait for a download to start and finish (e.g. after a countdown page).",
-  readOnly: true,
+  facts: { effect: "reads" },
   args: z.object({ timeout_ms: TIMEOUT }),
   async handler(args, ctx) {
     const timeout = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
@@ -126,6 +129,7 @@ export const browserUpload = defineTool({
   name: "browser_upload",
   description: "Upload a local file into the file input [id] (or the button that opens a chooser).",
   destructive: true,
+  facts: { effect: "acts", element: true },
   args: z.object({ id: ID, files: z.array(z.string()) }),
   // Judged by nothing: putting a file into a field sends nothing by itself.
   actsAs: () => undefined,
@@ -146,6 +150,7 @@ export const browserUpload = defineTool({
 export const browserCloseBanners = defineTool({
   name: "browser_close_banners",
   description: "Close cookie/consent banners and overlays (also done automatically after loads).",
+  facts: { effect: "acts" },
   args: z.object({}),
   async handler(_args, ctx) {
     const closed = await ctx.browser.closeBanners();

@@ -25,6 +25,7 @@ export const browserClick = defineTool({
   description:
     "Click [id]: double=true for a double click, button=right for a context menu; force=true clicks by script without the checks (last resort).",
   destructive: true,
+  facts: { effect: "acts", element: true },
   args: click.args.extend({ id: ID, confirm: CONFIRM }),
   actsAs: (args) => ({ name: "click", args: { id: args.id } }),
   handler(args, ctx) {
@@ -37,6 +38,7 @@ export const browserClick = defineTool({
 export const browserHover = defineTool({
   name: "browser_hover",
   description: "Rest the mouse on [id]: menus and links that show on hover appear.",
+  facts: { effect: "acts", element: true },
   args: hover.args.extend({ id: ID }),
   handler(args, ctx) {
     return hover.handler(args, ctx);
@@ -48,6 +50,7 @@ export const browserDrag = defineTool({
   name: "browser_drag",
   description:
     "Drag [id] onto another element (to: its [id]) or onto a text shown on the page (to: the text), and/or by dx, dy pixels. HTML5 drag and drop and pointer-driven drags (sliders, sortable lists) both work.",
+  facts: { effect: "acts", element: true },
   args: drag.args.extend({ id: ID }),
   handler(args, ctx) {
     return drag.handler(args, ctx);
@@ -59,6 +62,7 @@ export const browserSelectText = defineTool({
   name: "browser_select_text",
   description:
     "Select the first occurrence of text inside [id] (a field or any block of text); keys pressed next act on it (Control+B, Delete).",
+  facts: { effect: "acts", element: true },
   args: selectTextTool.args.extend({ id: ID }),
   handler(args, ctx) {
     return selectTextTool.handler(args, ctx);
