@@ -185,7 +185,9 @@ function wallPanel(run) {
     const part = (v) => Math.min(1, Math.max(0, v));
     return { x: part((e.clientX - r.left) / r.width), y: part((e.clientY - r.top) / r.height) };
   };
-  img.addEventListener("pointerdown", (e) => { e.preventDefault(); img.focus(); send(Object.assign({ kind: "down" }, at(e)), false); });
+  // Where the press is, is read before anything can move the picture; the focus (for the keys
+  // that follow) never scrolls the view.
+  img.addEventListener("pointerdown", (e) => { const where = at(e); e.preventDefault(); img.focus({ preventScroll: true }); send(Object.assign({ kind: "down" }, where), false); });
   img.addEventListener("pointerup", (e) => { e.preventDefault(); send(Object.assign({ kind: "up" }, at(e)), true); });
   img.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey) return;

@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { pageOf } from "../internal/browser/testing.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { baseEnv } from "./support/run_cli.ts";
+import { startScriptedModel } from "./support/scripted_model.ts";
+import { idIn } from "./support/summary.ts";
+import { until } from "./support/until.ts";
+import { wallFrames } from "./support/wall_frames.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
+
+const html = (body: string) => new Response(body, { headers: { "content-type": "text/html" } });
+
+/** Where things are on the live view now, in the window's coordinates. */
+function layout(page: Page) {
+  return page.evaluate(() => {
+    const box = (node: Element | null) => {
+      const r = node!.getBoundingClientRect();
+      return { top: r.top, bottom: r.bottom, left: r.left, width: r.width, height: r.height };
+    };
+    const resume = [...document.querySelectorAll(".wall button")]
+      .find((b) => b.textContent === "Resume") ?? null;
+    const pictures = [...document.images].filter((img) => {
+      const r = img.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && getComputedStyle(img).visibility !== "hidden";
+    });
+    return {
+      innerWidth,
+      innerHeight,
+      scrollY,
+      scrollWidth: document.documentElement.scrollWidth,
+      panel: box(document.querySelector(".wall")),
+      picture: box(document.querySelector(".wall img")),
+      resume: box(resume),
+      pictures: pictures.length,
+    };
+  });
+}
+
+/** Two frames: what a resize changes is laid out. */
+const settled = (page: Page) =>
+  page.evaluate(() =>
+    new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
+  );
+
+Deno.test("the live view's hand-off in a real browser: a press on a picture partly out of view is sent where it was pressed", async (t) => {
+  await using site = startFixtureServer({
+    routes: [wallFrames, (_req, url) => {
+      if (url.pathname === "/start") {
+        return html(
+          `<title>Shop</title><h1>Shop</h1><a href="/walls/captcha_live.html">Sign in</a>`,
+        );
+      }
+    }],
+  });
+  const release = Promise.withResolvers<void>();
+  await using model = startScriptedModel([
+    (req) => ({ tool: "click", args: { id: idIn(req.user, "Sign in") } }),
+    // Asked once the check is passed; it waits while the test looks at the live view.
+    async (req) => {
+      await release.promise;
+      return { tool: "done", args: { result: /Logged in with code \w+/.exec(req.user)?.[0] } };
+    },
+  ]);
+  const dir = await Deno.makeTempDir({ prefix: "ba-live-handoff-" });
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-all",
+      "--quiet",
+      MAIN,
+      "--ui",
+      "--out",
+      `${dir}/run`,
+      `sign in on ${site.url("/start")}`,
+    ],
+    cwd: ROOT,
+    clearEnv: true,
+    env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
+    // No terminal: only the live view can take the check.
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let stderr = "";
+  const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
+    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
+  );
+  try {
+    const url = await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]);
+    await using viewer = await BrowserSession.start({ headless: true });
+    const page = pageOf(viewer);
+    await page.setViewport({ width: 1280, height: 720 });
+    await page.goto(url);
+    const count = (what: string) =>
+      page.$eval(".wall img", (img, what) => Number((img as HTMLElement).dataset[what] ?? 0), what);
+    await until(
+      "the hand-off's picture",
+      async () => (await page.$(".wall img")) && count("shown"),
+    );
+
+    await t.step(
+      "a press on the picture partly out of view is sent where it was pressed",
+      async () => {
+        await page.setViewport({ width: 1280, height: 300 });
+        await settled(page);
+        // The picture's top part in the window, the rest below it.
+        await page.evaluate(() =>
+          scrollBy(0, document.querySelector(".wall img")!.getBoundingClientRect().top - 120)
+        );
+        const at = await layout(page);
+        assert.ok(
+          at.picture.top >= 0 && at.picture.bottom > at.innerHeight,
+          `partly out of view: ${JSON.stringify(at)}`,
+        );
+        const sent: { kind: string; x: number; y: number }[] = [];
+        page.on("request", (r) => {
+          if (r.url().endsWith("/api/input")) sent.push(JSON.parse(r.postData() ?? "{}"));
+        });
+        const x = at.picture.left + at.picture.width * 0.3;
+        const y = at.picture.top + at.picture.height * 0.177;
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        await page.mouse.up();
+        await until("the press and the release sent", () => sent.length === 2);
+        for (const input of sent) {
+          assert.ok(Math.abs(input.x - 0.3) < 0.01, JSON.stringify(sent));
+          assert.ok(Math.abs(input.y - 0.177) < 0.01, JSON.stringify(sent));
+        }
+        assert.deepEqual(sent.map((s) => s.kind), ["down", "up"]);
+      },
+    );
+  } finally {
+    release.resolve();
+    try {
+      child.kill();
+    } catch { /* exited */ }
+    await child.status;
+    await reading;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
