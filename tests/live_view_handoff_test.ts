@@ -46,7 +46,7 @@ const settled = (page: Page) =>
     new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   );
 
-Deno.test("the live view's hand-off in a real browser: a press on a picture partly out of view is sent where it was pressed", async (t) => {
+Deno.test("the live view's hand-off in a real browser: the panel fits above the fold at 1280×720 and 400 px with the picture drawn once, and a press on a picture partly out of view is sent where it was pressed", async (t) => {
   await using site = startFixtureServer({
     routes: [wallFrames, (_req, url) => {
       if (url.pathname === "/start") {
@@ -66,6 +66,9 @@ Deno.test("the live view's hand-off in a real browser: a press on a picture part
     },
   ]);
   const dir = await Deno.makeTempDir({ prefix: "ba-live-handoff-" });
+  // The screenshots stay for people to look at: the test's own folder, never the repository.
+  const shots = await Deno.makeTempDir({ prefix: "browser-agent-live-view-" });
+  console.log(`live view screenshots: ${shots}`);
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
@@ -103,6 +106,27 @@ Deno.test("the live view's hand-off in a real browser: a press on a picture part
     );
 
     await t.step(
+      "at 1280×720 and 400 px the panel, its picture and Resume fit above the fold, nothing overflows, and the picture is drawn once",
+      async () => {
+        for (const [width, height] of [[1280, 720], [400, 720]] as const) {
+          await page.setViewport({ width, height });
+          await settled(page);
+          await page.screenshot({ path: `${shots}/hand-off-${width}x${height}.png` });
+          const at = await layout(page);
+          const where = `${width}×${height}: ${JSON.stringify(at)}`;
+          assert.equal(at.scrollY, 0, where);
+          assert.ok(at.resume.top >= 0 && at.resume.bottom <= at.innerHeight, where);
+          assert.ok(at.panel.bottom <= at.innerHeight, where);
+          assert.ok(at.picture.bottom <= at.innerHeight, where);
+          assert.ok(at.scrollWidth <= at.innerWidth, where);
+          assert.equal(at.pictures, 1, where);
+          // Large: at least half the window's width.
+          assert.ok(at.picture.width >= at.innerWidth / 2, where);
+        }
+      },
+    );
+
+    await t.step(
       "a press on the picture partly out of view is sent where it was pressed",
       async () => {
         await page.setViewport({ width: 1280, height: 300 });
@@ -131,6 +155,7 @@ Deno.test("the live view's hand-off in a real browser: a press on a picture part
           assert.ok(Math.abs(input.y - 0.177) < 0.01, JSON.stringify(sent));
         }
         assert.deepEqual(sent.map((s) => s.kind), ["down", "up"]);
+        await page.screenshot({ path: `${shots}/hand-off-pressed-1280x300.png` });
       },
     );
   } finally {
