@@ -46,7 +46,7 @@ const settled = (page: Page) =>
     new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   );
 
-Deno.test("the live view's hand-off in a real browser: the panel fits above the fold at 1280×720 and 400 px with the picture drawn once, and a press on a picture partly out of view is sent where it was pressed", async (t) => {
+Deno.test("the live view's hand-off in a real browser: stderr names the live view when no terminal can take the check, the step that led to the check shows, the panel fits above the fold at 1280×720 and 400 px with the picture drawn once, a press on a picture partly out of view is sent where it was pressed, Resume on an unsolved check says it is still there, and once solved the steps say who solved it", async (t) => {
   await using site = startFixtureServer({
     routes: [wallFrames, (_req, url) => {
       if (url.pathname === "/start") {
@@ -85,13 +85,14 @@ Deno.test("the live view's hand-off in a real browser: the panel fits above the 
     env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
     // No terminal: only the live view can take the check.
     stdin: "null",
-    stdout: "null",
+    stdout: "piped",
     stderr: "piped",
   }).spawn();
   let stderr = "";
   const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
     new WritableStream({ write: (chunk) => void (stderr += chunk) }),
   );
+  const stdout = new Response(child.stdout).text();
   try {
     const url = await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]);
     await using viewer = await BrowserSession.start({ headless: true });
@@ -104,6 +105,25 @@ Deno.test("the live view's hand-off in a real browser: the panel fits above the 
       "the hand-off's picture",
       async () => (await page.$(".wall img")) && count("shown"),
     );
+
+    await t.step(
+      "without a terminal, stderr says the run waits for the live view at its URL",
+      () => {
+        assert.ok(
+          stderr.includes(`the run waits for a person to solve it in the live view: ${url}\n`),
+          stderr,
+        );
+      },
+    );
+
+    await t.step("the step that led to the check shows, and the panel names it", async () => {
+      const tools = await page.$$eval(".tool", (els) => els.map((e) => e.textContent ?? ""));
+      assert.match(tools.at(-1)!, /^click \[\d+\] "Sign in"$/);
+      assert.match(
+        await page.$eval(".wall .after", (p) => p.textContent ?? ""),
+        /^Met after step 2: click \[\d+\] "Sign in"$/,
+      );
+    });
 
     await t.step(
       "at 1280×720 and 400 px the panel, its picture and Resume fit above the fold, nothing overflows, and the picture is drawn once",
@@ -158,13 +178,70 @@ Deno.test("the live view's hand-off in a real browser: the panel fits above the 
         await page.screenshot({ path: `${shots}/hand-off-pressed-1280x300.png` });
       },
     );
+
+    await t.step("Resume on a check that is still unsolved says so on the page", async () => {
+      await page.setViewport({ width: 1280, height: 720 });
+      await page.evaluate(() => scrollTo(0, 0));
+      await page.click(".wall .panel-head button");
+      const feedback = await until("the page says what came of Resume", async () => {
+        const text = await page.$eval(".wall .feedback", (p) => p.textContent ?? "");
+        return /Still there/.test(text) && text;
+      });
+      assert.equal(
+        feedback,
+        "Still there: the page still shows the check. Solve it on the picture, then press Resume again.",
+      );
+      assert.match(stderr, /still there: A human-verification check \(CAPTCHA picture\)/);
+      await page.screenshot({ path: `${shots}/still-there-1280x720.png` });
+    });
+
+    await t.step(
+      "solved, the run goes on and its steps say who solved the check and how long it took",
+      async () => {
+        const img = (await page.$(".wall img"))!;
+        const box = (await img.boundingBox())!;
+        const before = await count("afterInput");
+        await img.click({ offset: { x: box.width * 0.5, y: box.height * 0.8 } });
+        await until(
+          "a new picture after the click",
+          async () => await count("afterInput") > before,
+        );
+        await page.keyboard.type("x7Kq2");
+        await page.keyboard.press("Enter");
+        await until(
+          "new pictures after the keys",
+          async () => await count("afterInput") >= before + 7,
+        );
+        await page.click(".wall .panel-head button");
+        const solved = await until("the solved check among the steps", async () => {
+          const text = await page.$$eval("li.solved", (els) => els.map((e) => e.textContent ?? ""));
+          return text[0];
+        });
+        assert.match(solved, /^✓Check solved in the live view · \d+ s/);
+        // After the step that led to it.
+        assert.equal(
+          await page.$eval(
+            "li.solved",
+            (li) => (li.previousElementSibling as HTMLElement).dataset.n,
+          ),
+          "2",
+        );
+        assert.equal(await page.$(".wall"), null, "the panel is gone");
+        await page.screenshot({ path: `${shots}/solved-1280x720.png` });
+        release.resolve();
+
+        const status = await child.status;
+        await reading;
+        assert.equal(status.code, 0, stderr);
+        assert.equal(await stdout, "Logged in with code x7Kq2\n");
+      },
+    );
   } finally {
     release.resolve();
     try {
       child.kill();
     } catch { /* exited */ }
     await child.status;
-    await reading;
     await Deno.remove(dir, { recursive: true });
   }
 });

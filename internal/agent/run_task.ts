@@ -257,6 +257,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         browser: { verification: async () => vault.maskDeep(await browser.verification()) },
         signal,
         ...pick(options, ["handOff", "onNotice"]),
+        // The step that led to the check shows before the person is asked to solve it.
+        onFound: () => publish(),
       });
       if (wall) {
         return end("needs_user", `${renderWall(wall)}; solve it, then resume.`, {

@@ -4,8 +4,11 @@ import { type BrowserPort, renderWall } from "../tools/mod.ts";
 /** Where the checks are looked for: the run's browser (the run masks what it finds). */
 type WallSource = Pick<BrowserPort, "verification">;
 
-/** What a person said after a hand-off: they solved it, or nobody answered (the run ends). */
-export type HandOffAnswer = "solved" | "unanswered";
+/** Where a person said they solved a check: at the terminal, or in the live view's page. */
+export type SolvedBy = "terminal" | "page";
+
+/** What a person said after a hand-off: where they said it is solved, or nobody answered. */
+export type HandOffAnswer = SolvedBy | "unanswered";
 
 /**
  * Hands a human-verification check to a person (in the browser window, or the live view) and
@@ -37,14 +40,17 @@ export async function passWall(o: {
   signal: AbortSignal;
   handOff?: HandOff;
   onNotice?: (line: string) => void;
+  /** Told once a check is found, before anything else is said or asked. */
+  onFound?: (wall: VerificationWall) => void;
   /** How long a check that may pass by itself is given (default 5 s). */
   graceMs?: number;
 }): Promise<VerificationWall | undefined> {
   let wall = await gone(o, await look(o));
   if (!wall) return undefined;
+  o.onFound?.(wall);
   o.onNotice?.(`${renderWall(wall)} (${wall.where})`);
   while (o.handOff) {
-    if (await o.handOff(wall, o.signal) !== "solved") return wall;
+    if (await o.handOff(wall, o.signal) === "unanswered") return wall;
     const still = await gone(o, await look(o));
     if (!still) {
       o.onNotice?.("the check is passed: the run goes on");

@@ -65,11 +65,17 @@ const KEYS = ["Enter", "Tab", "Backspace", "Delete", "Escape", "ArrowUp", "Arrow
 function wallPanel(run) {
   const img = el("img", { className: "shot act", tabIndex: 0, draggable: false, alt: "The page: click on it where you would click, hold the button down to press and hold; with the picture focused, type" });
   const check = el("p", { className: "check" });
-  const resume = button("Resume", () => api("/api/resume", { run: run.id }).then(() => say("Resumed")), "btn btn-primary");
+  const after = el("p", { className: "after" });
+  const feedback = el("p", { className: "feedback", role: "status" });
+  const resume = button("Resume", () => {
+    resume.disabled = true;
+    tell(feedback, "run", "Checking whether the check is gone…");
+    return api("/api/resume", { run: run.id }).catch((e) => { resume.disabled = false; tell(feedback, "bad", e.message); throw e; });
+  }, "btn btn-primary");
   resume.setAttribute("aria-describedby", "resume-" + run.id);
   const panel = el("section", { className: "panel needs wall", role: "group" },
     el("div", { className: "panel-head" }, tag("Your turn", "wait"), el("h2", { textContent: "Solve the check on the page" }), resume),
-    forRun(run), check,
+    feedback, forRun(run), check, after,
     el("p", { className: "hint", id: "resume-" + run.id, textContent: "The agent never solves these: solve it yourself on the picture below. Click where you would click (hold the button down to press and hold); with the picture focused, type. Each goes to the page. Then press Resume." }),
     img);
   panel.setAttribute("aria-label", "Human verification");
@@ -87,10 +93,21 @@ function wallPanel(run) {
     if (key === shownKey) return;
     shownKey = key;
     check.textContent = v.text + ".";
+    after.textContent = v.after ? "Met after step " + v.after.n + ": " + v.after.what : "";
+    after.hidden = !v.after;
+    if (v.checking) {
+      resume.disabled = true;
+      tell(feedback, "run", v.checking === "page" ? "Resumed: checking whether the check is gone…" : "Resumed at the terminal: checking whether the check is gone…");
+    } else {
+      resume.disabled = false;
+      if (v.still) tell(feedback, "bad", "Still there: the page still shows the check. Solve it on the picture, then press Resume again.");
+      else if (feedback.dataset.tone !== "bad") tell(feedback, "", "");
+    }
     requestAnimationFrame(fit);
   };
   return { panel, update };
 }
+function tell(node, tone, text) { node.dataset.tone = tone; node.textContent = text; }
 
 // The picture of the page the check is on: after each input (counted apart), and every 3 s while
 // the check waits (a check moves by itself: a spinner, a page that passes), sooner again when one

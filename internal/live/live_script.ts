@@ -51,7 +51,7 @@ function setStatus(node, status) {
 // the page never jumps under the reader.
 const shown = new Map();
 function addRun(run) {
-  const view = { article: el("article", { className: "run card" }), status: tag("", "quiet"), counted: el("span", { className: "muted" }), steps: el("ol", { className: "steps" }), count: 0, thinking: el("p", { className: "thinking" }), result: el("p", { className: "result" }), ask: null, hold: null, wall: null };
+  const view = { article: el("article", { className: "run card" }), status: tag("", "quiet"), counted: el("span", { className: "muted" }), steps: el("ol", { className: "steps" }), count: 0, solved: 0, thinking: el("p", { className: "thinking" }), result: el("p", { className: "result" }), ask: null, hold: null, wall: null };
   view.article.setAttribute("aria-label", "Run: " + run.task);
   view.article.append(el("div", { className: "run-head" }, view.status, view.counted), el("h2", { className: "task", textContent: run.task }), view.steps, view.thinking, view.result);
   $("runs").append(view.article);
@@ -93,6 +93,16 @@ function appendSteps(view, run) {
   }
   view.count = run.steps.length;
   view.counted.textContent = view.count === 1 ? "1 step" : view.count + " steps";
+  // A check a person solved shows after the step it followed.
+  for (const solved of (run.handOffs || []).slice(view.solved)) {
+    const item = el("li", { className: "solved" },
+      el("span", { className: "n", textContent: "✓" }),
+      el("p", { className: "line", textContent: "Check solved " + (solved.by === "page" ? "in the live view" : "at the terminal") + " · " + Math.round(solved.ms / 1000) + " s" }),
+      el("p", { className: "effect", textContent: solved.text + ". The run went on." }));
+    const later = [...view.steps.children].find((li) => Number(li.dataset.n) > solved.after);
+    view.steps.insertBefore(item, later || null);
+  }
+  view.solved = (run.handOffs || []).length;
 }
 
 let browsersShown = "";
@@ -195,7 +205,8 @@ for (const type of ["run", "step", "question", "held", "answered", "end", "tabs"
     if (type === "step") { say("Step " + data.step.n + ": " + data.step.what + ". " + data.step.effect); refreshShot(); }
     if (type === "question") say("The agent asks: " + data.question);
     if (type === "held") say("Held for your confirmation: " + data.held);
-    if (type === "verification") say(data.verification.text + ": solve it on the picture of the page, then Resume");
+    if (type === "verification" && data.verification && !data.verification.checking) say(data.verification.text + (data.verification.still ? ": still there. Solve it on the picture of the page, then Resume" : ": solve it on the picture of the page, then Resume"));
+    if (type === "verification" && data.passed) say("The check is passed: the run goes on");
     // The page the run ended on is pictured at once: the command may finish right after.
     if (type === "end") { say("The run ended: " + data.reason); clearTimeout(shotTimer); shotTimer = 0; takeShot(); }
     if (type === "tabs") refreshShot();

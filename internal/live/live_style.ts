@@ -99,6 +99,8 @@ ol.steps .n { grid-row: span 3; width: 1.6rem; height: 1.6rem; border-radius: 50
 .effect { overflow-wrap: anywhere; font-size: .9rem; }
 .step.bad .effect { color: var(--red); }
 .why { color: var(--muted); font-size: .85rem; overflow-wrap: anywhere; }
+li.solved .n { background: var(--green-soft); color: var(--green); }
+li.solved .line { color: var(--green); }
 .thinking { margin-top: .6rem; color: var(--muted); font-style: italic; }
 .result { margin-top: .75rem; padding: .6rem .75rem; background: var(--bg); border-radius: 8px; overflow-wrap: anywhere; }
 .result code { color: var(--muted); margin-right: .4rem; }
@@ -110,9 +112,13 @@ ol.steps .n { grid-row: span 3; width: 1.6rem; height: 1.6rem; border-radius: 50
 .panel-head h2 { font-size: 1.05rem; font-weight: 650; flex: 1; min-width: 12rem; }
 .panel p { overflow-wrap: anywhere; }
 .panel .check { font-weight: 600; }
-.panel .hint, .panel .for-run { color: var(--muted); font-size: .88rem; }
+.panel .hint, .panel .after, .panel .for-run { color: var(--muted); font-size: .88rem; }
 .panel .actions { display: flex; gap: .5rem; flex-wrap: wrap; align-items: center; }
 .panel form { display: flex; gap: .5rem; flex-wrap: wrap; }
+.feedback { font-size: .9rem; font-weight: 600; padding: .45rem .7rem; border-radius: 8px; }
+.feedback[data-tone=run] { background: var(--blue-soft); color: var(--blue); }
+.feedback[data-tone=bad] { background: var(--red-soft); color: var(--red); }
+.feedback:empty { display: none; }
 
 .shot { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
 .screen .shot { width: 100%; max-height: calc(100vh - 9rem); object-fit: contain; object-position: left top; }
