@@ -46,7 +46,7 @@ const settled = (page: Page) =>
     new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))
   );
 
-Deno.test("the live view's hand-off in a real browser: stderr names the live view when no terminal can take the check, the step that led to the check shows, the panel fits above the fold at 1280×720 and 400 px with the picture drawn once, a press on a picture partly out of view is sent where it was pressed, Resume on an unsolved check says it is still there, and once solved the steps say who solved it", async (t) => {
+Deno.test("the live view's hand-off in a real browser: stderr names the live view when no terminal can take the check, the step that led to the check shows, the panel fits above the fold at 1280×720 and 400 px with the picture drawn once, a press on a picture partly out of view is sent where it was pressed, Resume on an unsolved check says it is still there, and once solved the steps, the trace and the report say who solved it and how long it took", async (t) => {
   await using site = startFixtureServer({
     routes: [wallFrames, (_req, url) => {
       if (url.pathname === "/start") {
@@ -196,7 +196,7 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
     });
 
     await t.step(
-      "solved, the run goes on and its steps say who solved the check and how long it took",
+      "solved, the run goes on; the step list, the trace and the report say who solved it and how long it took",
       async () => {
         const img = (await page.$(".wall img"))!;
         const box = (await img.boundingBox())!;
@@ -234,6 +234,40 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
         await reading;
         assert.equal(status.code, 0, stderr);
         assert.equal(await stdout, "Logged in with code x7Kq2\n");
+
+        const trace = (await Deno.readTextFile(`${dir}/run/trace.jsonl`)).trim().split("\n")
+          .map((line) => JSON.parse(line)).filter((line) => line.type === "hand_off");
+        assert.deepEqual(
+          trace.map((h) => [h.step, h.check.name, h.outcome, h.by]),
+          [[3, "CAPTCHA picture", "still_there", "page"], [3, "CAPTCHA picture", "passed", "page"]],
+        );
+        for (const h of trace) {
+          assert.ok(h.ms > 0 && !Number.isNaN(Date.parse(h.started)), JSON.stringify(h));
+        }
+
+        await page.goto(`file://${dir}/run/report.html`);
+        const report = await page.$eval("body", (b) => (b as HTMLElement).innerText);
+        assert.match(report, /[\d.]+ s of it waiting for a person/);
+        assert.match(
+          report,
+          /A person said it was solved in the live view after [\d.]+ s, but it was still there\./,
+        );
+        assert.match(
+          report,
+          /A person solved it in the live view after [\d.]+ s; the run went on\./,
+        );
+        // Between the step that led to it and the step after.
+        const order = await page.$$eval(
+          "section",
+          (els) => els.map((e) => e.id || e.className),
+        );
+        assert.deepEqual(order.slice(0, 5), [
+          "step-1",
+          "step-2",
+          "hand-off",
+          "hand-off",
+          "step-3",
+        ]);
       },
     );
   } finally {

@@ -23,6 +23,7 @@ export { taskStartUrl } from "./start_page.ts";
 export {
   type HandOff,
   type HandOffAnswer,
+  type HandOffRecord,
   passWall,
   type SolvedBy,
 } from "./verification_hand_off.ts";
