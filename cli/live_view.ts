@@ -107,7 +107,9 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
       signal: o.signal,
       ...(o.askUser ? { askUser: (q: string) => o.askUser!(q) } : {}),
       ...(o.confirm ? { confirm: (q: string) => o.confirm!(q) } : {}),
-      ...(o.handOff ? { handOff: (wall) => o.handOff!(wall) } : {}),
+      ...(o.handOff
+        ? { handOff: async (wall) => (await o.handOff!(wall), "terminal" as const) }
+        : {}),
       onStep: () => {},
       onThinking: () => {},
       end: () => {},
@@ -148,6 +150,10 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
       }
     },
     async handOff(wall) {
+      // Without a terminal nothing else tells that the run now waits for the page.
+      if (!terminalHandOff) {
+        o.notice(`the run waits for a person to solve it in the live view${at(hub.url)}`);
+      }
       try {
         const { by } = await answerEither(
           (s) => run.handOff(o.mask(renderWall(wall)), wall, o.browser, s),
@@ -155,8 +161,9 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
           signal,
         );
         o.answered(by);
+        run.checking(by);
         if (by === "page") o.notice("resumed in the live view");
-        return "solved";
+        return by;
       } catch (error) {
         if (!(error instanceof LiveTimeoutError)) throw error;
         o.notice(`${error.message}: the run stops`);
@@ -169,4 +176,8 @@ export function liveRunHooks(hub: LiveHub | undefined, o: {
     onThinking: (step) => run.thinking(step),
     end: (result) => run.end(result.reason, o.mask(result.message)),
   };
+}
+
+function at(url: string | undefined): string {
+  return url ? `: ${url}` : "";
 }

@@ -113,7 +113,7 @@ Deno.test("the live view names steps as the terminal does, shows the model think
     // The command ended: the page says finished and stops reconnecting.
     await until(
       "finished",
-      async () => (await page.$eval("#status", (s) => s.textContent)) === "finished",
+      async () => (await page.$eval("#status", (s) => s.textContent)) === "Finished",
     );
     assert.equal(await page.evaluate("events.readyState"), 2, "the event stream is closed");
     assert.deepEqual(refused, [], "no request was refused with 401");

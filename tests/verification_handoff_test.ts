@@ -97,6 +97,8 @@ Deno.test("in a terminal with a browser a person can see, the run asks them to s
   const term = startInTerminal({ OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: data }, [
     "--cdp-url",
     chrome.url,
+    "--out",
+    `${data}/run`,
     `send a hello on ${site.url("/walls/recaptcha.html")}`,
   ]);
   const person = await puppeteer.connect({ browserURL: chrome.url, defaultViewport: null });
@@ -133,6 +135,13 @@ Deno.test("in a terminal with a browser a person can see, the run asks them to s
     assert.match(end, /step 2 · click \[\d+\] "Continue" · ok/);
     assert.match(end, /^Message received\r?$/m);
     assert.equal(await term.exit(), 0);
+    // The trace records each hand-off: the check, how long it took, where the person answered.
+    const handOffs = (await Deno.readTextFile(`${data}/run/trace.jsonl`)).trim().split("\n")
+      .map((line) => JSON.parse(line)).filter((line) => line.type === "hand_off");
+    assert.deepEqual(
+      handOffs.map((h) => [h.step, h.check.name, h.outcome, h.by]),
+      [[2, "reCAPTCHA", "still_there", "terminal"], [2, "reCAPTCHA", "passed", "terminal"]],
+    );
   } finally {
     await person.disconnect();
     await Deno.remove(data, { recursive: true });

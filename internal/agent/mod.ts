@@ -20,4 +20,10 @@ export {
 } from "./run_task.ts";
 export { SecretVault } from "./secrets.ts";
 export { taskStartUrl } from "./start_page.ts";
-export { type HandOff, type HandOffAnswer, passWall } from "./verification_hand_off.ts";
+export {
+  type HandOff,
+  type HandOffAnswer,
+  type HandOffRecord,
+  passWall,
+  type SolvedBy,
+} from "./verification_hand_off.ts";

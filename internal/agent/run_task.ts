@@ -27,7 +27,7 @@ import { SecretVault } from "./secrets.ts";
 import { openStartPage } from "./start_page.ts";
 import { type Acted, StepActor } from "./step_actor.ts";
 import { type StepPicture, takePicture } from "./tool_picture.ts";
-import { type HandOff, passWall } from "./verification_hand_off.ts";
+import { type HandOff, type HandOffRecord, passWall } from "./verification_hand_off.ts";
 
 /** Why a run ended: exactly one per run. */
 export type TerminalReason =
@@ -126,6 +126,8 @@ export interface RunResult {
   held?: string;
   /** The human-verification check nobody solved, when the run ended `needs_user` on one. */
   verification?: VerificationWall;
+  /** Checks handed to a person, each with the step whose look at the page found it. */
+  handOffs?: (HandOffRecord & { step: number })[];
   /** True when an error comes from configuration (bad key, unknown model). */
   configError: boolean;
   steps: number;
@@ -190,6 +192,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
     ...pick(options, ["confirmAll", "confirm", "askUser", "onNotice", "onPolicy"]),
   });
 
+  const handOffs: NonNullable<RunResult["handOffs"]> = [];
   /** A picture the last step's tool returned, for the next request. */
   let picture: StepPicture | undefined;
   /** The last step, published once the next observation says whether it changed anything. */
@@ -218,6 +221,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       history,
       usage,
       ms: budget.elapsed(),
+      ...(handOffs.length ? { handOffs } : {}),
       ...vault.maskDeep(extra),
     };
     const cost = estimateCost(model.model, usage);
@@ -257,6 +261,9 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         browser: { verification: async () => vault.maskDeep(await browser.verification()) },
         signal,
         ...pick(options, ["handOff", "onNotice"]),
+        // The step that led to the check shows before the person is asked to solve it.
+        onFound: () => publish(),
+        onHandOff: (record) => handOffs.push({ ...record, step }),
       });
       if (wall) {
         return end("needs_user", `${renderWall(wall)}; solve it, then resume.`, {

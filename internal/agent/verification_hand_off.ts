@@ -4,14 +4,32 @@ import { type BrowserPort, renderWall } from "../tools/mod.ts";
 /** Where the checks are looked for: the run's browser (the run masks what it finds). */
 type WallSource = Pick<BrowserPort, "verification">;
 
-/** What a person said after a hand-off: they solved it, or nobody answered (the run ends). */
-export type HandOffAnswer = "solved" | "unanswered";
+/** Where a person said they solved a check: at the terminal, or in the live view's page. */
+export type SolvedBy = "terminal" | "page";
+
+/** What a person said after a hand-off: where they said it is solved, or nobody answered. */
+export type HandOffAnswer = SolvedBy | "unanswered";
 
 /**
  * Hands a human-verification check to a person (in the browser window, or the live view) and
  * resolves once they say it is solved, or that nobody will (a live view's `--ui-timeout`).
  */
 export type HandOff = (wall: VerificationWall, signal: AbortSignal) => Promise<HandOffAnswer>;
+
+/**
+ * One hand-off of a check to a person, as traces and reports record it: what check, when, how
+ * long until the person answered, and what came of it — `passed` (the page no longer shows
+ * it), `still_there` (they said solved, it was not), `unanswered` (the run ends), `stopped` (the
+ * run was stopped meanwhile).
+ */
+export interface HandOffRecord {
+  wall: VerificationWall;
+  /** When it was handed over (ISO time). */
+  started: string;
+  ms: number;
+  outcome: "passed" | "still_there" | "unanswered" | "stopped";
+  by?: SolvedBy;
+}
 
 /** How long a check that often passes by itself (Cloudflare's) is given, and looked at. */
 const GRACE_MS = 5000;
@@ -37,15 +55,20 @@ export async function passWall(o: {
   signal: AbortSignal;
   handOff?: HandOff;
   onNotice?: (line: string) => void;
+  /** Told once a check is found, before anything else is said or asked. */
+  onFound?: (wall: VerificationWall) => void;
+  /** Told of each hand-off once it is over (see {@link HandOffRecord}). */
+  onHandOff?: (record: HandOffRecord) => void;
   /** How long a check that may pass by itself is given (default 5 s). */
   graceMs?: number;
 }): Promise<VerificationWall | undefined> {
   let wall = await gone(o, await look(o));
   if (!wall) return undefined;
+  o.onFound?.(wall);
   o.onNotice?.(`${renderWall(wall)} (${wall.where})`);
   while (o.handOff) {
-    if (await o.handOff(wall, o.signal) !== "solved") return wall;
-    const still = await gone(o, await look(o));
+    const { answer, still } = await handOnce(o, wall, o.handOff);
+    if (answer === "unanswered") return wall;
     if (!still) {
       o.onNotice?.("the check is passed: the run goes on");
       return undefined;
@@ -54,6 +77,44 @@ export async function passWall(o: {
     o.onNotice?.(`still there: ${renderWall(wall)}`);
   }
   return wall;
+}
+
+/**
+ * Hands `wall` to a person once and, once they say it is solved, looks again: the check still
+ * there, if it is. What came of it is told to `onHandOff`.
+ */
+async function handOnce(
+  o: Parameters<typeof passWall>[0],
+  wall: VerificationWall,
+  handOff: HandOff,
+): Promise<{ answer: HandOffAnswer; still?: VerificationWall }> {
+  const started = new Date().toISOString();
+  const t0 = performance.now();
+  let ms: number | undefined;
+  let by: SolvedBy | undefined;
+  const record = (outcome: HandOffRecord["outcome"]) =>
+    o.onHandOff?.({
+      wall,
+      started,
+      ms: ms ?? Math.round(performance.now() - t0),
+      outcome,
+      ...(by ? { by } : {}),
+    });
+  try {
+    const answer = await handOff(wall, o.signal);
+    ms = Math.round(performance.now() - t0);
+    if (answer === "unanswered") {
+      record("unanswered");
+      return { answer };
+    }
+    by = answer;
+    const still = await gone(o, await look(o));
+    record(still ? "still_there" : "passed");
+    return { answer, ...(still ? { still } : {}) };
+  } catch (error) {
+    record("stopped");
+    throw error;
+  }
 }
 
 /** The check, unless it is one that passes by itself and does within the grace time. */

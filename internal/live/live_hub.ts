@@ -1,6 +1,6 @@
-import type { TabInfo, verificationJson } from "../entity/mod.ts";
+import type { TabInfo } from "../entity/mod.ts";
 import type { BrowserPort, HumanInput } from "../tools/mod.ts";
-import { LiveRun } from "./live_run.ts";
+import { type LiveHandOff, LiveRun, type LiveVerification } from "./live_run.ts";
 
 /** One step as the live view shows it. */
 export interface LiveStep {
@@ -29,17 +29,13 @@ export interface LiveRunState {
   held: string | null;
   /** The human-verification check a person is asked to solve in the page, else null. */
   verification: LiveVerification | null;
+  /** Checks a person solved, in order: each shows among the steps, after the one it followed. */
+  handOffs: LiveHandOff[];
   /** The step whose model call is under way (the model is thinking), else null. */
   thinking: number | null;
   /** The final answer or message, once ended. */
   message: string | null;
 }
-
-/** A human-verification check handed to the person at the live view. */
-export type LiveVerification = ReturnType<typeof verificationJson> & {
-  /** `A human-verification check (reCAPTCHA) blocks http://…`. */
-  text: string;
-};
 
 /** A browser the live view shows and may close tabs of. */
 export type LiveBrowser = BrowserPort & { close(): Promise<void> };
@@ -109,6 +105,8 @@ export class LiveHub {
    * pixels). Off otherwise: hiding restyles every frame, which the running action would see.
    */
   readonly hideFields: boolean;
+  /** The page's address with its token, once a server serves it (`startLiveServer`). */
+  url?: string;
   /** Tasks sent from the page, and who waits for the next one (an interactive session). */
   readonly #tasks: string[] = [];
   readonly #taskWaiters = new Set<(task: string) => void>();
@@ -142,6 +140,7 @@ export class LiveHub {
         steps: [],
         question: null,
         verification: null,
+        handOffs: [],
         held: null,
         thinking: null,
         message: null,

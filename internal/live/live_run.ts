@@ -2,6 +2,31 @@ import { type StepRecord, verificationJson, type VerificationWall } from "../ent
 import { describeCall } from "../tools/mod.ts";
 import type { LiveBrowser, LiveHub, LiveRunState, LiveStep } from "./live_hub.ts";
 
+/** A human-verification check handed to the person at the live view. */
+export type LiveVerification = ReturnType<typeof verificationJson> & {
+  /** `A human-verification check (reCAPTCHA) blocks http://…`. */
+  text: string;
+  /** The step after which the check was met (what led to it), else null. */
+  after: { n: number; what: string } | null;
+  /** When it was first handed over (ms since the epoch). */
+  since: number;
+  /**
+   * Where the person said it is solved, while the page is looked at again (`page`: Resume in the
+   * live view; `terminal`: Enter there); null while it waits for them.
+   */
+  checking: "page" | "terminal" | null;
+  /** True when they said so before and the check was still there: they are asked again. */
+  still: boolean;
+};
+
+/** A check a person solved: after which step, what it was, where they said so, how long it took. */
+export interface LiveHandOff {
+  after: number;
+  text: string;
+  by: "page" | "terminal";
+  ms: number;
+}
+
 /** One run's feed into the hub, and its questions to the page. */
 export class LiveRun {
   readonly #hub: LiveHub;
@@ -20,11 +45,13 @@ export class LiveRun {
   }
 
   thinking(step: number): void {
+    this.#passed();
     this.#state.thinking = step;
     this.#hub.emit("thinking", { run: this.id, step });
   }
 
   step(record: StepRecord): void {
+    this.#passed();
     this.#state.thinking = null;
     const step: LiveStep = {
       n: record.step,
@@ -78,7 +105,8 @@ export class LiveRun {
   /**
    * Shows the human-verification check that blocks the run's page and waits until the person
    * says they solved it (Resume); meanwhile their clicks and keys on the page's picture go to
-   * `browser` (see {@link LiveHub.input}). Rejects on timeout or abort.
+   * `browser` (see {@link LiveHub.input}). Rejects on timeout or abort. Handed over again after
+   * {@link checking}, the check is still there, and the page says so.
    */
   async handOff(
     text: string,
@@ -86,8 +114,17 @@ export class LiveRun {
     browser: LiveBrowser,
     signal: AbortSignal,
   ): Promise<void> {
+    const before = this.#state.verification;
+    const last = this.#state.steps.at(-1);
     this.#state.thinking = null;
-    this.#state.verification = { text, ...verificationJson(wall) };
+    this.#state.verification = {
+      text,
+      ...verificationJson(wall),
+      after: before?.after ?? (last ? { n: last.n, what: last.what } : null),
+      since: before?.since ?? Date.now(),
+      checking: null,
+      still: before?.checking != null,
+    };
     this.#state.status = "waiting";
     this.#hub.handingOff(this.id, browser);
     this.#hub.emit("verification", { run: this.id, verification: this.#state.verification });
@@ -96,13 +133,39 @@ export class LiveRun {
       this.#hub.emit("answered", { run: this.id, by: "page", resumed: true });
     } finally {
       this.#hub.handingOff(this.id, undefined);
-      this.#state.verification = null;
-      this.#state.status = "running";
     }
+  }
+
+  /**
+   * The person said the check is solved (`by`: in the page or at the terminal): the page shows
+   * that it is looked at again, until the run goes on or hands it over again.
+   */
+  checking(by: "page" | "terminal"): void {
+    const check = this.#state.verification;
+    if (!check) return;
+    check.checking = by;
+    this.#state.status = "running";
+    this.#hub.emit("verification", { run: this.id, verification: check });
+  }
+
+  /** The run went on after a check it was looking at again: it is passed, shown among the steps. */
+  #passed(): void {
+    const check = this.#state.verification;
+    if (!check?.checking) return;
+    const solved: LiveHandOff = {
+      after: check.after?.n ?? 0,
+      text: check.text,
+      by: check.checking,
+      ms: Date.now() - check.since,
+    };
+    this.#state.handOffs.push(solved);
+    this.#state.verification = null;
+    this.#hub.emit("verification", { run: this.id, verification: null, passed: solved });
   }
 
   end(reason: string, message: string): void {
     this.#state.thinking = null;
+    this.#state.verification = null;
     this.#state.status = reason;
     this.#state.message = message;
     this.#hub.emit("end", { run: this.id, reason, message });

@@ -239,6 +239,7 @@ export function startLiveServer(
   }
 
   const url = `http://127.0.0.1:${port}/?token=${token}`;
+  hub.url = url;
   // Pages are told first (they stop reconnecting and say the run finished), the event streams
   // end cleanly, and requests under way get their answers; a client that hangs on is cut off.
   const close = async () => {

@@ -15,7 +15,6 @@ export {
   type LiveRunState,
   type LiveStep,
   LiveTimeoutError,
-  type LiveVerification,
 } from "./live_hub.ts";
-export { LiveRun } from "./live_run.ts";
+export { type LiveHandOff, LiveRun, type LiveVerification } from "./live_run.ts";
 export { type LiveServer, startLiveServer } from "./live_server.ts";

@@ -30,6 +30,7 @@ export { renderReport, writeReport } from "./report_html.ts";
 export { rewriteTargets, type TargetUpdate } from "./trace_rewrite.ts";
 export {
   readTrace,
+  type TraceHandOff,
   type TraceLine,
   type TraceOptions,
   type TraceStep,

@@ -3,6 +3,7 @@ import {
   readTrace,
   type TraceDecision,
   type TraceEnd,
+  type TraceHandOff,
   type TraceLine,
   type TraceStart,
   type TraceStep,
@@ -46,6 +47,11 @@ export function renderReport(lines: TraceLine[], images: Map<string, string>): s
   const end = lines.find((l): l is TraceEnd => l.type === "end");
   const steps = lines.filter((l): l is TraceStep => l.type === "step");
   const decisions = lines.filter((l): l is TraceDecision => l.type === "decision");
+  const handOffs = lines.filter((l): l is TraceHandOff => l.type === "hand_off");
+  // A check handed to a person shows before the step whose look at the page found it; one the
+  // run ended on, after the last step.
+  const handedBetween = (after = -Infinity, upTo = Infinity) =>
+    handOffs.filter((h) => h.step > after && h.step <= upTo).map(renderHandOff).join("\n");
   const held = decisions.length === 0 ? "" : `<section class="held"><h2>Held actions</h2><ul>
 ${
     decisions.map((d) =>
@@ -68,6 +74,7 @@ ${
           : ""
       })`,
       end.cost !== undefined ? `$${end.cost.toFixed(4)}` : "cost unknown",
+      ...(handOffs.length ? [`${seconds(handOffs)} of it waiting for a person`] : []),
     ].join(" · ")
     : `<b>unfinished</b> · the run stopped before its end (killed or crashed) · ${steps.length} steps recorded`;
   return `<!doctype html>
@@ -86,6 +93,7 @@ dl { margin: 0; display: grid; grid-template-columns: auto 1fr; gap: .2em .8em; 
 dt { color: #666; } dd { margin: 0; overflow-wrap: anywhere; }
 pre { white-space: pre-wrap; margin: 0; font-size: .9em; }
 .answer { background: #f4f4f4; padding: .6em; border-radius: 4px; }
+.hand-off { border: 1px solid #e0b050; border-left: 4px solid #c77700; background: #fff8ec; border-radius: 6px; padding: .8em; margin: 1em 0; }
 </style>
 </head>
 <body>
@@ -96,7 +104,13 @@ pre { white-space: pre-wrap; margin: 0; font-size: .9em; }
   }</p>
 ${end ? `<p class="answer">${esc(end.message)}</p>` : ""}
 ${held}
-${steps.map((s) => renderStep(s, images, decisions.filter((d) => d.step === s.step))).join("\n")}
+${
+    steps.map((s, i) =>
+      handedBetween(steps[i - 1]?.step, s.step) +
+      renderStep(s, images, decisions.filter((d) => d.step === s.step))
+    ).join("\n")
+  }
+${handedBetween(steps.at(-1)?.step)}
 ${end?.final ? renderFinal(end.final, images) : ""}
 </body>
 </html>
@@ -159,6 +173,36 @@ function renderStep(
 ${rows.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join("\n")}
 </dl>
 </div>
+</section>`;
+}
+
+/** `70.2 s`: the time the run waited for people. */
+function seconds(handOffs: TraceHandOff[]): string {
+  return `${(handOffs.reduce((sum, h) => sum + h.ms, 0) / 1000).toFixed(1)} s`;
+}
+
+/** A check handed to a person: what came of it, when, and how long they took. */
+function renderHandOff(h: TraceHandOff): string {
+  const where = h.by === "page"
+    ? " in the live view"
+    : h.by === "terminal"
+    ? " at the terminal"
+    : "";
+  const took = `${(h.ms / 1000).toFixed(1)} s`;
+  const outcome = {
+    passed: `A person solved it${where} after ${took}; the run went on.`,
+    still_there: `A person said it was solved${where} after ${took}, but it was still there.`,
+    unanswered: `Nobody answered within ${took}: the run stopped.`,
+    stopped: `The run was stopped after ${took} of waiting for a person.`,
+  }[h.outcome];
+  return `<section class="hand-off">
+<h2>Handed to a person: the human-verification check (${esc(h.check.name)})</h2>
+<p>${esc(outcome)}</p>
+<dl>
+<dt>page</dt><dd>${esc(h.check.url)}</dd>
+<dt>seen</dt><dd>${esc(h.check.where)}</dd>
+<dt>handed over</dt><dd>${esc(h.started)}</dd>
+</dl>
 </section>`;
 }
 

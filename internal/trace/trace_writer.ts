@@ -3,6 +3,7 @@ import {
   type ElementIdentity,
   estimateTokens,
   type StepRecord,
+  verificationJson,
 } from "../entity/mod.ts";
 import type { RunOptions, RunResult } from "../agent/mod.ts";
 import { recordTarget, type TargetRecord } from "./replay_target.ts";
@@ -71,7 +72,13 @@ export interface TraceEnd {
 const SHOT_TIMEOUT_MS = 5000;
 
 /** Any line of `trace.jsonl`. */
-export type TraceLine = TraceStart | TraceStep | TraceEnd | TraceAnswer | TraceDecision;
+export type TraceLine =
+  | TraceStart
+  | TraceStep
+  | TraceEnd
+  | TraceAnswer
+  | TraceDecision
+  | TraceHandOff;
 
 /** Who answered a question or a held action: the live view's page or the terminal. */
 export interface TraceAnswer {
@@ -90,6 +97,22 @@ export interface TraceDecision {
   event: "held" | "allowed" | "declined" | "confirmed";
   by?: "flag" | "terminal" | "page";
   what: string;
+}
+
+/**
+ * A human-verification check handed to a person, found when step `step` looked at the page: what
+ * check, when (`started`), how long until the person answered (`ms`), what came of it (`passed`,
+ * `still_there`, `unanswered`, `stopped`) and where they said it was solved (`by`). Written at
+ * the run's end, before its last line.
+ */
+export interface TraceHandOff {
+  type: "hand_off";
+  step: number;
+  check: ReturnType<typeof verificationJson>;
+  started: string;
+  ms: number;
+  outcome: NonNullable<RunResult["handOffs"]>[number]["outcome"];
+  by?: "page" | "terminal";
 }
 
 /** What {@link TraceWriter.create} needs. */
@@ -212,6 +235,17 @@ export class TraceWriter implements AsyncDisposable {
       this.#finished = true;
       const cost = result.cost ?? this.#options.costOf?.(result.usage);
       const final = result.steps > 0 ? await this.#finalPage() : undefined;
+      for (const h of result.handOffs ?? []) {
+        await this.#append({
+          type: "hand_off",
+          step: h.step,
+          check: verificationJson(h.wall),
+          started: h.started,
+          ms: h.ms,
+          outcome: h.outcome,
+          ...(h.by ? { by: h.by } : {}),
+        });
+      }
       await this.#append({
         type: "end",
         reason: result.reason,
