@@ -292,7 +292,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   {
     name: "heal",
     about:
-      "with --replay: write the targets a replay healed (a renamed button) into the recording's trace.jsonl",
+      "with --replay: write the targets a replay healed (a renamed button) into the recording's trace.jsonl; use the element that keeps a target's id and place when its old name names another",
   },
   {
     name: "tasks",
