@@ -22,6 +22,7 @@ import {
 import { frameId } from "./dom.ts";
 import { measureEffects } from "../../effects/page/effects.ts";
 import { hideFieldText, showFieldText } from "../../actions/page/field_text.ts";
+import { hideSecretText, showSecretText } from "../../screenshots/page/secret_text.ts";
 import {
   controlKind,
   fileInputFor,
@@ -86,6 +87,8 @@ export const api = {
   waitForText,
   hideFieldText,
   showFieldText,
+  hideSecretText,
+  showSecretText,
   verificationWall,
   viewportSize,
 };
