@@ -17,7 +17,12 @@ export type {
   ModuleRuntime,
   ToolDefinition,
 } from "./module_api.ts";
-export { ModuleHost, type ModuleHostOptions, type ModuleSpec } from "./module_host.ts";
+export {
+  locateModule,
+  ModuleHost,
+  type ModuleHostOptions,
+  type ModuleSpec,
+} from "./module_host.ts";
 export { moduleTools, toResult } from "./module_tools.ts";
 /** What the browser package offers modules: browsers driven by CSS selectors and script. */
 export { ChromeInstance, type ChromeInstanceOptions, type ChromeTab } from "../browser/mod.ts";
