@@ -246,7 +246,12 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       if (options.signal.aborted) return aborted();
       const spent = usage.promptTokens + usage.completionTokens;
       const estimated = usage.estimated > 0;
-      const over = budget.exceeded({ step: step - first + 1, tokens: spent, estimated });
+      const over = budget.exceeded({
+        step: step - first + 1,
+        before: first - 1,
+        tokens: spent,
+        estimated,
+      });
       if (over) return end("budget_exhausted", over);
 
       // Banners are closed by an explicit step: observing itself never touches the page.
