@@ -56,7 +56,7 @@ ${
   const summary = end
     ? [
       `<b>${esc(end.reason)}</b>`,
-      `${end.steps} steps`,
+      `${end.steps} step${end.steps === 1 ? "" : "s"}`,
       `${(end.ms / 1000).toFixed(1)} s`,
       `${end.usage.estimated_requests ? "~" : ""}${
         end.usage.prompt_tokens + end.usage.completion_tokens
@@ -69,7 +69,9 @@ ${
       })`,
       end.cost !== undefined ? `$${end.cost.toFixed(4)}` : "cost unknown",
     ].join(" · ")
-    : `<b>unfinished</b> · the run stopped before its end (killed or crashed) · ${steps.length} steps recorded`;
+    : `<b>unfinished</b> · the run stopped before its end (killed or crashed) · ${steps.length} step${
+      steps.length === 1 ? "" : "s"
+    } recorded`;
   return `<!doctype html>
 <html lang="en">
 <head>
