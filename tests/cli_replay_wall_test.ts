@@ -59,7 +59,7 @@ Deno.test("cli --replay stops needs_user (exit 3) before a step whose page a ver
     assert.equal(blocked.code, 3, blocked.stderr);
     assert.match(
       blocked.stderr,
-      /replay blocked: Step 2 \(click\) was not run: a human-verification check \(reCAPTCHA\) blocks http:\/\/127\.0\.0\.1:\d+\/shop\/contact\.html \(a frame from 127\.0\.0\.1:\d+\/recaptcha\/api2\/anchor\); solve it, then resume; see \S+replay-failed-step-002\.png/,
+      /replay blocked: Step 2 \(click\) was not run: a human-verification check \(reCAPTCHA\) blocks http:\/\/127\.0\.0\.1:\d+\/shop\/contact\.html \(a frame from 127\.0\.0\.1:\d+\/recaptcha\/api2\/anchor\); a person must solve it \(in a --headed run with the same --session\), then replay again; see \S+replay-failed-step-002\.png/,
     );
     assert.doesNotMatch(blocked.stderr, /step 2 ·|cannot find|the page changed/);
     assert.equal(blocked.stdout, "", "no answer: the replay did not pass");

@@ -264,7 +264,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         ...pick(options, ["handOff", "onNotice"]),
       });
       if (wall) {
-        return end("needs_user", `${renderWall(wall)}; solve it, then resume.`, {
+        // Nothing can resume this run: the summary says how to run it so that a person can.
+        return end("needs_user", `${renderWall(wall)}; a person must solve it.`, {
           verification: wall,
         });
       }

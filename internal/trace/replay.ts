@@ -308,7 +308,9 @@ async function wallBefore(
   return {
     message: `Step ${recorded.step} (${recorded.call.name}) was not run: ${
       said.charAt(0).toLowerCase() + said.slice(1)
-    } (${wall.where}); solve it, then resume${screenshot ? `; see ${screenshot}` : ""}`,
+    } (${wall.where}); a person must solve it (in a --headed run with the same --session), then replay again${
+      screenshot ? `; see ${screenshot}` : ""
+    }`,
     verification: wall,
     ...(screenshot ? { screenshot } : {}),
   };
