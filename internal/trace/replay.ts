@@ -38,7 +38,10 @@ export interface ReplayOptions {
   browser: ToolContext["browser"];
   registry: ToolRegistry;
   signal: AbortSignal;
-  /** Where to save the screenshot of a failed step (a folder); the recorded folder when absent. */
+  /**
+   * Where to save the screenshot of a failed or blocked step (a folder); the recorded folder when
+   * absent.
+   */
   outDir?: string;
   /** NAME → value for `{{secret:NAME}}` in recorded `type` steps (the trace holds only names). */
   secrets?: Record<string, string>;
@@ -303,7 +306,7 @@ async function wallBefore(
     throw error;
   }
   if (!wall) return undefined;
-  const screenshot = await saveScreenshot(options, recorded.step);
+  const screenshot = await saveScreenshot(options, recorded.step, "blocked");
   const said = renderWall(wall);
   return {
     message: `Step ${recorded.step} (${recorded.call.name}) was not run: ${
@@ -343,9 +346,18 @@ async function openStart(
   };
 }
 
-async function saveScreenshot(options: ReplayOptions, step: number): Promise<string | undefined> {
+/**
+ * Saves the page where the replay ended as `replay-<ended>-step-NNN.png`: `failed` (a step that
+ * failed or whose target is not surely there), `blocked` (a verification check a person must
+ * solve). Undefined when the page cannot be pictured.
+ */
+async function saveScreenshot(
+  options: ReplayOptions,
+  step: number,
+  ended: "failed" | "blocked" = "failed",
+): Promise<string | undefined> {
   const dir = options.outDir ?? options.recording.dir;
-  const path = `${dir}/replay-failed-step-${String(step).padStart(3, "0")}.png`;
+  const path = `${dir}/replay-${ended}-step-${String(step).padStart(3, "0")}.png`;
   try {
     await Deno.mkdir(dir, { recursive: true });
     await options.browser.screenshot({
