@@ -73,7 +73,9 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
     }
   }
   summary.info(
-    `${tasks.length} tasks, ${ctx.config.cli.concurrency} at a time; run folders in ${root}`,
+    `${tasks.length} task${
+      tasks.length === 1 ? "" : "s"
+    }, ${ctx.config.cli.concurrency} at a time; run folders in ${root}`,
   );
   const source = await contextSource(ctx);
   let outcomes: BatchOutcome[];

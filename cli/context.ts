@@ -81,6 +81,8 @@ async function prepareBrowser(
   modules?: ModuleHost,
 ): Promise<void> {
   if (config.run.allowedDomains) await browser.allowDomains(config.run.allowedDomains);
+  // A page may echo a secret in its text, where hiding fields does not reach.
+  browser.hideInScreenshots(Object.values(config.run.secrets));
   modules?.attach(browser);
 }
 

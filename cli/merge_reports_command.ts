@@ -84,7 +84,7 @@ export async function mergeReportsCommand(argv: string[], io: MergeReportsIo): P
     await write(junit, report, "--junit");
     const passed = n.tests - n.failures - n.errors - n.skipped - n.flaky;
     io.stderr(
-      `${n.tests} tests from ${xmlFiles.length} reports: ${passed} passed, ${
+      `${counted(n.tests, "test")} from ${counted(xmlFiles.length, "report")}: ${passed} passed, ${
         n.flaky ? `${n.flaky} flaky, ` : ""
       }${n.failures + n.errors} failed, ${n.skipped} skipped; JUnit report: ${junit}\n`,
     );
@@ -93,7 +93,11 @@ export async function mergeReportsCommand(argv: string[], io: MergeReportsIo): P
   }
   if (jsonl) {
     await write(jsonl, lines.map((l) => l + "\n").join(""), "--jsonl");
-    io.stderr(`${lines.length} JSON lines from ${jsonlFiles.length} files: ${jsonl}\n`);
+    io.stderr(
+      `${counted(lines.length, "JSON line")} from ${
+        counted(jsonlFiles.length, "file")
+      }: ${jsonl}\n`,
+    );
   }
   return n.failures + n.errors > 0 || (failOnFlaky && n.flaky > 0) ? EXIT.failed : EXIT.ok;
 }
@@ -165,4 +169,9 @@ function jsonLines(text: string, file: string): string[] {
     lines.push(line);
   });
   return lines;
+}
+
+/** `1 report`, `3 reports`. */
+function counted(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
 }

@@ -1,6 +1,7 @@
 /**
  * Checks made before any browser starts, so a bad command line fails at once with exit 2: the
- * browser to launch exists and runs, and the folders a run writes to can be written.
+ * modules to load exist, the browser to launch exists and runs, and the folders a run writes to
+ * can be written.
  *
  * @module
  */
@@ -8,6 +9,8 @@ import { dirname, resolve } from "node:path";
 import { checkChrome, findChrome, SessionProfiles } from "../internal/browser/mod.ts";
 import type { Config } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
+import { locateModule } from "../internal/modules/mod.ts";
+import { MODULES_DIR } from "./with_modules.ts";
 
 /** What a command is about to do, for {@link preflight}. */
 export interface PreflightPlan {
@@ -20,7 +23,7 @@ export interface PreflightPlan {
 }
 
 /**
- * Checks that the `--session` is free, finds the browser (and runs an explicit `--chrome` with
+ * Checks that each module's file exists, that the `--session` is free, finds the browser (and runs an explicit `--chrome` with
  * `--version`), and checks each folder:
  * created when `create`, else its nearest existing parent must be a writable folder; the folder
  * of each file (`--junit`) is created, so a report written at the end has somewhere to go.
@@ -32,6 +35,17 @@ export interface PreflightPlan {
  * ```
  */
 export async function preflight(config: Config, plan: PreflightPlan): Promise<void> {
+  for (const spec of config.modules.specs) {
+    try {
+      locateModule(spec, MODULES_DIR);
+    } catch (error) {
+      const quoted = JSON.stringify(spec.spec);
+      const named = spec.from === "--module"
+        ? `--module ${quoted}`
+        : `module ${quoted} of ${spec.from}`;
+      throw new ConfigError(`Cannot use ${named}: ${(error as Error).message}`);
+    }
+  }
   if (config.cli.session) {
     await new SessionProfiles(config.dataDir).ensureFree(config.cli.session);
   }

@@ -112,9 +112,11 @@ export async function findRecordings(paths: readonly string[]): Promise<FoundRec
   }
   if (batch && recordings.length === 0) {
     throw new ConfigError(
-      `Cannot replay ${
-        paths.map((p) => `"${p}"`).join(", ")
-      }: none of its ${skipped.length} runs ended with goal_satisfied; only successful runs can be replayed`,
+      `Cannot replay ${paths.map((p) => `"${p}"`).join(", ")}: ${
+        skipped.length === 1
+          ? "its one run did not end"
+          : `none of its ${skipped.length} runs ended`
+      } with goal_satisfied; only successful runs can be replayed`,
     );
   }
   return { recordings, skipped, batch };
@@ -158,7 +160,9 @@ export async function replayBatch(
   let outcomes: BatchOutcome[] = [];
   if (recordings.length > 0) {
     summary.info(
-      `${recordings.length} recordings to replay, ${cli.concurrency} at a time; run folders in ${root}`,
+      `${recordings.length} recording${
+        recordings.length === 1 ? "" : "s"
+      } to replay, ${cli.concurrency} at a time; run folders in ${root}`,
     );
     const source = await contextSource(ctx);
     try {
@@ -253,6 +257,7 @@ async function replayAttempt(
       outDir,
       secrets: ctx.runFlags.secrets ?? {},
       confirmAll: ctx.runFlags.confirmAll ?? false,
+      heal: ctx.config.cli.heal,
       onStep: (record) => progress.step(record),
       onHeal: (heal) => progress.info(ctx.mask(healLine(heal))),
     });

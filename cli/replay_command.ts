@@ -49,6 +49,7 @@ export async function replayCommand(
       outDir,
       secrets: ctx.runFlags.secrets ?? {},
       confirmAll: ctx.runFlags.confirmAll ?? false,
+      heal: ctx.config.cli.heal,
       onStep: (record) => progress.step(record),
       onHeal: (heal) => progress.info(ctx.mask(healLine(heal))),
     });

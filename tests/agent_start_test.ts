@@ -130,3 +130,25 @@ Deno.test("cli --start-url refuses what is not a whole web address, exit 2", asy
     /Cannot use --start-url "shop\.example\.com": give a whole address that starts with http:\/\/, https:\/\/ or file:\/\//,
   );
 });
+
+Deno.test("cli --max-steps: the stop line counts the steps the summary counts, the start page too, in the singular for one", async () => {
+  await using site = startFixtureServer();
+  const scroll = { tool: "scroll", args: { direction: "down" } } as const;
+  await using model = startScriptedModel([scroll, scroll, scroll, scroll, scroll]);
+  const env = modelEnv(model.baseUrl);
+  const url = site.url("/cli/price.html");
+  const started = await runCli({ args: ["--max-steps", "2", `Find the price on ${url}.`], env });
+  assert.equal(started.code, 1, started.stderr);
+  assert.match(started.stderr, /^step 3 · scroll down/m);
+  assert.match(
+    started.stderr,
+    /^Stopped after 3 steps \(the start page and 2 of the model's, the --max-steps limit\) without finishing: raise --max-steps or simplify the task \(budget_exhausted · 3 steps · /m,
+  );
+  const one = await runCli({ args: ["--max-steps", "1", "Find the price"], env });
+  assert.equal(one.code, 1, one.stderr);
+  assert.match(
+    one.stderr,
+    /^Stopped after 1 step without finishing: raise --max-steps or simplify the task \(budget_exhausted · 1 step · /m,
+  );
+  assert.equal(model.requests.length, 3);
+});

@@ -3,6 +3,7 @@ import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { withDeadline } from "../internal/browser/shared/deadline.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { type Box, darkShare, textBox } from "./support/pixels.ts";
 
 const html = (body: string) =>
   new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
@@ -54,4 +55,74 @@ Deno.test("screenshot({ fullPage }) draws the whole page, the default only the v
   const whole = await browser.screenshot({ format: "png", fullPage: true });
   assert.equal(pngHeight(viewport.bytes), 800);
   assert.equal(pngHeight(whole.bytes), 3000);
+});
+
+/** A page that echoes a secret in a paragraph, split across elements, in a shadow root and a frame. */
+function echoPage(secret: string): string {
+  const p = (id: string, text: string) =>
+    `<p id="${id}" style="font:32px monospace;color:#c00;margin:8px"><span>${text}</span></p>`;
+  const half = secret.length >> 1;
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Echo</title></head>
+<body style="margin:0;background:#fff">
+${p("plain", `Code: ${secret} used`)}
+${p("split", `${secret.slice(0, half)}<b>${secret.slice(half)}</b>`)}
+<div id="host"></div>
+<iframe srcdoc='${p("framed", secret)}' style="width:600px;height:80px;border:0"></iframe>
+${p("other", "Nothing secret here")}
+<script>
+document.getElementById("host").attachShadow({ mode: "open" }).innerHTML =
+  '<span style="font:32px monospace;color:#c00">${secret}</span>';
+</script></body></html>`;
+}
+
+Deno.test("BrowserSession.screenshot() paints over a secret the page echoes, in frames and shadow roots too, and only then", async () => {
+  const secret = "RC-77-31-XQ";
+  await using site = startFixtureServer({
+    routes: [(_req, url) => url.pathname === "/echo" ? html(echoPage(secret)) : undefined],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  const page = pageOf(browser);
+  await page.goto(site.url("/echo"));
+  await page.waitForFunction(() => document.querySelector("iframe")?.contentDocument?.body);
+  // The secret's own box in each place; a paragraph without it as a check.
+  const boxes = {
+    plain: await page.$eval("#plain span", (el) => {
+      const text = el.firstChild!;
+      const at = text.nodeValue!.indexOf("RC-");
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 11);
+      const r = range.getBoundingClientRect();
+      return {
+        x: Math.ceil(r.x) + 2,
+        y: Math.ceil(r.y) + 2,
+        width: r.width - 4,
+        height: r.height - 4,
+      };
+    }),
+    split: await textBox(page, "#split span"),
+    shadow: await textBox(page, "#host", { inShadow: true }),
+    framed: await textBox(page, "#framed span", { inFrame: true }),
+    other: await textBox(page, "#other span"),
+  };
+  const before = await browser.screenshot({ format: "png" });
+  browser.hideInScreenshots([secret]);
+  const hidden = await browser.screenshot({ format: "png" });
+  browser.hideInScreenshots([]);
+  const after = await browser.screenshot({ format: "png" });
+  const reader = await page.browser().newPage();
+  const dark = async (shot: Uint8Array, box: Box) =>
+    await darkShare(reader, shot, "image/png", box);
+  for (const [where, box] of Object.entries(boxes)) {
+    const shown = await dark(before.bytes, box);
+    assert.ok(shown < 0.2, `${where}: the text shows (${shown} dark)`);
+    const masked = await dark(hidden.bytes, box);
+    if (where === "other") assert.ok(masked < 0.2, `${where}: left alone (${masked} dark)`);
+    else assert.ok(masked > 0.98, `${where}: painted over (${masked} dark)`);
+  }
+  assert.deepEqual(after.bytes, before.bytes, "nothing is left of it afterwards");
+  assert.equal(
+    await page.evaluate(() => document.querySelectorAll("[data-ba-hide-text]").length),
+    0,
+  );
 });

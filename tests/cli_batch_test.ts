@@ -123,6 +123,24 @@ Deno.test("parseTasks() names the file and line of a bad task", () => {
   ]);
 });
 
+Deno.test("cli --tasks of one task says 1 task", async () => {
+  await using site = startFixtureServer();
+  const dir = await Deno.makeTempDir({ prefix: "ba-batch-one-" });
+  await using model = startScriptedModel([answer]);
+  try {
+    const task = { name: "price", task: "find the price", start_url: site.url("/cli/price.html") };
+    await Deno.writeTextFile(`${dir}/tasks.jsonl`, JSON.stringify(task) + "\n");
+    const run = await runCli({
+      args: ["--tasks", `${dir}/tasks.jsonl`, "--out", `${dir}/runs`],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /^1 task, 2 at a time; run folders in /m);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("cli --tasks stops at Ctrl+C: the tasks not started never run, exit 130", async () => {
   const visited: string[] = [];
   await using site = startFixtureServer({

@@ -32,6 +32,7 @@ const BAD: [string[], Record<string, string>, RegExp][] = [
     /^Cannot use --max-steps "-1": give a whole number of steps from 1 to 1000$/,
   ],
   [["--max-steps", "2.5"], {}, /--max-steps "2\.5"/],
+  [["--ui", "99999"], {}, /^Cannot use --ui "99999": give a port from 0 to 65535$/],
   [["--max-steps", "1001"], {}, /from 1 to 1000/],
   [
     ["--max-time", "1e9"],

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { type BatchOutcome, junitXml } from "../cli/batch.ts";
 import { countCases, mergeJunit, parseJunit } from "../cli/junit_merge.ts";
+import { mergeReportsCommand } from "../cli/merge_reports_command.ts";
 import { shardItems } from "../cli/shard.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { baseEnv, runCli } from "./support/run_cli.ts";
@@ -326,6 +327,27 @@ Deno.test("cli --junit into a folder that does not exist creates it before the b
     assert.match(
       cannot.stderr,
       /Cannot use --jsonl "\S+\/afile\/r\.jsonl": cannot create its folder/,
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("mergeReportsCommand() counts one test, report, JSON line and file in the singular", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "ba-merge-one-" });
+  try {
+    await Deno.writeTextFile(`${dir}/only.xml`, junitXml([retried("a", 0)]));
+    await Deno.writeTextFile(`${dir}/only.jsonl`, `{"name":"a"}\n`);
+    let said = "";
+    const code = await mergeReportsCommand(
+      [dir, "--junit", `${dir}/out/merged.xml`, "--jsonl", `${dir}/out/merged.jsonl`],
+      { stdout: () => {}, stderr: (text) => said += text },
+    );
+    assert.equal(code, 0);
+    assert.equal(
+      said,
+      `1 test from 1 report: 1 passed, 0 failed, 0 skipped; JUnit report: ${dir}/out/merged.xml\n` +
+        `1 JSON line from 1 file: ${dir}/out/merged.jsonl\n`,
     );
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -59,11 +59,11 @@ Deno.test("cli --replay stops needs_user (exit 3) before a step whose page a ver
     assert.equal(blocked.code, 3, blocked.stderr);
     assert.match(
       blocked.stderr,
-      /replay blocked: Step 2 \(click\) was not run: a human-verification check \(reCAPTCHA\) blocks http:\/\/127\.0\.0\.1:\d+\/shop\/contact\.html \(a frame from 127\.0\.0\.1:\d+\/recaptcha\/api2\/anchor\); solve it, then resume; see \S+replay-failed-step-002\.png/,
+      /replay blocked: Step 2 \(click\) was not run: a human-verification check \(reCAPTCHA\) blocks http:\/\/127\.0\.0\.1:\d+\/shop\/contact\.html \(a frame from 127\.0\.0\.1:\d+\/recaptcha\/api2\/anchor\); a person must solve it \(in a --headed run with the same --session\), then replay again; see \S+replay-blocked-step-002\.png/,
     );
     assert.doesNotMatch(blocked.stderr, /step 2 ·|cannot find|the page changed/);
     assert.equal(blocked.stdout, "", "no answer: the replay did not pass");
-    assert.ok((await Deno.stat(`${root}/replay-1/replay-failed-step-002.png`)).size > 1000);
+    assert.ok((await Deno.stat(`${root}/replay-1/replay-blocked-step-002.png`)).size > 1000);
 
     // Cloudflare's interstitial in place of the page: given its few seconds, then named.
     walls["/shop/contact.html"] = "interstitial.html";
@@ -81,7 +81,7 @@ Deno.test("cli --replay stops needs_user (exit 3) before a step whose page a ver
     assert.deepEqual(Object.keys(line.verification), ["kind", "name", "url", "where"]);
     assert.equal(line.verification.kind, "cloudflare_challenge");
     assert.equal(line.verification.url, site.url("/shop/contact.html"));
-    assert.match(line.screenshot, /replay-failed-step-002\.png$/);
+    assert.match(line.screenshot, /replay-blocked-step-002\.png$/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }

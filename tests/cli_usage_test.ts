@@ -140,6 +140,45 @@ Deno.test("cli: a missing --tasks file names the resolved path and the fix, not 
   }
 });
 
+Deno.test("cli: a module file that is not there is refused before anything starts, exit 2 with one line", async () => {
+  await using model = startScriptedModel([{ tool: "done", args: { result: "should not run" } }]);
+  const env = { OPENAI_BASE_URL: model.baseUrl };
+  const dir = await Deno.makeTempDir({ prefix: "ba-module-" });
+  try {
+    const flag = await runCli({
+      args: ["--module", "./nosuch.ts", "--out", "run", "find it"],
+      cwd: dir,
+      env,
+    });
+    assert.equal(flag.code, 2, flag.stderr);
+    assert.equal(
+      flag.stderr,
+      `error: Cannot use --module "./nosuch.ts": there is no file "${dir}/nosuch.ts"; fix the path\n`,
+    );
+    const named = await runCli({ args: ["--module", "nosuch", "find it"], cwd: dir, env });
+    assert.equal(named.code, 2, named.stderr);
+    assert.match(
+      named.stderr,
+      /^error: Cannot use --module "nosuch": there is no modules\/nosuch\.ts or modules\/nosuch\/mod\.ts; name a module there, or give a path \("\.\/my_module\.ts"\)\n$/,
+    );
+    await Deno.writeTextFile(`${dir}/browser-agent.json`, '{ "modules": ["./gone.ts"] }');
+    const listed = await runCli({ args: ["find it"], cwd: dir, env });
+    assert.equal(listed.code, 2, listed.stderr);
+    assert.equal(
+      listed.stderr,
+      `error: Cannot use module "./gone.ts" of "browser-agent.json": there is no file "${dir}/gone.ts"; fix the path\n`,
+    );
+    assert.deepEqual(
+      (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name),
+      ["browser-agent.json"],
+      "no run folder",
+    );
+    assert.equal(model.requests.length, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("--help and the README's flag table write every flag the same way (--ui [PORT], --speak[=CMD])", async () => {
   const help = (await runCli({ args: ["--help"] })).stdout;
   assert.match(help, /^ {2}--ui \[PORT\] /m);

@@ -3,6 +3,10 @@ import { join } from "node:path";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+import { darkShare, textBox } from "./support/pixels.ts";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { pageOf } from "../internal/browser/testing.ts";
+import { readTrace, type TraceLine, type TraceStep } from "../internal/trace/mod.ts";
 
 function modelEnv(baseUrl: string): Record<string, string> {
   return { OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" };
@@ -96,6 +100,63 @@ Deno.test("a secret is typed for real but never reaches the model, the output or
     }
   } finally {
     await Deno.remove(data, { recursive: true });
+  }
+});
+
+/** The page a sign-in answers with: it prints the code typed back, in the clear. */
+const echoed = (code: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Welcome</title></head>
+<body style="margin:0;background:#fff"><h1>Welcome</h1>
+<p style="font:32px monospace;color:#c00">Your code <span id="code">${code}</span> is set</p>
+</body></html>`;
+
+Deno.test("a secret the page echoes is painted over in the step's screenshot and final.jpg, and is in no text of the run folder", async () => {
+  await using site = startFixtureServer({
+    routes: [async (req, url) => {
+      if (req.method !== "POST" || url.pathname !== "/login") return undefined;
+      const code = new URLSearchParams(await req.text()).get("code") ?? "";
+      return new Response(echoed(code), {
+        headers: { "content-type": "text/html; charset=utf-8" },
+      });
+    }],
+  });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/login.html") } },
+    (req) => ({
+      tool: "type",
+      args: { id: idOf(req, "Recovery code"), text: "{{secret:recovery_code}}" },
+    }),
+    (req) => ({ tool: "click", args: { id: idOf(req, /<button[^>]*> Sign in/) } }),
+    { tool: "done", args: { result: "Signed in" } },
+  ]);
+  const dir = await Deno.makeTempDir({ prefix: "judgement-echo-" });
+  try {
+    const run = await runCli({
+      args: ["--out", dir, "sign in with the recovery code"],
+      env: { ...modelEnv(model.baseUrl), SECRET_RECOVERY_CODE: CODE },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    const lines = await readTrace(dir);
+    // The done step's picture is of the page the click led to, which echoes the code.
+    const done = lines.find((l): l is TraceStep => l.type === "step" && l.call.name === "done");
+    const end = lines.find((l): l is Extract<TraceLine, { type: "end" }> => l.type === "end");
+    const pictures = [done?.screenshot, end?.final?.screenshot];
+    assert.deepEqual(pictures, ["screenshots/step-004.jpg", "screenshots/final.jpg"]);
+    // Where the code shows on the page the run ended on, at the run's window size.
+    await using browser = await BrowserSession.start({ headless: true });
+    const page = pageOf(browser);
+    await page.setContent(echoed(CODE));
+    const box = await textBox(page, "#code");
+    for (const picture of pictures) {
+      const jpeg = await Deno.readFile(`${dir}/${picture}`);
+      const dark = await darkShare(page, jpeg, "image/jpeg", box);
+      assert.ok(dark > 0.95, `${picture}: the code is painted over (${dark} dark)`);
+    }
+    const text = await textUnder(dir);
+    assert.match(text, /Welcome/);
+    assert.ok(!text.includes(CODE), "the code is in no trace or report");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
 

@@ -42,3 +42,23 @@ Deno.test("renderReport() names who allowed each held action and shows no page r
   assert.match(second, /<dt>held action<\/dt><dd>click \[9\].*allowed by --yes<\/dd>/);
   assert.match(second, /<dt>page<\/dt><dd>Checkout<br>https:\/\/shop\.test\/checkout<\/dd>/);
 });
+
+Deno.test("renderReport() counts one step in the singular, ended or not", () => {
+  const run: TraceLine = {
+    type: "run",
+    task: "look",
+    model: "m",
+    started: "2025-01-01T00:00:00Z",
+    agent: "0.1.0",
+  };
+  const end: TraceLine = {
+    type: "end",
+    reason: "goal_satisfied",
+    message: "seen",
+    steps: 1,
+    usage: { prompt_tokens: 10, completion_tokens: 2 },
+    ms: 900,
+  };
+  assert.match(renderReport([run, step(1, ""), end], new Map()), /goal_satisfied<\/b> · 1 step · /);
+  assert.match(renderReport([run, step(1, "")], new Map()), / · 1 step recorded/);
+});

@@ -20,7 +20,7 @@ Deno.test("a run that meets a reCAPTCHA without a terminal stops at once with ne
   assert.equal(text.code, 3, text.stderr);
   assert.equal(
     text.stdout,
-    `A human-verification check (reCAPTCHA) blocks ${page}; solve it, then resume.\n`,
+    `A human-verification check (reCAPTCHA) blocks ${page}; a person must solve it.\n`,
   );
   assert.match(
     text.stderr,

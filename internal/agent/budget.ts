@@ -45,15 +45,30 @@ export class Budget implements Disposable {
   }
 
   /**
-   * Why the run must stop now, or undefined while it may go on. `estimated`: some of `tokens`
-   * were estimated (the server reported no believable counts), which the reason says.
+   * Why the run must stop now, or undefined while it may go on. `step`: the model's step about to
+   * begin (what `maxSteps` counts); `before`: the steps taken before the model's first (the start
+   * page, opened for it), which the run shows and counts too, so the reason counts them as well. `estimated`: some of `tokens` were estimated (the server reported no believable
+   * counts), which the reason says.
    */
   exceeded(
-    at: { step: number; tokens: number; nextRequest?: number; estimated?: boolean },
+    at: {
+      step: number;
+      tokens: number;
+      nextRequest?: number;
+      estimated?: boolean;
+      before?: number;
+    },
   ): string | undefined {
     const { maxSteps, maxMs, maxTokens } = this.limits;
     if (at.step > maxSteps) {
-      return `Stopped after ${maxSteps} steps without finishing: raise --max-steps or simplify the task`;
+      const before = at.before ?? 0;
+      const taken = maxSteps + before;
+      const which = before === 0
+        ? ""
+        : ` (the start page and ${maxSteps} of the model's, the --max-steps limit)`;
+      return `Stopped after ${taken} step${
+        taken === 1 ? "" : "s"
+      }${which} without finishing: raise --max-steps or simplify the task`;
     }
     if (maxMs !== undefined && (this.signal.aborted || this.elapsed() >= maxMs)) {
       return `Stopped after ${

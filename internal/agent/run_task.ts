@@ -250,7 +250,12 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       if (options.signal.aborted) return aborted();
       const spent = usage.promptTokens + usage.completionTokens;
       const estimated = usage.estimated > 0;
-      const over = budget.exceeded({ step: step - first + 1, tokens: spent, estimated });
+      const over = budget.exceeded({
+        step: step - first + 1,
+        before: first - 1,
+        tokens: spent,
+        estimated,
+      });
       if (over) return end("budget_exhausted", over);
 
       // Banners are closed by an explicit step: observing itself never touches the page.
@@ -266,7 +271,8 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
         onHandOff: (record) => handOffs.push({ ...record, step }),
       });
       if (wall) {
-        return end("needs_user", `${renderWall(wall)}; solve it, then resume.`, {
+        // Nothing can resume this run: the summary says how to run it so that a person can.
+        return end("needs_user", `${renderWall(wall)}; a person must solve it.`, {
           verification: wall,
         });
       }

@@ -47,7 +47,7 @@ const LOOK_EVERY_MS = 500;
  * @example
  * ```ts
  * const wall = await passWall({ browser, signal, handOff });
- * if (wall) return end("needs_user", `${renderWall(wall)}; solve it, then resume.`);
+ * if (wall) return end("needs_user", `${renderWall(wall)}; a person must solve it.`);
  * ```
  */
 export async function passWall(o: {

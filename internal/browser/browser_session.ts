@@ -598,11 +598,21 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return await focusedElement(this.#page);
   }
 
-  /** A screenshot of the viewport or the whole page (see {@link takeScreenshot}). */
+  /**
+   * A screenshot of the viewport or the whole page (see {@link takeScreenshot}); text set by
+   * {@link hideInScreenshots} is painted over in it.
+   */
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     this.#free();
-    return await takeScreenshot(this.#page, options);
+    const hideText = [...options.hideText ?? [], ...this.#hiddenText];
+    return await takeScreenshot(this.#page, { ...options, hideText });
   }
+
+  /** Text every later screenshot paints over wherever a page shows it: secrets' values. */
+  hideInScreenshots(texts: readonly string[]): void {
+    this.#hiddenText = [...texts];
+  }
+  #hiddenText: readonly string[] = [];
 
   /** Waits until the page settles after an action (see {@link PageActivity.settle}); returns ms. */
   async settle(signal?: AbortSignal): Promise<number> {

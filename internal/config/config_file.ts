@@ -5,8 +5,11 @@ import { FLAG_TABLE } from "./flag_table.ts";
 
 /** The tool modules a run loads, from the config file and `--module`. */
 export interface ModulesConfig {
-  /** In order, each once: a bare name (`totp`) or a path, and the folder a path is relative to. */
-  specs: { spec: string; base: string }[];
+  /**
+   * In order, each once: a bare name (`totp`) or a path, the folder a path is relative to, and
+   * where it was named (`--module`, or the config file: `"browser-agent.json"`), for messages.
+   */
+  specs: { spec: string; base: string; from: string }[];
   /** `moduleSettings` of the config file, by module name. */
   settings: Record<string, Record<string, unknown>>;
   /** The config file that was read, if any. */
@@ -37,7 +40,7 @@ const MODULE_FLAG = FLAG_TABLE.find((f) => f.name === "module")!;
  *
  * @example
  * ```ts
- * modulesConfig({ module: ["./jira.ts"] }, {}, "/work"); // { specs: [{ spec: "./jira.ts", base: "/work" }], settings: {} }
+ * modulesConfig({ module: ["./jira.ts"] }, {}, "/work"); // { specs: [{ spec: "./jira.ts", base: "/work", from: "--module" }], settings: {} }
  * ```
  */
 export function modulesConfig(
@@ -68,7 +71,7 @@ export function modulesConfig(
   for (const spec of flags) {
     const value = String(checkValue(MODULE_FLAG, String(spec), "--module")).trim();
     if (!value) throw new ConfigError('Cannot use --module "": give a module name or a path');
-    config.specs.push({ spec: value, base: cwd });
+    config.specs.push({ spec: value, base: cwd, from: "--module" });
   }
   const seen = new Set<string>();
   config.specs = config.specs.filter(({ spec, base }) => {
@@ -107,7 +110,7 @@ function read(value: unknown, where: string, base: string, into: ModulesConfig):
       `Cannot read "modules" in ${where}: it must be a list of module names or paths, like ["totp", "./my_module.ts"]`,
     );
   }
-  into.specs.push(...modules.map((spec: string) => ({ spec: spec.trim(), base })));
+  into.specs.push(...modules.map((spec: string) => ({ spec: spec.trim(), base, from: where })));
   const settings = value.moduleSettings ?? {};
   if (!isObject(settings) || Object.values(settings).some((s) => !isObject(s))) {
     throw new ConfigError(

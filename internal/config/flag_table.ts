@@ -7,8 +7,11 @@
 
 /** How a flag's value (or its variable's) is checked. */
 export type FlagCheck =
-  /** A whole number written in digits, from `min` to `max`, counted in `unit`. */
-  | { kind: "whole"; min: number; max: number; unit: string }
+  /**
+   * A whole number written in digits, from `min` to `max`, counted in `unit`; `noun` names it
+   * where "a whole number of UNIT" does not (`a port`).
+   */
+  | { kind: "whole"; min: number; max: number; unit: string; noun?: string }
   /** One of `values` (any case). */
   | { kind: "choice"; values: readonly string[] }
   /** Free text (a name, a path, a URL) of at most `maxLength` characters. */
@@ -256,7 +259,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     about:
       "serve a live view of the run on 127.0.0.1 (a free port unless given); prints its URL with a token",
     optionalValue: /^\d{1,5}$/,
-    check: { kind: "whole", min: 0, max: 65535, unit: "port" },
+    check: { kind: "whole", min: 0, max: 65535, unit: "port", noun: "a port" },
   },
   {
     name: "ui-timeout",
@@ -292,7 +295,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   {
     name: "heal",
     about:
-      "with --replay: write the targets a replay healed (a renamed button) into the recording's trace.jsonl",
+      "with --replay: write the targets a replay healed (a renamed button) into the recording's trace.jsonl; use the element that keeps a target's id and place when its old name names another",
   },
   {
     name: "tasks",

@@ -172,7 +172,9 @@ function expected(spec: FlagSpec): string {
   if (!check) return `give ${spec.value ?? "a value"}`;
   switch (check.kind) {
     case "whole":
-      return `give a whole number of ${check.unit} from ${check.min} to ${check.max}`;
+      return `give ${
+        check.noun ?? `a whole number of ${check.unit}`
+      } from ${check.min} to ${check.max}`;
     case "choice":
       return `use ${check.values.join(" or ")}`;
     case "text":

@@ -23,7 +23,12 @@ export {
 } from "./module_api.ts";
 /** zod, to write a {@link defineTool} tool's arguments (`z.object({ … })`). */
 export { z } from "zod";
-export { ModuleHost, type ModuleHostOptions, type ModuleSpec } from "./module_host.ts";
+export {
+  locateModule,
+  ModuleHost,
+  type ModuleHostOptions,
+  type ModuleSpec,
+} from "./module_host.ts";
 export { moduleTools, toResult } from "./module_tools.ts";
 /** What the browser package offers modules: browsers driven by CSS selectors and script. */
 export { ChromeInstance, type ChromeInstanceOptions, type ChromeTab } from "../browser/mod.ts";

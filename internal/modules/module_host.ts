@@ -133,7 +133,7 @@ export class ModuleHost implements AsyncDisposable {
   }
 
   async #loadOne(spec: ModuleSpec, options: ModuleHostOptions, taken: Set<string>): Promise<void> {
-    const { file, settingsFile } = locate(spec, options.modulesDir);
+    const { file, settingsFile } = locateModule(spec, options.modulesDir);
     const namespace = await import(pathToFileURL(file).href) as Record<string, unknown>;
     const module = shapeOf(namespace);
     if (this.#loaded.some((l) => l.module.name === module.name)) {
@@ -190,26 +190,34 @@ export class ModuleHost implements AsyncDisposable {
   }
 }
 
-/** The module file and its settings file, or an error that says what is missing. */
-function locate(spec: ModuleSpec, modulesDir: string): { file: string; settingsFile: string } {
+/**
+ * The module file and its settings file; throws a TypeError that says what is missing and the
+ * fix (`there is no file "/work/nosuch.ts"; fix the path`).
+ */
+export function locateModule(
+  spec: ModuleSpec,
+  modulesDir: string,
+): { file: string; settingsFile: string } {
   const isPath = spec.spec.startsWith("./") || spec.spec.startsWith("../") ||
     isAbsolute(spec.spec);
   if (isPath) {
     const file = resolve(spec.base, spec.spec);
-    if (!isFile(file)) throw new Error(`no file "${file}": fix the path`);
+    if (!isFile(file)) throw new TypeError(`there is no file "${file}"; fix the path`);
     const settingsFile = join(dirname(file), `${basename(file, extname(file))}.json`);
     return { file, settingsFile };
   }
   if (!BARE.test(spec.spec)) {
-    throw new Error(
-      'not a module name or path: name a module in modules/ ("totp") or give a path ("./my_module.ts")',
+    throw new TypeError(
+      'it is not a module name or path; name a module in modules/ ("totp") or give a path ("./my_module.ts")',
     );
   }
   const settingsFile = join(modulesDir, `${spec.spec}.json`);
   for (const file of [join(modulesDir, `${spec.spec}.ts`), join(modulesDir, spec.spec, "mod.ts")]) {
     if (isFile(file)) return { file, settingsFile };
   }
-  throw new Error(`there is no modules/${spec.spec}.ts or modules/${spec.spec}/mod.ts`);
+  throw new TypeError(
+    `there is no modules/${spec.spec}.ts or modules/${spec.spec}/mod.ts; name a module there, or give a path ("./my_module.ts")`,
+  );
 }
 
 /** The module object of a loaded file (its default export, or its exports), checked. */

@@ -5,8 +5,9 @@
  *
  * Where things are: `trace_writer.ts` (writing and reading traces), `report_html.ts` (the
  * report), `replay.ts` and `replay_target.ts` (replay and how a target is recorded and found),
- * `replay_heal.ts` (finding a target again after its name changed), `trace_rewrite.ts`
- * (writing healed targets back into a trace).
+ * `replay_locate.ts` (finding a step's target on the page as it is), `replay_heal.ts` (finding a
+ * target again after its name changed), `replay_split.ts` (a target whose old name and identity
+ * now point to two elements), `trace_rewrite.ts` (writing healed targets back into a trace).
  *
  * @module
  */

@@ -1,7 +1,8 @@
-import type { BrowserState, StepRecord, ToolCall, VerificationWall } from "../entity/mod.ts";
+import type { BrowserState, StepRecord, VerificationWall } from "../entity/mod.ts";
 import { ActionPolicy, renderWall, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
-import { describeTarget, findTarget, type TargetRecord } from "./replay_target.ts";
-import { describeRefusal, type Heal, type HealDecision, healTarget } from "./replay_heal.ts";
+import { describeTarget } from "./replay_target.ts";
+import type { Heal } from "./replay_heal.ts";
+import { locate, refusal } from "./replay_locate.ts";
 import { passWall, SecretVault } from "../agent/mod.ts";
 import { readTrace, type TraceStep } from "./trace_writer.ts";
 
@@ -37,7 +38,10 @@ export interface ReplayOptions {
   browser: ToolContext["browser"];
   registry: ToolRegistry;
   signal: AbortSignal;
-  /** Where to save the screenshot of a failed step (a folder); the recorded folder when absent. */
+  /**
+   * Where to save the screenshot of a failed or blocked step (a folder); the recorded folder when
+   * absent.
+   */
   outDir?: string;
   /** NAME → value for `{{secret:NAME}}` in recorded `type` steps (the trace holds only names). */
   secrets?: Record<string, string>;
@@ -48,6 +52,11 @@ export interface ReplayOptions {
    * Without it such a step is held: the replay stops before it, with `held` set.
    */
   confirmAll?: boolean;
+  /**
+   * `--heal`: a target whose recorded name now names another element than the one that keeps its
+   * id and place is healed onto the latter (see `splitTarget`); without it the replay stops there.
+   */
+  heal?: boolean;
   onStep?: (record: StepRecord) => void;
   /** Called when a step's target was found again by what identifies it (before it runs). */
   onHeal?: (heal: Heal) => void;
@@ -79,7 +88,9 @@ export interface ReplayResult {
  * role, accessible name and position among similar elements (not by its old number), or, when
  * its name changed, by what surely identifies it (see `chooseHeal`: the step runs and the heal is
  * reported); a target that cannot be found either way fails the replay with a clear message
- * naming the closest candidates, and a screenshot. The agent's
+ * naming the closest candidates, and a screenshot. One found by name while another element keeps
+ * its id is never silently used: with `heal` the one that keeps its id and place is, when it is
+ * surely the same, otherwise the replay fails naming both (see `splitTarget`). The agent's
  * safety policy holds: without `confirmAll` a destructive step is not run and a `confirm()`
  * dialog is dismissed, and either stops the replay with `held` set. As the agent does before
  * each look, the replay looks for a human-verification check before each step (and before it
@@ -141,14 +152,12 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
         const walled = await wallBefore(options, vault, recorded);
         if (walled) return { ok: false, ...walled, steps: done, healed, ms: elapsed() };
         if (signal.aborted) return stopped();
-        if (heal.kind === "refused") {
+        if (heal.kind !== "healed") {
           const screenshot = await saveScreenshot(options, recorded.step);
           return {
             ok: false,
             message: vault.mask(
-              `Step ${recorded.step} (${name}): cannot find ${describeTarget(target)} on ${
-                state.url || "the page"
-              }: the page changed since the recording${describeRefusal(heal, target)}${
+              `Step ${recorded.step} (${name}): ${refusal(heal, target, state.url)}${
                 screenshot ? `; see ${screenshot}` : ""
               }`,
             ),
@@ -167,6 +176,7 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
           to: healedTarget.name,
           evidence: vault.maskDeep(heal.evidence),
           target: healedTarget,
+          ...(heal.instead ? { instead: vault.mask(heal.instead) } : {}),
         };
         healed.push(entry);
         options.onHeal?.(entry);
@@ -296,12 +306,14 @@ async function wallBefore(
     throw error;
   }
   if (!wall) return undefined;
-  const screenshot = await saveScreenshot(options, recorded.step);
+  const screenshot = await saveScreenshot(options, recorded.step, "blocked");
   const said = renderWall(wall);
   return {
     message: `Step ${recorded.step} (${recorded.call.name}) was not run: ${
       said.charAt(0).toLowerCase() + said.slice(1)
-    } (${wall.where}); solve it, then resume${screenshot ? `; see ${screenshot}` : ""}`,
+    } (${wall.where}); a person must solve it (in a --headed run with the same --session), then replay again${
+      screenshot ? `; see ${screenshot}` : ""
+    }`,
     verification: wall,
     ...(screenshot ? { screenshot } : {}),
   };
@@ -335,38 +347,17 @@ async function openStart(
 }
 
 /**
- * Observes until the recorded target shows up by role and name, or the time runs out; the last
- * observation. Meanwhile a target that is not there by name may be healed (found by what
- * identifies it): once two looks in a row agree on it, so that a page still building does not
- * pass off a placeholder for it, or at the deadline.
+ * Saves the page where the replay ended as `replay-<ended>-step-NNN.png`: `failed` (a step that
+ * failed or whose target is not surely there), `blocked` (a verification check a person must
+ * solve). Undefined when the page cannot be pictured.
  */
-async function locate(
+async function saveScreenshot(
   options: ReplayOptions,
-  target: TargetRecord,
-  call: ToolCall,
-): Promise<{ id?: number; state: BrowserState; heal?: HealDecision }> {
-  const deadline = performance.now() + (options.findTimeoutMs ?? 3000);
-  let last: HealDecision | undefined;
-  for (;;) {
-    // As in the recorded run: banners are closed before the page is looked at.
-    await options.browser.dismissBanners();
-    const state = await options.browser.observe();
-    const id = findTarget(state, target);
-    if (id !== undefined) return { id, state };
-    const heal = await healTarget(options.browser, state, target, call);
-    const agreed = heal.kind === "healed" && last?.kind === "healed" && last.id === heal.id &&
-      last.target.name === heal.target.name;
-    if (options.signal.aborted) return { state };
-    if (agreed || performance.now() >= deadline) return { state, heal };
-    last = heal;
-    // Late content (a list still loading) gets a moment; the deadline bounds the wait.
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function saveScreenshot(options: ReplayOptions, step: number): Promise<string | undefined> {
+  step: number,
+  ended: "failed" | "blocked" = "failed",
+): Promise<string | undefined> {
   const dir = options.outDir ?? options.recording.dir;
-  const path = `${dir}/replay-failed-step-${String(step).padStart(3, "0")}.png`;
+  const path = `${dir}/replay-${ended}-step-${String(step).padStart(3, "0")}.png`;
   try {
     await Deno.mkdir(dir, { recursive: true });
     await options.browser.screenshot({

@@ -1,5 +1,6 @@
 import type { BrowserState, ElementIdentity, ObservedElement, ToolCall } from "../entity/mod.ts";
 import { assessRisk, riskKind } from "../tools/mod.ts";
+import type { SplitDecision } from "./replay_split.ts";
 import {
   describeTarget,
   recordTarget,
@@ -31,6 +32,8 @@ interface EvidenceRule {
   says: (value: string) => string;
   /** `id "add"`, for a contradiction. */
   names: (value: string) => string;
+  /** `id`: what a candidate keeps. */
+  noun: string;
   reason: string;
 }
 
@@ -43,6 +46,7 @@ export const EVIDENCE: readonly EvidenceRule[] = [
     read: (i) => i.id && !generatedId(i.id) ? i.id : undefined,
     says: (v) => `same id ${JSON.stringify(v)}`,
     names: (v) => `id ${JSON.stringify(v)}`,
+    noun: "id",
     reason: "an id names one element of its document; a page's authors keep it when they reword",
   },
   {
@@ -52,6 +56,7 @@ export const EVIDENCE: readonly EvidenceRule[] = [
     read: (i) => i.test_id || undefined,
     says: (v) => `same test id ${JSON.stringify(v)}`,
     names: (v) => `test id ${JSON.stringify(v)}`,
+    noun: "test id",
     reason: "a test id exists so that tests find the element again whatever its text",
   },
   {
@@ -61,6 +66,7 @@ export const EVIDENCE: readonly EvidenceRule[] = [
     read: (i) => i.name || undefined,
     says: (v) => `same field name ${JSON.stringify(v)}`,
     names: (v) => `field name ${JSON.stringify(v)}`,
+    noun: "field name",
     reason: "a form field's name is what the server receives; relabelling the field keeps it",
   },
   {
@@ -70,6 +76,7 @@ export const EVIDENCE: readonly EvidenceRule[] = [
     read: (i) => i.path?.length ? i.path.join(" > ") : undefined,
     says: () => "same place and classes",
     names: (v) => `place ${JSON.stringify(v)}`,
+    noun: "place",
     reason:
       "another element can take the old one's place with its classes: a place is evidence only " +
       "when the new name still shares a word with the old",
@@ -119,7 +126,10 @@ export type HealDecision =
     evidence: Evidence[];
     /** The target as it is now (its recorded number kept), for `--heal`. */
     target: TargetRecord;
+    /** The element that took the recorded name, not used (`button "Add to cart"`). */
+    instead?: string;
   }
+  | SplitDecision
   | {
     kind: "refused";
     /**
@@ -221,7 +231,8 @@ export function describeRefusal(
   }
 }
 
-function describeFit(fit: Fit, target: TargetRecord): string {
+/** `button "Add to basket" (same id "add"; but …)`: a candidate, for messages. */
+export function describeFit(fit: Fit, target: TargetRecord): string {
   const el = fit.element;
   const what = `${el.role} ${JSON.stringify(el.label || `<${el.tag}>`)}`;
   const notes: string[] = [];
@@ -233,7 +244,8 @@ function describeFit(fit: Fit, target: TargetRecord): string {
   return notes.length ? `${what} (${notes.join("; ")})` : what;
 }
 
-function fitOf(
+/** What `element` (with the identity `found`) shares with the recorded target, and how it fits. */
+export function fitOf(
   element: ObservedElement,
   target: TargetRecord,
   found: ElementIdentity | undefined,
@@ -263,7 +275,7 @@ function fitOf(
  * The risk the call would have on `element` that it would not have if the element still had its
  * recorded name, in the same page: what the rename alone adds.
  */
-function addedRisk(
+export function addedRisk(
   state: BrowserState,
   call: ToolCall,
   element: ObservedElement,
@@ -284,14 +296,15 @@ function addedRisk(
   return before?.category === risk.category ? undefined : riskKind(risk.category);
 }
 
-function sameRole(state: BrowserState, target: TargetRecord): ObservedElement[] {
+/** The elements with the target's role, in reading order. */
+export function sameRole(state: BrowserState, target: TargetRecord): ObservedElement[] {
   return state.lines.flatMap((l) =>
     l.kind === "element" && roleMatches(l.element, target.role) ? [l.element] : []
   );
 }
 
 /** Strongest first: more evidence, then evidence that is enough alone. */
-function byStrength(a: Fit, b: Fit): number {
+export function byStrength(a: Fit, b: Fit): number {
   const strong = (f: Fit) => f.matched.filter((e) => rule(e.kind).alone).length;
   return b.matched.length - a.matched.length || strong(b) - strong(a);
 }
@@ -314,7 +327,8 @@ function words(text: string): string[] {
   return (plain.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 3);
 }
 
-function rule(kind: EvidenceKind): EvidenceRule {
+/** The row of {@link EVIDENCE} for a kind. */
+export function rule(kind: EvidenceKind): EvidenceRule {
   return EVIDENCE.find((r) => r.kind === kind)!;
 }
 
@@ -328,14 +342,17 @@ export interface Heal {
   evidence: Evidence[];
   /** The target as it is now, for `--heal` to write into the trace. */
   target: TargetRecord;
+  /** The element that took the recorded name, not used (`button "Add to cart"`). */
+  instead?: string;
 }
 
 /** `step 2 button "Add to cart" → "Add to basket" (same id "add")`. */
 export function describeHeal(heal: Heal): string {
   const show = (name: string) => JSON.stringify(name || `<${heal.target.tag}>`);
+  const instead = heal.instead ? `; not ${heal.instead}, which has the old name` : "";
   return `step ${heal.step} ${heal.role} ${show(heal.from)} → ${show(heal.to)} (${
     describeEvidence(heal.evidence)
-  })`;
+  }${instead})`;
 }
 
 /**
@@ -348,15 +365,27 @@ export async function healTarget(
   target: TargetRecord,
   call: ToolCall,
 ): Promise<HealDecision> {
+  const identities = await identitiesOf(browser, state, target);
+  return chooseHeal({ state, target, identities, call });
+}
+
+/**
+ * What identifies the elements with the target's role now, by element ID (none when the target
+ * was recorded without an identity: nothing to compare it with).
+ */
+export async function identitiesOf(
+  browser: { identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]> },
+  state: BrowserState,
+  target: TargetRecord,
+): Promise<Map<number, ElementIdentity>> {
   const ids = sameRole(state, target).map((e) => e.id);
   const identities = new Map<number, ElementIdentity>();
-  if (target.identity && ids.length) {
-    // A page that navigates meanwhile tells nothing: then nothing is surely the same.
-    const found = await browser.identify(ids).catch(() => []);
-    ids.forEach((id, i) => {
-      const identity = found[i];
-      if (identity) identities.set(id, identity);
-    });
-  }
-  return chooseHeal({ state, target, identities, call });
+  if (!target.identity || !ids.length) return identities;
+  // A page that navigates meanwhile tells nothing: then nothing is surely the same.
+  const found = await browser.identify(ids).catch(() => []);
+  ids.forEach((id, i) => {
+    const identity = found[i];
+    if (identity) identities.set(id, identity);
+  });
+  return identities;
 }

@@ -62,7 +62,7 @@ ${
   const summary = end
     ? [
       `<b>${esc(end.reason)}</b>`,
-      `${end.steps} steps`,
+      `${end.steps} step${end.steps === 1 ? "" : "s"}`,
       `${(end.ms / 1000).toFixed(1)} s`,
       `${end.usage.estimated_requests ? "~" : ""}${
         end.usage.prompt_tokens + end.usage.completion_tokens
@@ -76,7 +76,9 @@ ${
       end.cost !== undefined ? `$${end.cost.toFixed(4)}` : "cost unknown",
       ...(handOffs.length ? [`${seconds(handOffs)} of it waiting for a person`] : []),
     ].join(" · ")
-    : `<b>unfinished</b> · the run stopped before its end (killed or crashed) · ${steps.length} steps recorded`;
+    : `<b>unfinished</b> · the run stopped before its end (killed or crashed) · ${steps.length} step${
+      steps.length === 1 ? "" : "s"
+    } recorded`;
   return `<!doctype html>
 <html lang="en">
 <head>

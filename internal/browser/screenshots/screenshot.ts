@@ -9,7 +9,7 @@
  * picture of the run blank. Here each capture has its own CDP session, begins again once the
  * page's document changed, and gives up with an error after a bound.
  */
-import type { CDPSession, Page } from "puppeteer-core";
+import type { CDPSession, Frame, Page } from "puppeteer-core";
 import { Buffer } from "node:buffer";
 import { BrowserError } from "../../entity/mod.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
@@ -22,6 +22,11 @@ export interface ScreenshotOptions {
   fullPage?: boolean;
   /** Hides what text fields and editors hold, in every frame (typed secrets show in pixels). */
   hideFields?: boolean;
+  /**
+   * Text to paint over wherever a page shows it, in every frame: secrets' values, which a page
+   * may echo in the clear (`Signed in with code RC-77`).
+   */
+  hideText?: readonly string[];
   /** `jpeg` (default) or lossless `png`. */
   format?: "jpeg" | "png";
   /** JPEG quality, 0–100; default 75. */
@@ -61,7 +66,8 @@ const NO_DOCUMENT = /Not attached to an active page/i;
 /**
  * A screenshot of the viewport (or the whole page), JPEG unless asked for PNG. With `hideFields`
  * the text of fields is made transparent for the picture by a style each frame's isolated world
- * adds and removes after, out of reach of page scripts. Throws a BrowserError when it cannot.
+ * adds and removes after, out of reach of page scripts; with `hideText` each occurrence of those
+ * values in the pages' text is painted over the same way. Throws a BrowserError when it cannot.
  */
 export async function takeScreenshot(
   page: Page,
@@ -69,10 +75,21 @@ export async function takeScreenshot(
 ): Promise<Screenshot> {
   const format = options.format ?? "jpeg";
   const token = crypto.randomUUID();
-  const frames = options.hideFields ? page.frames() : [];
+  const texts = [...options.hideText ?? []].filter((t) => t.length > 0);
+  const frames = options.hideFields || texts.length ? page.frames() : [];
+  const hide = async (frame: Frame) => {
+    const realm = isolatedRealm(frame);
+    if (options.hideFields) await inRealm(realm, "hideFieldText", token);
+    if (texts.length) await inRealm(realm, "hideSecretText", token, texts);
+  };
+  const show = async (frame: Frame) => {
+    const realm = isolatedRealm(frame);
+    if (options.hideFields) await inRealm(realm, "showFieldText", token);
+    if (texts.length) await inRealm(realm, "showSecretText", token);
+  };
   try {
     // Hiding must work in every frame or the picture is not taken: a secret must never show.
-    await Promise.all(frames.map((f) => inRealm(isolatedRealm(f), "hideFieldText", token)));
+    await Promise.all(frames.map(hide));
     const base64 = await capturePage(page, {
       format,
       ...(format === "jpeg" ? { quality: options.quality ?? 75 } : {}),
@@ -88,8 +105,7 @@ export async function takeScreenshot(
   } finally {
     await Promise.all(
       frames.map((f) =>
-        inRealm(isolatedRealm(f), "showFieldText", token)
-          .catch(() => {/* the frame navigated or closed: the style went with it */})
+        show(f).catch(() => {/* the frame navigated or closed: the style went with it */})
       ),
     );
   }

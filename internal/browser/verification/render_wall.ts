@@ -2,7 +2,7 @@ import type { VerificationWall } from "../../entity/mod.ts";
 
 /**
  * The one sentence that names a human-verification check and the page it blocks, without a full
- * stop; each front-end adds what its reader is to do (the CLI: solve it, then resume; the MCP
+ * stop; each front-end adds what its reader is to do (the CLI: a person must solve it; the MCP
  * client: ask the user).
  *
  * @example

@@ -22,6 +22,7 @@ import {
 import { frameId } from "./dom.ts";
 import { measureEffects } from "../../effects/page/effects.ts";
 import { hideFieldText, showFieldText } from "../../actions/page/field_text.ts";
+import { hideSecretText, showSecretText } from "../../screenshots/page/secret_text.ts";
 import {
   controlKind,
   fileInputFor,
@@ -88,6 +89,8 @@ export const api = {
   waitForText,
   hideFieldText,
   showFieldText,
+  hideSecretText,
+  showSecretText,
   verificationWall,
   viewportSize,
   // The verbs beyond a click (hover and drag need nothing in the page but the checks).
