@@ -21,27 +21,11 @@ import {
   runAction,
 } from "./actions/action_runner.ts";
 import { BannerCloser } from "./banners/banner_closer.ts";
-import type { BrowserPort, DragOptions, TypeOptions } from "./browser_port.ts";
-import { clickElement, type ClickHow, hoverElement, selectText } from "./actions/pointer_verbs.ts";
-import { dragElement } from "./actions/drag_action.ts";
-import { perform } from "./actions/pipeline.ts";
+import type { BrowserPort, ClickOptions, DragOptions, TypeOptions } from "./browser_port.ts";
+import { ElementVerbs } from "./actions/element_verbs.ts";
 import { Downloads } from "./downloads/downloads.ts";
 import type { PointerEnv } from "./actions/actionability.ts";
-import {
-  press,
-  selectOption,
-  typeFocused,
-  typeInto,
-  uploadFile,
-} from "./actions/element_actions.ts";
-import {
-  centre,
-  linkTarget,
-  openUrl,
-  scrollAround,
-  type ScrollDirection,
-  scrollPage,
-} from "./actions/page_steps.ts";
+import { centre, linkTarget, openUrl, type ScrollDirection } from "./actions/page_steps.ts";
 import { closedTab, inTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
 import { type TabInfo, Tabs } from "./tabs/tabs.ts";
 import { DomainGuard } from "./domains/domain_guard.ts";
@@ -77,12 +61,6 @@ import { elementIdentities } from "./observe/identities.ts";
 import { findWall } from "./verification/wall_check.ts";
 import { type HumanInput, sendHumanInput } from "./verification/human_input.ts";
 
-/** The keys that answer a held `prompt()` as they do a person's: OK with its text, or Cancel. */
-const PROMPT_KEYS: Readonly<Record<string, PromptAnswer>> = Object.freeze({
-  Enter: {},
-  Escape: { dismiss: true },
-});
-
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();
 
@@ -112,6 +90,13 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   #closed = false;
   #domains: DomainGuard | undefined;
   #context: BrowserContext | undefined;
+  readonly #verbs = new ElementVerbs({
+    env: () => this.#env,
+    element: (id) => this.#element(id),
+    pointer: (options) => this.#pointer(options),
+    holdsPrompt: () => this.#holdsPrompt(),
+    answerDialog: (answer, options) => this.answerDialog(answer, options),
+  });
 
   private constructor(opened: Omit<OpenedBrowser, "page">, cap: number, mode: SettleMode) {
     this.#opened = opened;
@@ -334,156 +319,51 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return { banners: this.#banners, capMs: this.#settleCapMs, signal: options.signal };
   }
 
-  /** Runs an action on element `[id]` (see {@link runAction}), disposing of its handle after. */
-  async #onElement(
-    id: number,
-    options: ActOptions,
-    act: (page: Page, el: ElementHandle<Element>) => ReturnType<Parameters<typeof runAction>[2]>,
-    scroll = false,
-  ): Promise<ActionOutcome> {
-    const el = await this.#element(id);
-    try {
-      return await runAction(
-        this.#env,
-        { ...options, target: { el, id }, scroll },
-        (p) => act(p, el),
-      );
-    } finally {
-      // An action a prompt stopped keeps its element for the report after the answer.
-      if (!this.#dialogsOf(this.#page).held) {
-        await el.dispose().catch(() => {/* its document is gone */});
-      }
-    }
+  /** Clicks `[id]`: once, twice, with the right button, or by script (see {@link ElementVerbs}). */
+  click(id: number, options: ClickOptions = {}): Promise<ActionOutcome> {
+    return this.#verbs.click(id, options);
   }
 
-  /**
-   * Clicks `[id]` with real mouse events (see {@link clickElement}): once, twice (`double`),
-   * with the right button, or by script when `force` asks for it.
-   */
-  click(id: number, options: ActOptions & ClickHow = {}): Promise<ActionOutcome> {
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => clickElement(page, { el, id }, this.#pointer(options), options),
-    );
-  }
-
-  /** Rests the pointer on `[id]` (see {@link hoverElement}). */
   hover(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => hoverElement(page, { el, id }, this.#pointer(options)),
-    );
+    return this.#verbs.hover(id, options);
   }
 
-  /**
-   * Drags `[id]` onto the element `to` (an ID), onto a text the page shows, and/or by pixels
-   * (see {@link dragElement}).
-   */
   drag(id: number, options: DragOptions): Promise<ActionOutcome> {
-    return this.#onElement(id, options, async (page, el) => {
-      const { to, dx, dy } = options;
-      const onto = typeof to === "number" ? await this.#element(to) : undefined;
-      try {
-        const at = {
-          ...(onto && typeof to === "number" ? { target: { el: onto, id: to } } : {}),
-          ...(typeof to === "string" ? { text: to } : {}),
-          ...(dx !== undefined ? { dx } : {}),
-          ...(dy !== undefined ? { dy } : {}),
-        };
-        return await dragElement(page, { el, id }, at, this.#pointer(options));
-      } finally {
-        await onto?.dispose().catch(() => {/* its document is gone */});
-      }
-    });
+    return this.#verbs.drag(id, options);
   }
 
-  /** Selects the first occurrence of `text` inside `[id]` (see {@link selectText}). */
   selectText(id: number, text: string, options: ActOptions = {}): Promise<ActionOutcome> {
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => selectText(page, { el, id }, text, this.#pointer(options)),
-    );
+    return this.#verbs.selectText(id, text, options);
   }
 
-  /**
-   * Types into `[id]`, replacing its text unless `clear` is false (see {@link typeInto}); with
-   * no ID, where the focus is, the page itself included (see {@link typeFocused}).
-   */
+  /** Types into `[id]`, or with no ID where the focus is (a held prompt's field included). */
   type(
     id: number | undefined,
     text: string,
     pressEnter = false,
     options: TypeOptions = {},
   ): Promise<ActionOutcome> {
-    const how = { clear: options.clear ?? true, pressEnter, keyByKey: options.keyByKey ?? false };
-    // A prompt the page holds open has the focus: its field takes the text, as a person's would.
-    if (id === undefined && this.#holdsPrompt()) return this.answerDialog({ text }, options);
-    if (id === undefined) return runAction(this.#env, options, (p) => typeFocused(p, text, how));
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => typeInto(page, { el, id }, text, how, this.#pointer(options)),
-    );
+    return this.#verbs.type(id, text, pressEnter, options);
   }
 
-  /** Chooses an option of a native or custom select by its text or value (see {@link selectOption}). */
   select(id: number, option: string, options: ActOptions = {}): Promise<ActionOutcome> {
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => selectOption(page, { el, id }, option, this.#pointer(options)),
-    );
+    return this.#verbs.select(id, option, options);
   }
 
-  /** Puts a local file into a file input, or the file chooser `[id]` opens (see {@link uploadFile}). */
   upload(id: number, path: string, options: ActOptions = {}): Promise<ActionOutcome> {
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => uploadFile(page, { el, id }, path, this.#pointer(options)),
-    );
+    return this.#verbs.upload(id, path, options);
   }
 
-  /**
-   * Presses a key or a combination such as `Control+A` on the focused element, or on `[id]`
-   * once it passed the checks and took the focus.
-   */
   press(spec: string, options: ActOptions & { id?: number } = {}): Promise<ActionOutcome> {
-    const pressed = (page: Page) => press(page, spec);
-    const key = PROMPT_KEYS[spec];
-    if (options.id === undefined && key && this.#holdsPrompt()) {
-      return this.answerDialog(key, options);
-    }
-    if (options.id === undefined) return runAction(this.#env, options, pressed);
-    const id = options.id;
-    return this.#onElement(
-      id,
-      options,
-      (page, el) =>
-        perform(page, { el, id }, "press a key on", this.#pointer(options), async () => {
-          await el.focus();
-          const done = await pressed(page);
-          return { ...done, did: `Focused [${id}]. ${done.did}` };
-        }),
-    );
+    return this.#verbs.press(spec, options);
   }
 
-  /** A screen up, down, left or right (the page, or around `[id]`), or `[id]` into view. */
-  async scroll(
+  scroll(
     direction: ScrollDirection | undefined,
     id?: number,
     options: ActOptions = {},
   ): Promise<ActionOutcome> {
-    if (id === undefined) return await scrollPage(this.#env, direction ?? "down", options);
-    return await this.#onElement(
-      id,
-      options,
-      (page, el) => scrollAround(page, { el, id }, direction, this.#pointer(options)),
-      true,
-    );
+    return this.#verbs.scroll(direction, id, options);
   }
 
   /** `--allowed-domains`: navigations elsewhere are refused or cancelled (`blocked`). */

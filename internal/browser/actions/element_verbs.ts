@@ -1,0 +1,211 @@
+/**
+ * The verbs a person has on one element, as a browser session runs them: each resolves the ID,
+ * runs as an action (`runAction`: settle, report) and reaches the element through the one action
+ * pipeline (`perform`). `BrowserSession` forwards its element verbs here.
+ *
+ * @module
+ */
+import type { ElementHandle, Page } from "puppeteer-core";
+import type { ActionOutcome } from "../../entity/mod.ts";
+import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
+import type { DragOptions, TypeOptions } from "../browser_port.ts";
+import { clickElement, type ClickHow, hoverElement, selectText } from "./pointer_verbs.ts";
+import { dragElement } from "./drag_action.ts";
+import { perform } from "./pipeline.ts";
+import type { PointerEnv } from "./actionability.ts";
+import { press, selectOption, typeFocused, typeInto, uploadFile } from "./element_actions.ts";
+import { scrollAround, type ScrollDirection, scrollPage } from "./page_steps.ts";
+import type { PromptAnswer } from "../dialogs/dialog_answers.ts";
+
+/** What the verbs need of the session. */
+export interface VerbHost {
+  /** What every action runs with, now. */
+  env(): ActionEnv;
+  /** The element behind an ID, in the current tab; throws `unknown_element`, `gone`, `wrong_tab`. */
+  element(id: number): Promise<ElementHandle<Element>>;
+  /** What the checks before acting run with (see `untilReady`). */
+  pointer(options: ActOptions): PointerEnv;
+  /** Whether the current tab holds a `prompt()` open for an answer. */
+  holdsPrompt(): boolean;
+  /** Answers that prompt. */
+  answerDialog(answer: PromptAnswer, options: ActOptions): Promise<ActionOutcome>;
+}
+
+/** The keys that answer a held `prompt()` as they do a person's: OK with its text, or Cancel. */
+const PROMPT_KEYS: Readonly<Record<string, PromptAnswer>> = Object.freeze({
+  Enter: {},
+  Escape: { dismiss: true },
+});
+
+/**
+ * The element verbs of one session.
+ *
+ * @example
+ * ```ts
+ * const verbs = new ElementVerbs(host);
+ * await verbs.click(5, { double: true });
+ * ```
+ */
+export class ElementVerbs {
+  readonly #host: VerbHost;
+
+  constructor(host: VerbHost) {
+    this.#host = host;
+  }
+
+  /** Runs an action on element `[id]` (see {@link runAction}), disposing of its handle after. */
+  async #onElement(
+    id: number,
+    options: ActOptions,
+    act: (page: Page, el: ElementHandle<Element>) => ReturnType<Parameters<typeof runAction>[2]>,
+    scroll = false,
+  ): Promise<ActionOutcome> {
+    const el = await this.#host.element(id);
+    try {
+      return await runAction(
+        this.#host.env(),
+        { ...options, target: { el, id }, scroll },
+        (p) => act(p, el),
+      );
+    } finally {
+      // An action a prompt stopped keeps its element for the report after the answer.
+      if (!this.#host.holdsPrompt()) {
+        await el.dispose().catch(() => {/* its document is gone */});
+      }
+    }
+  }
+
+  /**
+   * Clicks `[id]` with real mouse events (see {@link clickElement}): once, twice (`double`),
+   * with the right button, or by script when `force` asks for it.
+   */
+  click(id: number, options: ActOptions & ClickHow = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => clickElement(page, { el, id }, this.#host.pointer(options), options),
+    );
+  }
+
+  /** Rests the pointer on `[id]` (see {@link hoverElement}). */
+  hover(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => hoverElement(page, { el, id }, this.#host.pointer(options)),
+    );
+  }
+
+  /**
+   * Drags `[id]` onto the element `to` (an ID), onto a text the page shows, and/or by pixels
+   * (see {@link dragElement}).
+   */
+  drag(id: number, options: DragOptions): Promise<ActionOutcome> {
+    return this.#onElement(id, options, async (page, el) => {
+      const { to, dx, dy } = options;
+      const onto = typeof to === "number" ? await this.#host.element(to) : undefined;
+      try {
+        const at = {
+          ...(onto && typeof to === "number" ? { target: { el: onto, id: to } } : {}),
+          ...(typeof to === "string" ? { text: to } : {}),
+          ...(dx !== undefined ? { dx } : {}),
+          ...(dy !== undefined ? { dy } : {}),
+        };
+        return await dragElement(page, { el, id }, at, this.#host.pointer(options));
+      } finally {
+        await onto?.dispose().catch(() => {/* its document is gone */});
+      }
+    });
+  }
+
+  /** Selects the first occurrence of `text` inside `[id]` (see {@link selectText}). */
+  selectText(id: number, text: string, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => selectText(page, { el, id }, text, this.#host.pointer(options)),
+    );
+  }
+
+  /**
+   * Types into `[id]`, replacing its text unless `clear` is false (see {@link typeInto}); with
+   * no ID, where the focus is, the page itself included (see {@link typeFocused}).
+   */
+  type(
+    id: number | undefined,
+    text: string,
+    pressEnter = false,
+    options: TypeOptions = {},
+  ): Promise<ActionOutcome> {
+    const how = { clear: options.clear ?? true, pressEnter, keyByKey: options.keyByKey ?? false };
+    // A prompt the page holds open has the focus: its field takes the text, as a person's would.
+    if (id === undefined && this.#host.holdsPrompt()) {
+      return this.#host.answerDialog({ text }, options);
+    }
+    if (id === undefined) {
+      return runAction(this.#host.env(), options, (p) => typeFocused(p, text, how));
+    }
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => typeInto(page, { el, id }, text, how, this.#host.pointer(options)),
+    );
+  }
+
+  /** Chooses an option of a native or custom select by its text or value (see {@link selectOption}). */
+  select(id: number, option: string, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => selectOption(page, { el, id }, option, this.#host.pointer(options)),
+    );
+  }
+
+  /** Puts a local file into a file input, or the file chooser `[id]` opens (see {@link uploadFile}). */
+  upload(id: number, path: string, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#onElement(
+      id,
+      options,
+      (page, el) => uploadFile(page, { el, id }, path, this.#host.pointer(options)),
+    );
+  }
+
+  /**
+   * Presses a key or a combination such as `Control+A` on the focused element, or on `[id]`
+   * once it passed the checks and took the focus.
+   */
+  press(spec: string, options: ActOptions & { id?: number } = {}): Promise<ActionOutcome> {
+    const pressed = (page: Page) => press(page, spec);
+    const key = PROMPT_KEYS[spec];
+    if (options.id === undefined && key && this.#host.holdsPrompt()) {
+      return this.#host.answerDialog(key, options);
+    }
+    if (options.id === undefined) return runAction(this.#host.env(), options, pressed);
+    const id = options.id;
+    return this.#onElement(
+      id,
+      options,
+      (page, el) =>
+        perform(page, { el, id }, "press a key on", this.#host.pointer(options), async () => {
+          await el.focus();
+          const done = await pressed(page);
+          return { ...done, did: `Focused [${id}]. ${done.did}` };
+        }),
+    );
+  }
+
+  /** A screen up, down, left or right (the page, or around `[id]`), or `[id]` into view. */
+  async scroll(
+    direction: ScrollDirection | undefined,
+    id?: number,
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
+    if (id === undefined) return await scrollPage(this.#host.env(), direction ?? "down", options);
+    return await this.#onElement(
+      id,
+      options,
+      (page, el) => scrollAround(page, { el, id }, direction, this.#host.pointer(options)),
+      true,
+    );
+  }
+}
