@@ -137,6 +137,18 @@ export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
     if (signal.aborted) return stopped();
     if (name === "done") return { ok: true, message: answer, steps: done, healed, ms: elapsed() };
     const args = { ...recorded.call.args };
+    if (typeof args.to === "number") {
+      // The trace identifies the element acted on, not the one dropped onto: its number from the
+      // recorded run may name another element now, so the step is not guessed at.
+      return {
+        ok: false,
+        message:
+          `Step ${recorded.step} (${name}): it drops onto element [${args.to}] by its number, which a replay cannot find again; record the drag onto a text the page shows (to="Done") to replay it`,
+        steps: done,
+        healed,
+        ms: elapsed(),
+      };
+    }
     let state: BrowserState | undefined;
     let target = recorded.target;
     if (target) {
