@@ -99,7 +99,7 @@ Deno.test("the wait tool lets the model wait for a text, and for seconds", async
     });
     assert.equal(run.code, 0, run.stderr);
     assert.ok(model.requests[0]!.toolNames.includes("wait"), "the model is offered wait");
-    assert.match(model.requests[0]!.system, /still working.*wait\(seconds\) or wait\(text\)/);
+    assert.match(model.requests[0]!.system, /Page still loading: wait before concluding/);
     const user = (i: number) => model.requests[i]!.user;
     assert.match(user(2), /[Ss]till loading after 1 s/, user(2));
     assert.match(

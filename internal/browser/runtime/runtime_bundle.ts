@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "376a47147f44";
+export const RUNTIME_VERSION = "b9ba676efeb8";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -341,7 +341,11 @@ export const RUNTIME_SOURCE = [
   "  function deepElementFromPoint(x, y) {",
   "    let hit = document.elementFromPoint(x, y);",
   "    while (hit?.shadowRoot) {",
-  "      const inner = hit.shadowRoot.elementFromPoint(x, y);",
+  "      let inner = hit.shadowRoot.elementFromPoint(x, y);",
+  "      if (inner === hit) {",
+  "        const drawn = hit.shadowRoot.elementsFromPoint(x, y)[0];",
+  "        inner = drawn && drawn !== hit && hit.shadowRoot.contains(drawn) ? drawn : hit;",
+  "      }",
   "      if (!inner || inner === hit) break;",
   "      hit = inner;",
   "    }",
@@ -5124,7 +5128,7 @@ export const RUNTIME_SOURCE = [
   "    scrollSideways",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("376a47147f44", api);',
+  '    install("b9ba676efeb8", api);',
   "    activityTracker();",
   "  }",
   "})();",

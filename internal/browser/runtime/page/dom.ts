@@ -42,11 +42,20 @@ export function visible(el: Element): boolean {
   return r.width > 0 && r.height > 0;
 }
 
-/** The innermost element drawn at a point, through open shadow roots. */
+/**
+ * The innermost element drawn at a point, through open shadow roots. Over text a host slots into
+ * its shadow tree (`<x-tab>Large</x-tab>` shown in the tab's `<button><slot>`), the shadow root
+ * answers with the host itself: the element of its own tree drawn there (the button, which the
+ * event reaches through the slot) is the one.
+ */
 export function deepElementFromPoint(x: number, y: number): Element | null {
   let hit = document.elementFromPoint(x, y);
   while (hit?.shadowRoot) {
-    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    let inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (inner === hit) {
+      const drawn = hit.shadowRoot.elementsFromPoint(x, y)[0];
+      inner = drawn && drawn !== hit && hit.shadowRoot.contains(drawn) ? drawn : hit;
+    }
     if (!inner || inner === hit) break;
     hit = inner;
   }
