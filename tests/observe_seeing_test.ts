@@ -88,7 +88,7 @@ Deno.test("find reports a match inside a collapsed section with the control that
       "m",
     ),
   );
-  assert.match(find.description, /collapsed sections/);
+  assert.match(find.description, /collapsed parts/);
   const closed = await browser.find("nothing about");
   assert.match(
     closed.text,

@@ -19,7 +19,10 @@ Deno.test("a tool's JSON Schema is written from its one schema, without the boun
   assert.deepEqual(click.parameters, {
     type: "object",
     properties: {
-      id: { type: "integer", description: "The element's number from the page, e.g. 12 for [12]" },
+      id: { type: "integer" },
+      double: { type: "boolean" },
+      button: { type: "string", const: "right" },
+      force: { type: "boolean", description: "unchecked script click: last resort" },
     },
     required: ["id"],
   });
@@ -101,7 +104,7 @@ Deno.test("validateArgs() coerces weaker models' slips for the agent and is stri
   });
   assert.deepEqual(strict("scroll", { direction: "UP" }), {
     ok: false,
-    error: 'Argument "direction" must be one of up, down, got "UP"',
+    error: 'Argument "direction" must be one of up, down, left, right, got "UP"',
   });
   assert.deepEqual(strict("click", { id: null }), {
     ok: false,
