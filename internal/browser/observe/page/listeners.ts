@@ -1,29 +1,61 @@
 /// <reference lib="dom" />
 /**
- * Click listeners: which elements a page script made clickable (`addEventListener("click", …)`,
- * `el.onclick = …`) though nothing in the DOM says so.
+ * Listeners: which elements a page script made operable (`addEventListener("dblclick", …)`,
+ * `el.onclick = …`) though nothing in the DOM says so, and by which verb of the mouse.
  *
  * Two halves talk through DOM events whose names carry a random per-run token:
- * - {@link recordClickListeners} runs in the page's own world before any page script (the
+ * - {@link recordListenerSigns} runs in the page's own world before any page script (the
  *   browser package installs it on every new document). It notes each element that gets a
- *   click-like listener in a `WeakSet` and a list of weak references held in its closure: nothing
- *   on a global, so the page can neither see nor change the marks.
+ *   listener of a type in {@link LISTENER_SIGNS}, with the signs its listeners give, in weak
+ *   maps and a list of weak references held in its closure: nothing on a global, so the page can
+ *   neither see nor change the marks.
  * - The recorder also tells of a shadow root attached to an element (`${token}:shadow` on it),
  *   which the incremental walk hears (`walk_cache.ts`).
  * - {@link listenedElements} runs in the runtime's isolated world: it asks with one event, and
- *   the recorder answers with one event on each marked element in the document that it has not
- *   told of before; the runtime keeps what it was told in the document's state.
+ *   the recorder answers with one event per sign on each marked element in the document that it
+ *   has not told of before (or that gained a sign since); the runtime keeps what it was told in
+ *   the document's state.
  *
  * @module
  */
 import { docState } from "../../runtime/page/state.ts";
+
+/** What a listener says about its element; an element's signs are a set of these bits. */
+export const SIGN = {
+  click: 1,
+  press: 2,
+  dblclick: 4,
+  contextmenu: 8,
+  hover: 16,
+  drag: 32,
+} as const;
+
+/** The signs in bit order: the suffixes of the events that tell them. */
+const SIGN_NAMES = ["click", "press", "dblclick", "contextmenu", "hover", "drag"] as const;
+
+/**
+ * The listener types the recorder notes, each a row with the sign it gives the element it is on
+ * (also as an `on…` property, and as an inline attribute: {@link attributeSigns}).
+ */
+export const LISTENER_SIGNS: readonly { type: string; sign: number; reason: string }[] = [
+  { type: "click", sign: SIGN.click, reason: "the element is clicked" },
+  { type: "mousedown", sign: SIGN.press, reason: "a press acts: a custom button, a knob" },
+  { type: "pointerdown", sign: SIGN.press, reason: "a press acts: a knob, a drawing area" },
+  { type: "mouseup", sign: SIGN.press, reason: "the release of a press acts" },
+  { type: "pointerup", sign: SIGN.press, reason: "the release of a press acts" },
+  { type: "dblclick", sign: SIGN.dblclick, reason: "a calendar slot, a cell edited in place" },
+  { type: "contextmenu", sign: SIGN.contextmenu, reason: "the element opens its own menu" },
+  { type: "mouseenter", sign: SIGN.hover, reason: "the pointer's arrival acts: a hover menu" },
+  { type: "mouseover", sign: SIGN.hover, reason: "the pointer's arrival acts (jQuery's hover)" },
+  { type: "dragstart", sign: SIGN.drag, reason: "a script starts a drag from it" },
+];
 
 /**
  * Installs the recorder in this document (the page's world; bundled with the main world's entry,
  * `runtime/page/main_world_entry.ts`). It keeps the built-ins it needs from before page scripts
  * run, so a page that replaces them cannot break it.
  */
-export function recordClickListeners(token: string): void {
+export function recordListenerSigns(token: string): void {
   const g = globalThis as unknown as {
     EventTarget: typeof EventTarget;
     HTMLElement: typeof HTMLElement;
@@ -32,6 +64,7 @@ export function recordClickListeners(token: string): void {
     Event: typeof Event;
     WeakRef: typeof WeakRef;
     WeakSet: typeof WeakSet;
+    WeakMap: typeof WeakMap;
     Proxy: ProxyConstructor;
     Reflect: typeof Reflect;
     Object: typeof Object;
@@ -45,23 +78,31 @@ export function recordClickListeners(token: string): void {
   const ElementCtor = g.Element;
   const WeakRefCtor = g.WeakRef;
   const deref = g.WeakRef.prototype.deref;
-  const marks = new g.WeakSet<Element>();
+  const signs = new g.WeakMap<Element, number>();
+  const get = g.WeakMap.prototype.get, set = g.WeakMap.prototype.set;
+  // Elements with a sign not told yet (their references are in `refs`).
+  const pending = new g.WeakSet<Element>();
   const has = g.WeakSet.prototype.has, put = g.WeakSet.prototype.add;
+  const drop = g.WeakSet.prototype.delete;
   const connected = O.getOwnPropertyDescriptor(g.Node.prototype, "isConnected")!.get!;
+  // A lookup without a prototype: a page's `Object.prototype` additions cannot answer it.
+  const signOf: Record<string, number | undefined> = O.create(null);
+  for (const row of LISTENER_SIGNS) signOf[row.type] = row.sign;
   const refs: WeakRef<Element>[] = [];
-  const mark = (target: unknown) => {
-    if (!(target instanceof ElementCtor) || apply(has, marks, [target])) return;
-    apply(put, marks, [target]);
+  const mark = (target: unknown, sign: number) => {
+    if (!(target instanceof ElementCtor)) return;
+    const had = (apply(get, signs, [target]) as number | undefined) ?? 0;
+    if ((had & sign) === sign) return;
+    apply(set, signs, [target, had | sign]);
+    if (apply(has, pending, [target])) return;
+    apply(put, pending, [target]);
     refs[refs.length] = new WeakRefCtor(target);
   };
   proto.addEventListener = new g.Proxy(add, {
     apply(fn, self, args: unknown[]) {
       const t = args[0];
-      if (
-        args[1] &&
-        (t === "click" || t === "mousedown" || t === "mouseup" || t === "pointerdown" ||
-          t === "pointerup")
-      ) mark(self);
+      const sign = typeof t === "string" ? signOf[t] : undefined;
+      if (sign && args[1]) mark(self, sign);
       return apply(fn, self, args);
     },
   });
@@ -75,14 +116,14 @@ export function recordClickListeners(token: string): void {
       return root;
     },
   });
-  for (const name of ["onclick", "onmousedown", "onpointerdown"]) {
-    const d = O.getOwnPropertyDescriptor(g.HTMLElement.prototype, name);
+  for (const { type, sign } of LISTENER_SIGNS) {
+    const d = O.getOwnPropertyDescriptor(g.HTMLElement.prototype, `on${type}`);
     if (!d?.set) continue;
-    O.defineProperty(g.HTMLElement.prototype, name, {
+    O.defineProperty(g.HTMLElement.prototype, `on${type}`, {
       ...d,
       set: new g.Proxy(d.set, {
         apply(fn, self, args: unknown[]) {
-          if (typeof args[0] === "function") mark(self);
+          if (typeof args[0] === "function") mark(self, sign);
           return apply(fn, self, args);
         },
       }),
@@ -90,11 +131,16 @@ export function recordClickListeners(token: string): void {
   }
   // The isolated world asks on the document: for every marked element in it (`:all`, a runtime
   // that knows none yet), or for those it has not been told of (`:new`). Each one it is told of
-  // answers with one event; one not in the document yet answers at a later ask.
+  // answers with one event per sign; one not in the document yet answers at a later ask.
   let told: WeakRef<Element>[] = [];
   const answer = (all: boolean) => {
     if (all) {
-      for (let i = 0; i < told.length; i++) refs[refs.length] = told[i]!;
+      for (let i = 0; i < told.length; i++) {
+        const el = apply(deref, told[i]!, []) as Element | undefined;
+        if (!el || apply(has, pending, [el])) continue;
+        apply(put, pending, [el]);
+        refs[refs.length] = told[i]!;
+      }
       told = [];
     }
     let kept = 0;
@@ -103,7 +149,13 @@ export function recordClickListeners(token: string): void {
       const el = apply(deref, ref, []) as Element | undefined;
       if (!el) continue;
       if (apply(connected, el, [])) {
-        apply(dispatch, el, [new EventCtor(`${token}:mark`, { composed: true })]);
+        const bits = apply(get, signs, [el]) as number;
+        for (let b = 0; b < SIGN_NAMES.length; b++) {
+          if (!(bits & (1 << b))) continue;
+          const type = `${token}:${SIGN_NAMES[b]}`;
+          apply(dispatch, el, [new EventCtor(type, { composed: true })]);
+        }
+        apply(drop, pending, [el]);
         told[told.length] = ref;
       } else refs[kept++] = ref;
     }
@@ -120,25 +172,57 @@ export function recordClickListeners(token: string): void {
 }
 
 /**
- * The elements of this document that page scripts gave a click-like listener, as the recorder
- * saw them (none when it is not installed: a document loaded before it was). The recorder tells
- * each element once; this document's runtime keeps them.
+ * The elements of this document that page scripts gave a listener of {@link LISTENER_SIGNS},
+ * with their signs, as the recorder saw them (none when it is not installed: a document loaded
+ * before it was). The recorder tells each element once per new sign; this document's runtime
+ * keeps them.
  */
-export function listenedElements(token: string): WeakSet<Element> {
+export function listenedElements(token: string): WeakMap<Element, number> {
   const state = docState();
-  const known = state.listened ?? new WeakSet<Element>();
-  const take = (e: Event) => {
-    const t = e.composedPath()[0];
-    if (!(t instanceof Element)) return;
-    known.add(t);
-    state.cache?.touch(t); // a new control where the last observation saw none
-  };
-  document.addEventListener(`${token}:mark`, take, true);
+  const known = state.listened ?? new WeakMap<Element, number>();
+  const takers = SIGN_NAMES.map((name, b) => {
+    const take = (e: Event) => {
+      const t = e.composedPath()[0];
+      if (!(t instanceof Element)) return;
+      const had = known.get(t) ?? 0;
+      if (had & (1 << b)) return;
+      known.set(t, had | (1 << b));
+      state.cache?.touch(t); // a new control, or a new verb, where the last observation saw none
+    };
+    return [`${token}:${name}`, take] as const;
+  });
+  for (const [type, take] of takers) document.addEventListener(type, take, true);
   try {
     document.dispatchEvent(new Event(`${token}:${state.listened ? "new" : "all"}`));
   } finally {
-    document.removeEventListener(`${token}:mark`, take, true);
+    for (const [type, take] of takers) document.removeEventListener(type, take, true);
   }
   state.listened = known;
   return known;
+}
+
+/** Inline handler attributes, each with the sign it gives (`<td ondblclick="edit(this)">`). */
+const ATTRIBUTE_SIGNS = new Map<string, number>([
+  ["ondblclick", SIGN.dblclick],
+  ["oncontextmenu", SIGN.contextmenu],
+  ["ondragstart", SIGN.drag],
+  ["onmouseenter", SIGN.hover],
+  ["onmouseover", SIGN.hover],
+  ["onmousedown", SIGN.press],
+  ["onpointerdown", SIGN.press],
+]);
+
+/**
+ * The signs `el`'s inline handler attributes give (the recorder sees no such handler): one pass
+ * over its attribute names, only those that start with "on" looked up.
+ */
+export function attributeSigns(el: Element): number {
+  if (!el.hasAttributes()) return 0;
+  let bits = 0;
+  for (const name of el.getAttributeNames()) {
+    if (name.charCodeAt(0) === 111 && name.charCodeAt(1) === 110) {
+      bits |= ATTRIBUTE_SIGNS.get(name) ?? 0;
+    }
+  }
+  return bits;
 }

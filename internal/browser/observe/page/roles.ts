@@ -65,13 +65,15 @@ export function implicitRole(el: Element): string {
  * How an element is interactive: 2 natively or by role, 1 by heuristics (a click listener a page
  * script added, `onclick` and framework click attributes, tabindex, `aria-current`, a pointer
  * cursor its parent does not have, or a list item's or table row's own pointer cursor), 0 not.
- * `listened`: a page script gave it a click-like listener.
+ * `listened`: a page script gave it a click listener (other listeners: `operations.ts`);
+ * `cursor`: its cursor, when the caller read it already.
  */
 export function interactive(
   el: Element,
   s: CSSStyleDeclaration,
   parentPointer: boolean,
   listened = false,
+  cursor?: string,
 ): number {
   const tag = el.localName;
   if (tag === "a" && el.hasAttribute("href")) return 2;
@@ -100,7 +102,9 @@ export function interactive(
   if (ti !== null && Number(ti) >= 0) return 1;
   const current = el.getAttribute("aria-current");
   if (current && current !== "false") return 1;
-  if (s.cursor === "pointer" && (!parentPointer || tag === "li" || tag === "tr")) return 1;
+  if ((cursor ?? s.cursor) === "pointer" && (!parentPointer || tag === "li" || tag === "tr")) {
+    return 1;
+  }
   return 0;
 }
 
@@ -111,7 +115,7 @@ export function isToggle(el: Element): boolean {
 
 /** Obviously interactive elements, to count those outside the observed band. */
 export const INTERACTIVE_SELECTOR =
-  "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=combobox],[role=textbox],[role=slider],[onclick],[tabindex]:not([tabindex='-1'])";
+  "a[href],button,input:not([type=hidden]),select,textarea,summary,[role=button],[role=link],[role=checkbox],[role=radio],[role=tab],[role=menuitem],[role=option],[role=switch],[role=combobox],[role=textbox],[role=slider],[onclick],[tabindex]:not([tabindex='-1']),[draggable=true]";
 
 /** Tags whose content is never page text. */
 export const NOT_TEXT = new Set([

@@ -2,17 +2,17 @@
 /**
  * The main world's entry: the recorders that must see the page's own calls, installed in the
  * page's world of every new document before its scripts run (the isolated runtime cannot see
- * them): which elements scripts make clickable (`observe/page/listeners.ts`) and the work an
+ * them): which elements scripts make operable, and how (`observe/page/listeners.ts`) and the work an
  * action sets off (`settle/page/recorder.ts`). `scripts/bundle_runtime.ts` bundles it into the
  * body of a function of the per-run token (`runtime/main_world_bundle.ts`).
  *
  * @module
  */
-import { recordClickListeners } from "../../observe/page/listeners.ts";
+import { recordListenerSigns } from "../../observe/page/listeners.ts";
 import { recordActionWork } from "../../settle/page/recorder.ts";
 
 /** The per-run token: the parameter of the function the bundle is the body of. */
 declare const MAIN_WORLD_TOKEN: string;
 
-recordClickListeners(MAIN_WORLD_TOKEN);
+recordListenerSigns(MAIN_WORLD_TOKEN);
 recordActionWork(MAIN_WORLD_TOKEN);

@@ -50,8 +50,8 @@ export interface DocState {
   idle?: IdleTracker;
   /** The token the timer recorder was last told of an action with (`timers.ts`). */
   timerToken?: string;
-  /** Elements page scripts gave click listeners, as the recorder told them (`listeners.ts`). */
-  listened?: WeakSet<Element>;
+  /** Elements page scripts gave listeners, with their signs, as the recorder told them (`listeners.ts`). */
+  listened?: WeakMap<Element, number>;
   /** The option texts `findCustomOption` saw last, per custom dropdown. */
   options: WeakMap<Element, string[]>;
   /**

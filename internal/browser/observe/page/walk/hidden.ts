@@ -7,6 +7,7 @@
  * @module
  */
 import { accessibleName } from "../names.ts";
+import { SIGN } from "../listeners.ts";
 import { interactive } from "../roles.ts";
 import { norm } from "../../../shared/text.ts";
 import type { HiddenMatch } from "../../../shared/walk_types.ts";
@@ -82,7 +83,8 @@ function opens(el: Element, w: WalkScope): boolean {
   if (el.matches(NOT_OPENER)) return false;
   const s = getComputedStyle(el);
   if (s.display === "none" || s.visibility !== "visible") return false;
-  return interactive(el, s, false, w.listened.has(el)) > 0;
+  const signs = w.listened.get(el) ?? 0;
+  return interactive(el, s, false, (signs & (SIGN.click | SIGN.press)) !== 0) > 0;
 }
 
 /**

@@ -47,8 +47,8 @@ export interface WalkScope {
   bandBottom: number;
   /** find: the normalised query. */
   query: string;
-  /** Elements page scripts gave click listeners (empty when the recorder is not installed). */
-  listened: WeakSet<Element>;
+  /** Elements page scripts gave listeners, with their signs (none without the recorder). */
+  listened: WeakMap<Element, number>;
 }
 
 /** A listed control while its subtree is walked: text below it becomes its label. */
@@ -61,6 +61,8 @@ export interface Ctl {
   sr: string;
   /** 2: a control natively or by role; 1: by heuristics (listeners, pointer cursor). */
   kind: number;
+  /** Listed by an operating sign alone (`operations.ts`): dropped unless named or knob-sized. */
+  bySign?: boolean;
   /** Its place in the walk's items, and how many controls were listed inside it. */
   index: number;
   inner: number;
@@ -88,7 +90,8 @@ export interface Ctx {
   scroller: number;
   /** Effective background colour (null: an image or unknown). */
   bg: Rgba | null;
-  cursor: boolean;
+  /** The element's cursor (its children's parent cursor). */
+  cursor: string;
   where: number;
   hidden: boolean;
 }
@@ -139,7 +142,7 @@ export function startWalk(o: WalkOptions): WalkScope {
     bandTop: pageScope ? -Infinity : o.band ? o.band.top : view.top - band,
     bandBottom: pageScope ? Infinity : o.band ? o.band.bottom : view.bottom + band,
     query: o.query ? norm(o.query) : "",
-    listened: o.listeners && o.mode !== "read" ? listenedElements(o.listeners) : new WeakSet(),
+    listened: o.listeners && o.mode !== "read" ? listenedElements(o.listeners) : new WeakMap(),
   };
 }
 

@@ -28,6 +28,7 @@ import {
   WHERE,
 } from "../../../shared/walk_types.ts";
 import { describe, finish, idFor } from "./describe.ts";
+import { handMarks, operability, provenControl } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { nestedList, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
@@ -101,7 +102,7 @@ export class FrameWalker {
         posClip: clip,
         scroller: -1,
         bg: bg[3] === 0 ? null : bg,
-        cursor: false,
+        cursor: getComputedStyle(document.body).cursor,
         where: 0,
         hidden: false,
       });
@@ -217,15 +218,22 @@ export class FrameWalker {
   /**
    * Completes a control's item once its subtree was walked. A control that only wraps others
    * (no text of its own) is dropped when a script or a role made it one and it shows no state
-   * (`<li role=menuitem><a href>…</a></li>`): one real control is listed once.
+   * (`<li role=menuitem><a href>…</a></li>`): one real control is listed once. One listed by an
+   * operating sign alone (`operations.ts`) is dropped unless named or as small as a knob.
    */
   #finish(c: Ctl): void {
     finish(this.#w, c);
-    if (c.inner === 0 || /[\p{L}\p{N}]/u.test(c.buf + c.sr)) return;
-    const wrapper = c.kind === 1 ||
-      (!NATIVE.has(c.el.localName) && c.el.hasAttribute("role") && !c.item.label &&
-        !CONTAINERS.has(c.item.role) && c.item.states.length === 0);
-    if (wrapper && this.items[c.index] === c.item) this.items.splice(c.index, 1);
+    const it = c.item;
+    const unproven = c.bySign && !provenControl(c.el, !!(it.label || it.icon));
+    if (!unproven && (c.inner === 0 || /[\p{L}\p{N}]/u.test(c.buf + c.sr))) return;
+    const wrapper = unproven || c.kind === 1 ||
+      (!NATIVE.has(c.el.localName) && c.el.hasAttribute("role") && !it.label &&
+        !CONTAINERS.has(it.role) && it.states.length === 0);
+    if (!wrapper || this.items[c.index] !== it) return;
+    this.items.splice(c.index, 1);
+    // The one control it wraps is what a person drags or double-clicks: it takes the marks.
+    const inner = this.items[c.index];
+    if (c.inner === 1 && inner?.kind === "el") handMarks(it, inner);
   }
 
   /** find: counts the query's matches inside a hidden element, with the control that shows it. */
@@ -299,7 +307,7 @@ export class FrameWalker {
       (r.bottom < w.bandTop || r.top > w.bandBottom) &&
       position !== "fixed" && position !== "sticky" && w.o.mode === "observe"
     ) {
-      const n = (interactive(el, s, ctx.cursor) ? 1 : 0) +
+      const n = (interactive(el, s, ctx.cursor === "pointer") ? 1 : 0) +
         el.querySelectorAll(INTERACTIVE_SELECTOR).length;
       if (r.bottom < w.bandTop) this.above += n;
       else this.below += n;
@@ -326,9 +334,10 @@ export class FrameWalker {
     if (parent && /^(presentation|none)$/.test(el.getAttribute("role") ?? "")) {
       return ctx.control;
     }
-    const kind = s.visibility === "visible" && w.o.mode !== "read"
-      ? interactive(el, s, ctx.cursor, w.listened.has(el))
-      : 0;
+    const op = s.visibility === "visible" && w.o.mode !== "read"
+      ? operability(el, s, ctx.cursor, w.listened.get(el) ?? 0, !!ctx.control, w.o.maxLabel)
+      : null;
+    const kind = op?.kind ?? 0;
     if (!kind) return ctx.control;
     // Script-clickable containers as big as the screen are layout, not controls.
     const big = kind === 1 && (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
@@ -354,6 +363,8 @@ export class FrameWalker {
         (r.top - w.view.top) / w.vh,
       );
       c.kind = kind;
+      c.bySign = op!.bySign;
+      c.item.states.push(...op!.marks);
       c.index = this.items.length;
       if (parent) parent.inner++;
       if (ctx.nest) c.item.level = ctx.nest;
@@ -434,7 +445,7 @@ export class FrameWalker {
       posClip: s.position === "static" ? own.posClip : clip,
       scroller,
       bg: own.bg,
-      cursor: s.cursor === "pointer",
+      cursor: s.cursor,
       where: own.where,
       hidden: s.visibility !== "visible",
     };
