@@ -73,22 +73,35 @@ Deno.test("agent ends an A-B-A-B alternation that leads nowhere as loop_stuck", 
   assert.equal(model.requests.length, 7);
 });
 
-Deno.test("agent sends back once a done that claims an effect the last click did not have", async () => {
+Deno.test("agent sends back once a done that claims an effect after a click that failed", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/judgement/noop.html") } },
+    { tool: "click", args: { id: 999 } },
+    { tool: "done", args: { result: "Added the Dome 3 tent to the cart" } },
+    { tool: "done", args: { result: "The cart button could not be pressed", success: false } },
+  ]);
+  const run = await runCli({ args: ["add the tent to the cart"], env: modelEnv(model.baseUrl) });
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout.trim(), "The cart button could not be pressed");
+  assert.match(
+    historyLine(model.requests[3]!, 3),
+    /done\(result="Added the Dome 3 tent to the cart"\) → ERROR: Not finished yet: your last action \(click \[999\]\) failed, so nothing on the page confirms/,
+  );
+  assert.match(run.stderr, /goal_failed · 4 steps/);
+});
+
+Deno.test("agent accepts a done after a click that rightly changed nothing on the page", async () => {
   await using site = startFixtureServer();
   await using model = startScriptedModel([
     { tool: "navigate", args: { url: site.url("/judgement/noop.html") } },
     (req) => ({ tool: "click", args: { id: idOf(req, "Add to cart") } }),
-    { tool: "done", args: { result: "Added the Dome 3 tent to the cart" } },
-    { tool: "done", args: { result: "The cart button does nothing", success: false } },
+    { tool: "done", args: { result: "Clicked Add to cart; the page shows no change" } },
   ]);
-  const run = await runCli({ args: ["add the tent to the cart"], env: modelEnv(model.baseUrl) });
-  assert.equal(run.code, 1, run.stderr);
-  assert.equal(run.stdout.trim(), "The cart button does nothing");
-  assert.match(
-    historyLine(model.requests[3]!, 3),
-    /done\(result="Added the Dome 3 tent to the cart"\) → ERROR: Not finished yet: your last action \(click \[\d+\] "Add to cart"\) made no visible change on the page/,
-  );
-  assert.match(run.stderr, /goal_failed · 4 steps/);
+  const run = await runCli({ args: ["press add to cart"], env: modelEnv(model.baseUrl) });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Clicked Add to cart; the page shows no change");
+  assert.equal(model.requests.length, 3);
 });
 
 Deno.test("agent follows a re-rendered element to its new ID before asking the model again", async () => {

@@ -181,16 +181,15 @@ for (
     [undefined, false],
   ] as const
 ) {
-  Deno.test(`doneObjection() ${objects ? "sends back" : "accepts"} a claimed effect after a call with facts ${JSON.stringify(facts)} that changed nothing`, () => {
+  Deno.test(`doneObjection() ${objects ? "sends back" : "accepts"} a claimed effect after a call with facts ${JSON.stringify(facts)} that failed`, () => {
     const call: ToolCall = { name: "done", args: { result: "Added to cart" }, reasoning: "" };
     const last = {
       step: 1,
       call: { name: "poke", args: { id: 4 }, reasoning: "" },
-      result: { ok: true, text: "Poked [4]" },
+      result: { ok: false, text: "Cannot poke [4]: it is disabled" },
       ms: 5,
     };
     const objection = doneObjection(call, [last], {
-      lastChangedNothing: true,
       facts: (name) => name === "poke" ? facts : undefined,
     });
     assert.equal(

@@ -12,26 +12,25 @@ const CLAIMS_EFFECT = new RegExp(
 );
 
 /**
- * Checks that a successful `done` has evidence: when the answer claims an effect ("added to
- * cart") right after a call that acts on an element of the page (its tool's facts:
- * `effect: "acts"`, `element: true`: a click, typing, a choice, a key), that call must have
- * worked and changed the page. After any other call an unchanged page says nothing of the
- * effect: reading, scrolling and waiting do not make it, leaving the page shows another one, and
- * a module's work away from the page does not show on it. Returns the fact to send back to the
- * model, or undefined to accept. A `done` right after a rejected one is accepted: the model
- * insisted, and the user reads its answer.
+ * Sends back a successful `done` only when it can show the answer wrong: the answer claims an
+ * effect ("added to cart") right after a call that acts on an element of the page (its tool's
+ * facts: `effect: "acts"`, `element: true`: a click, typing, a choice, a key) and that call
+ * failed. A page that did not change is no reason: many clicks rightly change nothing visible
+ * (a choice already made, a colour, a dialog that came and went), and the model reads the page.
+ * Returns the fact to send back to the model, or undefined to accept. A `done` right after a
+ * rejected one is accepted: the model insisted, and the user reads its answer.
  *
  * @example
  * ```ts
- * doneObjection(call, history, { lastChangedNothing: true, facts: (name) => registry.get(name)?.facts });
- * // 'Not finished yet: your last action (click [12] "Add to cart") made no visible change …'
+ * doneObjection(call, history, { facts: (name) => registry.get(name)?.facts });
+ * // 'Not finished yet: your last action (click [12] "Add to cart") failed, …'
  * ```
  */
 export function doneObjection(
   call: ToolCall,
   history: readonly StepRecord[],
   /** `facts`: the facts of a tool by name (undefined for a name no tool has). */
-  known: { lastChangedNothing: boolean; facts: (name: string) => ToolFacts | undefined },
+  known: { facts: (name: string) => ToolFacts | undefined },
 ): string | undefined {
   if (call.name !== "done" || call.args.success === false || call.args.success === "false") {
     return undefined;
@@ -41,19 +40,11 @@ export function doneObjection(
   const answer = typeof call.args.result === "string" ? call.args.result : "";
   if (!CLAIMS_EFFECT.test(answer)) return undefined; // a finding, supported by what the page shows
   const acted = last && known.facts(last.call.name);
-  if (!last || acted?.effect !== "acts" || !acted.element) return undefined;
+  if (!last || acted?.effect !== "acts" || !acted.element || last.result.ok) return undefined;
   const what = `${last.call.name}${last.target ? ` ${last.target}` : ""}`;
-  if (!last.result.ok) {
-    return `Not finished yet: your last action (${what}) failed, so nothing on the page confirms ${
-      JSON.stringify(short(answer))
-    }. Check CURRENT PAGE; call done again only if the result is really there, or with success=false`;
-  }
-  if (known.lastChangedNothing) {
-    return `Not finished yet: your last action (${what}) made no visible change on the page, so nothing confirms ${
-      JSON.stringify(short(answer))
-    }. Check CURRENT PAGE and try another way; call done again only if the result is really there, or with success=false`;
-  }
-  return undefined;
+  return `Not finished yet: your last action (${what}) failed, so nothing on the page confirms ${
+    JSON.stringify(short(answer))
+  }. Check CURRENT PAGE; call done again only if the result is really there, or with success=false`;
 }
 
 function short(text: string): string {

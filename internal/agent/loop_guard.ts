@@ -138,12 +138,6 @@ export class LoopGuard {
     this.#entries.push(entry);
   }
 
-  /** True when the last recorded call left the page exactly as it was (known after observe). */
-  lastChangedNothing(): boolean {
-    const last = this.#entries.at(-1);
-    return last !== undefined && last.after === last.before;
-  }
-
   /** The trailing steps, all closed, that changed nothing. */
   #frozenRun(): Entry[] {
     const run: Entry[] = [];

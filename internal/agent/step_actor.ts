@@ -117,7 +117,6 @@ export class StepActor {
     }
 
     const objection = doneObjection(call, o.history, {
-      lastChangedNothing: o.guard.lastChangedNothing(),
       facts: (name) => o.registry.get(name)?.facts,
     });
     if (objection) return { result: { ok: false, kind: "blocked", text: objection } };
