@@ -29,11 +29,5 @@ export {
 } from "./replay_heal.ts";
 export { renderReport, writeReport } from "./report_html.ts";
 export { rewriteTargets, type TargetUpdate } from "./trace_rewrite.ts";
-export {
-  readTrace,
-  type TraceHandOff,
-  type TraceLine,
-  type TraceOptions,
-  type TraceStep,
-  TraceWriter,
-} from "./trace_writer.ts";
+export { readTrace, type TraceHandOff, type TraceLine, type TraceStep } from "./trace_lines.ts";
+export { type TraceOptions, TraceWriter } from "./trace_writer.ts";

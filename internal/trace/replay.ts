@@ -4,7 +4,7 @@ import { describeTarget } from "./replay_target.ts";
 import type { Heal } from "./replay_heal.ts";
 import { locate, refusal } from "./replay_locate.ts";
 import { passWall, SecretVault } from "../agent/mod.ts";
-import { readTrace, type TraceStep } from "./trace_writer.ts";
+import { readTrace, type TraceStep } from "./trace_lines.ts";
 
 /** A recorded successful run, ready to replay. */
 export interface Recording {

@@ -7,7 +7,7 @@ import {
   type TraceLine,
   type TraceStart,
   type TraceStep,
-} from "./trace_writer.ts";
+} from "./trace_lines.ts";
 
 /**
  * Writes `report.html` into a run folder from its `trace.jsonl` and screenshots: one

@@ -8,6 +8,7 @@ import { isolatedRealm } from "../runtime/realm.ts";
 import { NetworkWatch } from "./network.ts";
 import { SETTLE } from "./policy.ts";
 import { settleSimply } from "./simple_settle.ts";
+import type { Settled } from "./settled.ts";
 import { UnseenRequests } from "./unseen_requests.ts";
 
 /**
@@ -34,16 +35,7 @@ export interface SettleOptions {
   opened?: boolean;
 }
 
-/**
- * How a {@link PageActivity.settle} went: its time, whether the cap ended it unsettled, then
- * what still showed the page working, if anything did (`"Searching…"`), and why it ended.
- */
-export interface Settled {
-  ms: number;
-  capped: boolean;
-  busy?: string;
-  reason: SettleReason;
-}
+export type { Settled } from "./settled.ts";
 
 /** What held settling last, to say why it ended. */
 type Waited = { kind: "request"; url: string } | { kind: "busy" | "work"; what: string };

@@ -3,7 +3,7 @@ import type { SettleReason } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
 import { ENDLESS_TYPES, type NetworkWatch } from "./network.ts";
 import { SETTLE } from "./policy.ts";
-import type { Settled } from "./page_activity.ts";
+import type { Settled } from "./settled.ts";
 
 /**
  * `--settle simple`, Playwright MCP's rule after an action: a fixed window

@@ -6,7 +6,6 @@
  *
  * @module
  */
-import type { RuntimeApi } from "./entry.ts";
 import type { PageItem } from "../../shared/walk_types.ts";
 import type { WalkCache } from "../../observe/page/walk/walk_cache.ts";
 import { RUNTIME_GLOBAL } from "../../shared/runtime_global.ts";
@@ -48,7 +47,7 @@ export interface DocState {
   effects?: EffectTracker;
   /** The last DOM change, once `domIdle` was asked. */
   idle?: IdleTracker;
-  /** The token the timer recorder was last told of an action with (`timers.ts`). */
+  /** The token the work recorder was last told of an action with (`settle/page/work.ts`). */
   timerToken?: string;
   /** Elements page scripts gave listeners, with their signs, as the recorder told them (`listeners.ts`). */
   listened?: WeakMap<Element, number>;
@@ -64,12 +63,19 @@ export interface DocState {
   resultIds: number;
 }
 
+/** A table of functions called by name. */
+// deno-lint-ignore no-explicit-any
+export type RuntimeApiTable = Readonly<Record<string, (...args: any[]) => unknown>>;
+
 /** What `globalThis.__browserAgent` holds once the runtime is installed. */
 export interface Installed extends DocState {
   /** Hash of the runtime's bundled source. */
   version: string;
-  /** The functions the Deno side calls by name. */
-  api: RuntimeApi;
+  /**
+   * The functions the Deno side calls by name (the entry's table; typed there, not here, so this
+   * state every runtime module reads does not import the entry that imports them all).
+   */
+  api: RuntimeApiTable;
 }
 
 function slot(): { [RUNTIME_GLOBAL]?: Installed } {
@@ -81,7 +87,7 @@ function slot(): { [RUNTIME_GLOBAL]?: Installed } {
  * the same version keeps the document's state: IDs and trackers). One of another version is
  * replaced and its observers stopped.
  */
-export function install(version: string, api: RuntimeApi): void {
+export function install(version: string, api: RuntimeApiTable): void {
   const g = slot();
   const old = g[RUNTIME_GLOBAL];
   if (old?.version === version) return;
