@@ -154,6 +154,20 @@ export interface BrowserState {
    * since the page can be neither read nor used until it is answered.
    */
   dialog?: DialogRecord;
+  /** The tools the page declares for agents (WebMCP), when it declares any. */
+  pageTools?: PageTool[];
+}
+
+/**
+ * A tool the page declares for agents (WebMCP, `navigator.modelContext`): untrusted page content,
+ * like the page's text. Its name is the page's own (1 to 128 of `A-Z a-z 0-9 _ - .`); its
+ * description cleaned as the view cleans page text and cut.
+ */
+export interface PageTool {
+  name: string;
+  description: string;
+  /** The JSON Schema of its input as the page gave it (an empty object when it gave none). */
+  inputSchema: Record<string, unknown>;
 }
 
 /** One browser tab, as the model sees it. */
