@@ -6,15 +6,17 @@
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
  * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
- * that blocks the page), `tokens.ts`, `json_depth.ts`.
+ * that blocks the page), `page_tool.ts` (a tool the page declares), `tokens.ts`, `json_depth.ts`.
  *
  * @module
  */
 import type { ActionOutcome, DialogRecord, ErrorKind } from "./outcome.ts";
+import type { PageTool } from "./page_tool.ts";
 
 export * from "./outcome.ts";
 export type { VerificationKind, VerificationWall } from "./verification.ts";
 export { verificationJson } from "./verification.ts";
+export { type PageTool, pageToolLine } from "./page_tool.ts";
 export { estimateTokens } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
 
@@ -156,18 +158,6 @@ export interface BrowserState {
   dialog?: DialogRecord;
   /** The tools the page declares for agents (WebMCP), when it declares any. */
   pageTools?: PageTool[];
-}
-
-/**
- * A tool the page declares for agents (WebMCP, `navigator.modelContext`): untrusted page content,
- * like the page's text. Its name is the page's own (1 to 128 of `A-Z a-z 0-9 _ - .`); its
- * description cleaned as the view cleans page text and cut.
- */
-export interface PageTool {
-  name: string;
-  description: string;
-  /** The JSON Schema of its input as the page gave it (an empty object when it gave none). */
-  inputSchema: Record<string, unknown>;
 }
 
 /** One browser tab, as the model sees it. */
