@@ -5,6 +5,7 @@ import {
   type StepRecord,
   type ToolCall,
   type ToolResult,
+  type ToolSpec,
   type VerificationWall,
 } from "../entity/mod.ts";
 import {
@@ -172,10 +173,10 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   });
   // The browser going away ends the run at once, even while the model is still thinking.
   const signal = AbortSignal.any([options.signal, budget.signal, browser.lost]);
-  const specs = registry.specs();
   const system = systemPrompt();
-  const fixedTokens = estimateTokens(system) + estimateTokens(JSON.stringify(specs)) +
-    30 * specs.length;
+  /** The system prompt and the tool list: the same in every request but on pages with tools. */
+  const fixedTokensOf = (specs: ToolSpec[]) =>
+    estimateTokens(system) + estimateTokens(JSON.stringify(specs)) + 30 * specs.length;
   const requestCeiling = options.maxRequestTokens ?? DEFAULT_REQUEST_TOKENS;
   const task = taskWithSecrets(options.task, vault);
   const guard = new LoopGuard(
@@ -280,6 +281,9 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
       const seen = guard.observe(fingerprint(state));
       publish(seen.mark);
       if (seen.stuck) return end("loop_stuck", seen.stuck);
+      // The tools offered on this page: `page_tool` only while it declares tools.
+      const specs = registry.specs(state);
+      const fixedTokens = fixedTokensOf(specs);
 
       const user = boundedUserMessage(task, history, state, {
         maxTokens: Math.max(1000, requestCeiling - fixedTokens),

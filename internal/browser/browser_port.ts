@@ -3,6 +3,7 @@ import type {
   BrowserState,
   DownloadRecord,
   ElementIdentity,
+  PageTool,
   TabInfo,
   VerificationWall,
 } from "../entity/mod.ts";
@@ -123,6 +124,22 @@ export interface BrowserPort {
   switchTab(index: number, options?: ActOptions): Promise<ActionOutcome>;
   closeTab(index: number): Promise<ActionOutcome>;
   openInNewTab(id: number, options?: ActOptions): Promise<ActionOutcome>;
+
+  /**
+   * The tools the current page declares for agents (WebMCP), cleaned: untrusted page content.
+   * An observation carries them too (`pageTools`).
+   */
+  pageTools(): Promise<PageTool[]>;
+  /**
+   * Runs the current page's tool `name` with `input` as an action: the outcome says what
+   * changed and what the tool answered (`toolAnswer`); `not_found` when the page declares no
+   * such tool, `invalid_args` when `input` lacks what its schema requires.
+   */
+  callPageTool(
+    name: string,
+    input: Record<string, unknown>,
+    options?: ActOptions,
+  ): Promise<ActionOutcome>;
 
   /** A mark in the list of downloads, for {@link waitForDownloads}. */
   downloadMark(): number;

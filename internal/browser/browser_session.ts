@@ -4,6 +4,7 @@ import type {
   BrowserState,
   DownloadRecord,
   ElementIdentity,
+  PageTool,
   VerificationWall,
 } from "../entity/mod.ts";
 import {
@@ -60,6 +61,7 @@ import { type FindResult, type ObserveOptions, PageObserver } from "./observe/ob
 import { elementIdentities } from "./observe/identities.ts";
 import { findWall } from "./verification/wall_check.ts";
 import { type HumanInput, sendHumanInput } from "./verification/human_input.ts";
+import { listPageTools, runPageTool } from "./webmcp/page_tools.ts";
 
 /** The page of each session, for tests only (see `testing.ts`); never exported from `mod.ts`. */
 export const pages = new WeakMap<BrowserSession, () => Page>();
@@ -225,7 +227,11 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     const held = heldPrompt(this.#dialogsOf(page));
     if (held) return Promise.resolve(promptView(page.url(), held.title, held.record));
     return this.#health.run(page, async () => {
-      const state = await this.#observer.observe(page, options);
+      const [state, tools] = await Promise.all([
+        this.#observer.observe(page, options),
+        listPageTools(page),
+      ]);
+      if (tools.length > 0) state.pageTools = tools;
       if (this.#tabs.pages.length > 1) state.tabs = await this.#tabs.list();
       return state;
     });
@@ -414,6 +420,22 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     const href = await linkTarget(el, id);
     this.#domains?.check(href);
     return openInTab(this.#env, id, href, options);
+  }
+
+  /** The tools the current page declares for agents (see {@link listPageTools}). */
+  async pageTools(): Promise<PageTool[]> {
+    this.#free();
+    const page = this.#page;
+    return await this.#health.run(page, () => listPageTools(page));
+  }
+
+  /** Runs the current page's tool `name` as an action (see {@link runPageTool}). */
+  callPageTool(
+    name: string,
+    input: Record<string, unknown>,
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
+    return runPageTool(this.#env, name, input, options);
   }
 
   /** A mark in the list of downloads, for {@link waitForDownloads}. */

@@ -28,6 +28,9 @@
  * - `verification/`: human-verification checks (CAPTCHAs, Cloudflare's "Just a moment…") found
  *   by the table in `policy.ts`, in the page by `page/walls.ts`; a person's input through the
  *   live view while they solve one. Nothing here solves or bypasses a check.
+ * - `webmcp/`: the tools a page declares for agents (WebMCP, `navigator.modelContext`): the
+ *   registry in the page's own world and the isolated world's side in `page/`; listing them with
+ *   the page and calling one as an action in `page_tools.ts`.
  *
  * @module
  */

@@ -3,6 +3,7 @@ import type {
   BrowserState,
   DownloadRecord,
   ElementIdentity,
+  PageTool,
   TabInfo,
   VerificationWall,
 } from "../entity/mod.ts";
@@ -269,6 +270,16 @@ export class PendingBrowser<B extends Startable = Startable>
     await this.close();
   }
 
+  async pageTools(): Promise<PageTool[]> {
+    return await (await this.#ready).pageTools();
+  }
+  async callPageTool(
+    name: string,
+    input: Record<string, unknown>,
+    options?: ActOptions,
+  ): Promise<ActionOutcome> {
+    return await (await this.#ready).callPageTool(name, input, options);
+  }
   async answerDialog(answer: PromptAnswer, options?: ActOptions): Promise<ActionOutcome> {
     return await (await this.#ready).answerDialog(answer, options);
   }

@@ -6,15 +6,17 @@
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
  * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
- * that blocks the page), `tokens.ts`, `json_depth.ts`.
+ * that blocks the page), `page_tool.ts` (a tool the page declares), `tokens.ts`, `json_depth.ts`.
  *
  * @module
  */
 import type { ActionOutcome, DialogRecord, ErrorKind } from "./outcome.ts";
+import type { PageTool } from "./page_tool.ts";
 
 export * from "./outcome.ts";
 export type { VerificationKind, VerificationWall } from "./verification.ts";
 export { verificationJson } from "./verification.ts";
+export { type PageTool, pageToolLine } from "./page_tool.ts";
 export { estimateTokens } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
 
@@ -154,6 +156,8 @@ export interface BrowserState {
    * since the page can be neither read nor used until it is answered.
    */
   dialog?: DialogRecord;
+  /** The tools the page declares for agents (WebMCP), when it declares any. */
+  pageTools?: PageTool[];
 }
 
 /** One browser tab, as the model sees it. */

@@ -211,4 +211,9 @@ export interface ActionOutcome {
   banners: string[];
   /** A mouse click could not land, so the element was clicked by script; why (`did` says so too). */
   fallback?: { reason: string };
+  /**
+   * What a page's own tool answered (WebMCP), cleaned as page text and cut: untrusted page
+   * content; `failed` when it threw or said it failed.
+   */
+  toolAnswer?: { text: string; failed: boolean };
 }

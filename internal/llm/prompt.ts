@@ -1,8 +1,8 @@
-import type { BrowserState, StepRecord } from "../entity/mod.ts";
+import { type BrowserState, type PageTool, pageToolLine, type StepRecord } from "../entity/mod.ts";
 import { isAddressArg, unquotedUrls, UrlNames } from "./url_names.ts";
 
 /** Bumped whenever the prompt's wording changes, so traces say which prompt a run used. */
-export const PROMPT_VERSION = 7;
+export const PROMPT_VERSION = 8;
 
 /**
  * The system prompt: how to work, what CURRENT PAGE's marks mean, and the rules. The tools describe themselves in the tool list, so nothing here repeats them. The
@@ -85,7 +85,23 @@ ${lines}
 URL: ${urls.name(page.url, "page")}
 Title: ${page.title}
 ${tabLines(page, urls)}
-${page.summary}`;
+${page.summary}${pageToolLines(page.pageTools ?? [])}`;
+}
+
+/** The most page tools CURRENT PAGE lists; the others are counted. */
+const MAX_PAGE_TOOLS = 20;
+
+/**
+ * `PAGE TOOLS` and one line per tool the page declares (`pageToolLine`), inside CURRENT PAGE:
+ * what a page declares is page content, never part of the system prompt or the tool list.
+ */
+function pageToolLines(tools: readonly PageTool[]): string {
+  if (tools.length === 0) return "";
+  const lines = tools.slice(0, MAX_PAGE_TOOLS).map((t) => `- ${pageToolLine(t)}`);
+  if (tools.length > MAX_PAGE_TOOLS) lines.push(`(and ${tools.length - MAX_PAGE_TOOLS} more)`);
+  return `\n\nPAGE TOOLS (declared by the page, untrusted; call with page_tool):\n${
+    lines.join("\n")
+  }`;
 }
 
 /** `Tabs:` and one line per tab (`* [1] "Title" url` marks the current one), when there are several. */

@@ -26,6 +26,8 @@ export function describeCall(call: Pick<ToolCall, "name" | "args">, target?: str
       return `press ${arg("key")}`.trim();
     case "scroll":
       return `scroll ${arg("direction")}`.trim();
+    case "page_tool":
+      return `page_tool ${arg("name")}`.trim();
     case "switch_tab":
     case "close_tab":
       return `${call.name} ${arg("index")}`.trim();

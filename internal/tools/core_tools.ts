@@ -3,6 +3,7 @@ import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.
 import { find, read } from "./observe_tools.ts";
 import { wait } from "./wait_tool.ts";
 import { drag, hover, selectTextTool } from "./verb_tools.ts";
+import { pageTool } from "./page_tool.ts";
 import { ActionError } from "../entity/mod.ts";
 import { actionResult, actOptions, defineTool, type Tool } from "./tool.ts";
 
@@ -153,6 +154,8 @@ export const coreTools: readonly Tool[] = [
   upload,
   done,
   askUser,
+  // Last: offered only on pages that declare tools, where the rest of the list stays as it was.
+  pageTool,
 ];
 
 /**

@@ -6,7 +6,7 @@
  * judges destructive calls for all three front-ends. Builds on `browser` and `entity`.
  *
  * Where things are: the agent's tools (`core_tools.ts`, `action_tools.ts`, `observe_tools.ts`,
- * `dialog_tool.ts`),
+ * `dialog_tool.ts`, `page_tool.ts` for the tools a page declares),
  * tools and their schemas (`tool.ts`, `arg_schema.ts`), the registry and validation
  * (`registry.ts`, `check_args.ts`), safety (`action_policy.ts`,
  * `safety.ts`, `safety_words.ts`), what a call targets (`target.ts`).
@@ -28,6 +28,7 @@ export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.
 export { drag, hover, selectTextTool } from "./verb_tools.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
 export { answerActsAs, promptAnswer } from "./dialog_tool.ts";
+export { declaresTools, pageTool, pageToolActsAs, pageToolResult } from "./page_tool.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assessRisk, type Risk, type RiskCategory, riskKind, type RiskOptions } from "./safety.ts";
 export {

@@ -1,6 +1,7 @@
 import {
   ActionError,
   BrowserClosedError,
+  type BrowserState,
   type ToolCall,
   type ToolResult,
   type ToolSpec,
@@ -40,14 +41,14 @@ export class ToolRegistry {
 
   /**
    * What the model is told about the tools: name, description and JSON Schema, once each (the
-   * schema's `required` says which arguments may be left out).
+   * schema's `required` says which arguments may be left out). A tool {@link Tool.offered} only
+   * on some pages is in it only with a `state` it holds for: without one, the list is the fixed
+   * part every request has.
    */
-  specs(): ToolSpec[] {
-    return this.tools.map(({ name, description, parameters }) => ({
-      name,
-      description,
-      parameters,
-    }));
+  specs(state?: BrowserState): ToolSpec[] {
+    return this.tools
+      .filter((t) => !t.offered || (state !== undefined && t.offered(state)))
+      .map(({ name, description, parameters }) => ({ name, description, parameters }));
   }
 
   /**

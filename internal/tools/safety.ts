@@ -62,6 +62,7 @@ export function assessRisk(
 ): Risk | undefined {
   const id = idOf(call.args);
   if (call.name === "dialog") return state.dialog && answerRisk(state.dialog, call.args.text);
+  if (call.name === "page_tool") return pageToolRisk(state, String(call.args.name ?? ""));
   // A prompt the page holds open takes the keys: typing there or Enter answers it.
   const held = state.dialog?.answer === "waiting" ? state.dialog : undefined;
   if (held && call.name === "type" && id === undefined) return answerRisk(held, call.args.text);
@@ -120,6 +121,24 @@ function clickRisk(target: Located, state: BrowserState, action: string): Risk |
   if (sign) return { category: "payment", action, reason: `${says} and ${sign}` };
   if (accountPage(state)) {
     return { category: "account", action, reason: `${says} on an account page` };
+  }
+  return undefined;
+}
+
+/**
+ * A tool the page declares, as a button that says its name (`buy_now` says "buy now") and, where
+ * that says nothing, its description: what the page says of it is all there is to judge by.
+ */
+function pageToolRisk(state: BrowserState, name: string): Risk | undefined {
+  const tool = state.pageTools?.find((t) => t.name === name);
+  const words = name.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/[_.-]+/g, " ");
+  const action = `page_tool ${JSON.stringify(short(name))}`;
+  const said: [string, string][] = [[words, `its name says ${JSON.stringify(short(words))}`]];
+  if (tool) said.push([tool.description, `it says ${JSON.stringify(short(tool.description))}`]);
+  for (const [text, reason] of said) {
+    for (const [category, re] of Object.entries(ACTION_WORDS)) {
+      if (re.test(text)) return { category: category as RiskCategory, action, reason };
+    }
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type ActOptions, type BrowserPort, renderOutcome } from "../browser/mod.ts";
-import type { ActionOutcome, ToolResult } from "../entity/mod.ts";
+import type { ActionOutcome, BrowserState, ToolResult } from "../entity/mod.ts";
 import { type ArgsJson, argsJsonSchema, type ArgsSchema } from "./arg_schema.ts";
 
 /** What a tool handler gets besides its arguments. */
@@ -34,7 +34,10 @@ export function actionResult(outcome: ActionOutcome): ToolResult {
 
 /** A tool call seen as the agent's call it amounts to, for {@link Tool.actsAs}. */
 export interface ActsAs {
-  /** `click`, `type`, `select`, `press`, or `dialog` (a prompt's answer). */
+  /**
+   * `click`, `type`, `select`, `press`, `dialog` (a prompt's answer) or `page_tool` (a tool the
+   * page declares, judged by its name and description).
+   */
   name: string;
   /** The agent tool's arguments: `{ id }`, `{ key }`. */
   args: Record<string, unknown>;
@@ -107,6 +110,11 @@ export interface Tool<S extends ArgsSchema = ArgsSchema> {
    * that have it take a `confirm` argument ({@link CONFIRM}).
    */
   actsAs?: (args: Record<string, unknown>) => ActsAs | undefined;
+  /**
+   * Offered to the model only while this holds for the page it sees (`page_tool`: while the page
+   * declares tools); absent: always. The fixed part of a request leaves such tools out.
+   */
+  offered?: (state: BrowserState) => boolean;
   handler(args: z.output<S>, ctx: ToolContext): Promise<ToolResult>;
 }
 

@@ -7,8 +7,8 @@ export interface RemoteChromium extends AsyncDisposable {
 }
 
 /**
- * Starts headless Chromium on a free DevTools port with a fresh profile; disposing kills it and
- * removes the profile.
+ * Starts headless Chromium on a free DevTools port with a fresh profile, with `flags` added to
+ * its command line; disposing kills it and removes the profile.
  *
  * @example
  * ```ts
@@ -16,7 +16,7 @@ export interface RemoteChromium extends AsyncDisposable {
  * await runCli({ args: ["--cdp-url", chrome.url, "task"], env });
  * ```
  */
-export async function startRemoteChromium(): Promise<RemoteChromium> {
+export async function startRemoteChromium(flags: string[] = []): Promise<RemoteChromium> {
   const profile = await Deno.makeTempDir({ prefix: "ba-cdp-" });
   const chrome = new Deno.Command("/usr/bin/chromium", {
     args: [
@@ -27,6 +27,7 @@ export async function startRemoteChromium(): Promise<RemoteChromium> {
       "--no-first-run",
       "--remote-debugging-port=0",
       `--user-data-dir=${profile}`,
+      ...flags,
       "about:blank",
     ],
     stdout: "null",

@@ -21,6 +21,13 @@ import { cut } from "../shared/text.ts";
  */
 export function renderOutcome(o: ActionOutcome): string {
   const parts: string[] = o.dialogs.map(renderDialog);
+  // A page tool's answer is page content, quoted as such (`toolAnswer` is one cleaned line).
+  if (o.toolAnswer) {
+    const { text, failed } = o.toolAnswer;
+    parts.unshift(
+      failed ? `it failed: ${JSON.stringify(text)}` : `it answered ${JSON.stringify(text)}`,
+    );
+  }
   if (o.newTab) {
     const t = o.newTab;
     const more = t.count > 1 ? ` (${t.count} tabs opened)` : "";

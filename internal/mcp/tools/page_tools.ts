@@ -16,6 +16,7 @@ import { numberingTools } from "./numbering_tools.ts";
 import { tabAndFileTools } from "./tab_tools.ts";
 import { verbTools } from "./verb_tools.ts";
 import { dialogTools } from "./dialog_tools.ts";
+import { pageToolTools } from "./page_tool_tools.ts";
 
 /**
  * The `browser_*` tools the MCP server offers (names and arguments from the blind-user assistant
@@ -262,6 +263,7 @@ export const mcpTools: readonly Tool[] = [
   browserScroll,
   ...tabAndFileTools,
   ...dialogTools,
+  ...pageToolTools,
   browserExtract,
   browserScreenshot,
 ];

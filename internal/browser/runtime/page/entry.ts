@@ -53,6 +53,7 @@ import { scrollSideways } from "../../actions/page/scroll_sideways.ts";
 import { walkFrame } from "../../observe/page/walk/walk_frame.ts";
 import { textShows, waitForText } from "../../actions/page/wait_text.ts";
 import { verificationWall, viewportSize } from "../../verification/page/walls.ts";
+import { callDeclaredTool, declaredTools } from "../../webmcp/page/declared_tools.ts";
 
 /** The functions callable from Deno, by name. A function that acts on an element takes it first. */
 export const api = {
@@ -98,6 +99,9 @@ export const api = {
   elementWithText,
   nativeDraggable,
   scrollSideways,
+  // The tools the page declares for agents (WebMCP).
+  declaredTools,
+  callDeclaredTool,
 };
 
 /** The runtime's API table. */

@@ -2,17 +2,21 @@
 /**
  * The main world's entry: the recorders that must see the page's own calls, installed in the
  * page's world of every new document before its scripts run (the isolated runtime cannot see
- * them): which elements scripts make operable, and how (`observe/page/listeners.ts`) and the work an
- * action sets off (`settle/page/recorder.ts`). `scripts/bundle_runtime.ts` bundles it into the
+ * them): the tools the page declares for agents (`webmcp/page/model_context.ts`), which elements
+ * scripts make operable, and how (`observe/page/listeners.ts`) and the work an action sets off
+ * (`settle/page/recorder.ts`). `scripts/bundle_runtime.ts` bundles it into the
  * body of a function of the per-run token (`runtime/main_world_bundle.ts`).
  *
  * @module
  */
 import { recordListenerSigns } from "../../observe/page/listeners.ts";
 import { recordActionWork } from "../../settle/page/recorder.ts";
+import { installModelContext } from "../../webmcp/page/model_context.ts";
 
 /** The per-run token: the parameter of the function the bundle is the body of. */
 declare const MAIN_WORLD_TOKEN: string;
 
+// First: it keeps the built-ins it talks with before the recorders wrap them.
+installModelContext(MAIN_WORLD_TOKEN);
 recordListenerSigns(MAIN_WORLD_TOKEN);
 recordActionWork(MAIN_WORLD_TOKEN);
