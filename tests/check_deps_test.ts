@@ -63,3 +63,15 @@ Deno.test("check_deps rejects a puppeteer type in what internal/browser/mod.ts e
   assert.equal(code, 1);
   assert.match(stderr, /exports puppeteer's type "Page"/);
 });
+
+Deno.test("check_deps rejects an import loop between files, type-only imports included", async () => {
+  const { code, stderr } = await checkWith(
+    "internal/agent/evidence.ts",
+    (s) => `import type { StepActor } from "./step_actor.ts";\nexport type A = StepActor;\n${s}`,
+  );
+  assert.equal(code, 1);
+  assert.match(
+    stderr,
+    /import loop among 2 files \(internal\/agent\/evidence\.ts, internal\/agent\/step_actor\.ts\): move what they share to a file both import/,
+  );
+});

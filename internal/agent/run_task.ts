@@ -30,15 +30,8 @@ import { type Acted, StepActor } from "./step_actor.ts";
 import { type StepPicture, takePicture } from "./tool_picture.ts";
 import { type HandOff, type HandOffRecord, passWall } from "./verification_hand_off.ts";
 
-/** Why a run ended: exactly one per run. */
-export type TerminalReason =
-  | "goal_satisfied"
-  | "goal_failed"
-  | "loop_stuck"
-  | "budget_exhausted"
-  | "needs_user"
-  | "aborted"
-  | "error";
+export type { TerminalReason } from "./terminal_reason.ts";
+import type { TerminalReason } from "./terminal_reason.ts";
 
 /** The model port: anything that answers one step with one tool call. */
 export interface Model {

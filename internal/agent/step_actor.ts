@@ -18,7 +18,7 @@ import { doneObjection } from "./evidence.ts";
 import { fingerprint, type LoopGuard, type LoopVerdict, resultFingerprint } from "./loop_guard.ts";
 import { recoverAction } from "./recovery.ts";
 import { SecretVault } from "./secrets.ts";
-import type { TerminalReason } from "./run_task.ts";
+import type { TerminalReason } from "./terminal_reason.ts";
 
 /** `click [9] "Place order" — a payment or purchase: the button says "Place order"`. */
 function said(risk: Risk): string {
