@@ -3,7 +3,8 @@
  * script (`chrome_launch`, `chrome_navigate`, `chrome_click`, `chrome_evaluate`, …), beside the
  * agent's numbered browser. Several browsers at once; every tab has an id unique in the run; all
  * are closed at shutdown, and one whose process died is noticed and cleaned up. Launching and
- * closing use the browser package's own code ({@link ChromeInstance}).
+ * closing use the browser package's own code (`ChromeInstance`, kept in `browsers.ts`; the live
+ * view's panel is in `panel.ts`).
  *
  * Safety: `chrome_click` and `chrome_evaluate` are destructive for the action policy (held
  * without `--yes`, MCP `confirm`), because a selector or a script can do anything on a page; the
@@ -17,17 +18,14 @@
  */
 import {
   type AgentModule,
-  ChromeInstance,
   type ModuleResult,
   type ModuleRuntime,
   type ToolDefinition,
-} from "../internal/modules/mod.ts";
+} from "../../internal/modules/mod.ts";
+import { ChromeBrowsers, ToolFailure } from "./browsers.ts";
+import { chromePanel } from "./panel.ts";
 
-const browsers = new Map<string, ChromeInstance>();
-/** Which browser each tab id we handed out belongs to. */
-const owners = new Map<string, string>();
-let settings = { headless: true, maxBrowsers: 4, chromePath: undefined as string | undefined };
-let log: (message: string) => void = () => {};
+const browsers = new ChromeBrowsers();
 let logFile = "";
 
 const TAB = { type: "string", description: 'A tab id, e.g. "tab-2"' };
@@ -143,54 +141,6 @@ const TOOLS: ToolDefinition[] = [
   }, ["tab"]),
 ];
 
-class ToolFailure extends Error {
-  constructor(readonly type: string, message: string, readonly context: Record<string, unknown>) {
-    super(message);
-  }
-}
-
-/** The browser `id`, alive; a dead one is cleaned up and reported. */
-async function browserOf(id: string): Promise<ChromeInstance> {
-  const browser = browsers.get(id);
-  if (!browser) {
-    throw new ToolFailure(
-      "not_found",
-      `No browser "${id}": ${
-        browsers.size ? `open ones are ${[...browsers.keys()].join(", ")}` : "none is open"
-      }; start one with chrome_launch`,
-      { browser: id },
-    );
-  }
-  if (!browser.alive) {
-    await forget(browser, "its process died");
-    throw new ToolFailure(
-      "gone",
-      `Browser "${id}" is no longer running (its process died): start a new one with chrome_launch`,
-      { browser: id },
-    );
-  }
-  return browser;
-}
-
-/** The browser that holds `tab`. */
-async function tabOwner(tab: string): Promise<ChromeInstance> {
-  const owner = owners.get(tab);
-  if (owner) return await browserOf(owner);
-  for (const browser of browsers.values()) {
-    if (await browser.hasTab(tab).catch(() => false)) return browser;
-  }
-  throw new ToolFailure("not_found", `No tab "${tab}": list the tabs with chrome_list_tabs`, {
-    tab,
-  });
-}
-
-async function forget(browser: ChromeInstance, why: string): Promise<void> {
-  browsers.delete(browser.id);
-  for (const [tab, owner] of owners) if (owner === browser.id) owners.delete(tab);
-  await browser.close();
-  log(`closed ${browser.id} (${why})`);
-}
-
 function seconds(value: unknown): number {
   return Math.round((typeof value === "number" ? value : 30) * 1000);
 }
@@ -203,128 +153,119 @@ function checkUrl(url: string): void {
   }
 }
 
-async function run(name: string, a: Record<string, unknown>): Promise<ModuleResult> {
-  const tab = typeof a.tab === "string" ? a.tab : "";
-  switch (name) {
-    case "chrome_launch": {
-      if (browsers.size >= settings.maxBrowsers) {
-        throw new ToolFailure(
-          "failed",
-          `${browsers.size} browsers are open already (the most the settings allow): close one with chrome_close`,
-          {},
-        );
-      }
-      const browser = await ChromeInstance.launch({
-        headless: settings.headless,
-        ...(settings.chromePath ? { chromePath: settings.chromePath } : {}),
-        ...(Deno.env.get("PATH") ? { searchPath: Deno.env.get("PATH") } : {}),
-      });
-      browsers.set(browser.id, browser);
-      const [first] = await browser.tabs();
-      if (first) owners.set(first.id, browser.id);
-      log(`launched ${browser.id}`);
-      return {
-        text: `Started browser "${browser.id}" with tab "${first?.id}"`,
-        data: { browser: browser.id, tab: first?.id, pid: browser.pid },
-      };
+type Args = Record<string, unknown>;
+/** One tool's work: its arguments in, the result out (a failure throws a {@link ToolFailure}). */
+type Handler = (a: Args, tab: string) => Promise<ModuleResult>;
+
+/** The browser that holds `tab`. */
+const at = (tab: string) => browsers.tabOwner(tab);
+
+async function listTabs(a: Args): Promise<ModuleResult> {
+  const chosen = typeof a.browser === "string"
+    ? [await browsers.browserOf(a.browser)]
+    : browsers.all;
+  const lines: string[] = [];
+  const data: { browser: string; tabs: unknown[] }[] = [];
+  for (const browser of chosen) {
+    if (!browser.alive) {
+      await browsers.forget(browser, "its process died");
+      lines.push(`${browser.id}: no longer running (its process died)`);
+      continue;
     }
-    case "chrome_close": {
-      const browser = await browserOf(String(a.browser));
-      await forget(browser, "chrome_close");
-      return `Closed browser "${browser.id}"`;
-    }
-    case "chrome_new_tab": {
-      const browser = await browserOf(String(a.browser));
-      if (typeof a.url === "string") checkUrl(a.url);
-      const opened = await browser.newTab(typeof a.url === "string" ? a.url : undefined);
-      owners.set(opened.id, browser.id);
-      return {
-        text: `Opened tab "${opened.id}" in "${browser.id}"${
-          opened.url ? ` at ${opened.url}` : ""
-        }`,
-        data: { ...opened },
-      };
-    }
-    case "chrome_close_tab": {
-      await (await tabOwner(tab)).closeTab(tab);
-      owners.delete(tab);
-      return `Closed tab "${tab}"`;
-    }
-    case "chrome_list_tabs": {
-      const chosen = typeof a.browser === "string"
-        ? [await browserOf(a.browser)]
-        : [...browsers.values()];
-      const lines: string[] = [];
-      const data: { browser: string; tabs: unknown[] }[] = [];
-      for (const browser of chosen) {
-        if (!browser.alive) {
-          await forget(browser, "its process died");
-          lines.push(`${browser.id}: no longer running (its process died)`);
-          continue;
-        }
-        const tabs = await browser.tabs();
-        for (const t of tabs) owners.set(t.id, browser.id);
-        data.push({ browser: browser.id, tabs });
-        lines.push(
-          `${browser.id}:`,
-          ...tabs.map((t) => `  ${t.id} ${JSON.stringify(t.title)} ${t.url}`),
-        );
-      }
-      return { text: lines.join("\n") || "No browser is open", data: { browsers: data } };
-    }
-    case "chrome_navigate": {
-      const url = String(a.url);
-      checkUrl(url);
-      const loaded = await (await tabOwner(tab)).navigate(tab, url, seconds(a.timeout));
-      return {
-        text: `Loaded ${loaded.url} (status ${loaded.status ?? "none"}): ${
-          JSON.stringify(loaded.title)
-        }`,
-        data: loaded,
-      };
-    }
-    case "chrome_get_url":
-      return await (await tabOwner(tab)).url(tab);
-    case "chrome_screenshot": {
-      const full = a.full_page === true;
-      const png = await (await tabOwner(tab)).screenshot(tab, full);
-      return {
-        text: `Screenshot of "${tab}" (${full ? "whole page" : "viewport"})`,
-        images: [{ mimeType: "image/png", data: png }],
-      };
-    }
-    case "chrome_get_content":
-      return await (await tabOwner(tab)).content(tab, optional(a.selector));
-    case "chrome_get_text":
-      return await (await tabOwner(tab)).text(tab, optional(a.selector));
-    case "chrome_click":
-      await (await tabOwner(tab)).click(tab, String(a.selector));
-      return `Clicked "${a.selector}"`;
-    case "chrome_type":
-    case "chrome_fill":
-      await (await tabOwner(tab)).type(
-        tab,
-        String(a.selector),
-        String(a.text),
-        name === "chrome_fill",
-      );
-      return `${name === "chrome_fill" ? "Filled" : "Typed into"} "${a.selector}"`;
-    case "chrome_evaluate":
-      return await (await tabOwner(tab)).evaluate(tab, String(a.expression));
-    case "chrome_wait_for": {
-      const selector = optional(a.selector);
-      const text = typeof a.text === "string" ? a.text : undefined;
-      if (!selector && text === undefined) {
-        throw new ToolFailure("invalid_args", "Give a selector or a text to wait for", {});
-      }
-      await (await tabOwner(tab)).waitFor(tab, {
-        ...(selector ? { selector } : {}),
-        ...(text !== undefined ? { text } : {}),
-      }, seconds(a.timeout));
-      return `Found ${selector ? `"${selector}"` : `the text ${JSON.stringify(text)}`}`;
-    }
+    const tabs = await browser.tabs();
+    for (const t of tabs) browsers.own(t.id, browser);
+    data.push({ browser: browser.id, tabs });
+    lines.push(
+      `${browser.id}:`,
+      ...tabs.map((t) => `  ${t.id} ${JSON.stringify(t.title)} ${t.url}`),
+    );
   }
-  throw new ToolFailure("invalid_args", `The chrome module has no tool "${name}"`, {});
+  return { text: lines.join("\n") || "No browser is open", data: { browsers: data } };
+}
+
+async function waitFor(a: Args, tab: string): Promise<ModuleResult> {
+  const selector = optional(a.selector);
+  const text = typeof a.text === "string" ? a.text : undefined;
+  if (!selector && text === undefined) {
+    throw new ToolFailure("invalid_args", "Give a selector or a text to wait for", {});
+  }
+  await (await at(tab)).waitFor(tab, {
+    ...(selector ? { selector } : {}),
+    ...(text !== undefined ? { text } : {}),
+  }, seconds(a.timeout));
+  return `Found ${selector ? `"${selector}"` : `the text ${JSON.stringify(text)}`}`;
+}
+
+/** Each tool's work, by name. */
+const HANDLERS: Record<string, Handler> = {
+  async chrome_launch() {
+    const { browser, first } = await browsers.launch();
+    return {
+      text: `Started browser "${browser.id}" with tab "${first}"`,
+      data: { browser: browser.id, tab: first, pid: browser.pid },
+    };
+  },
+  async chrome_close(a) {
+    const browser = await browsers.browserOf(String(a.browser));
+    await browsers.forget(browser, "chrome_close");
+    return `Closed browser "${browser.id}"`;
+  },
+  async chrome_new_tab(a) {
+    const browser = await browsers.browserOf(String(a.browser));
+    if (typeof a.url === "string") checkUrl(a.url);
+    const opened = await browser.newTab(typeof a.url === "string" ? a.url : undefined);
+    browsers.own(opened.id, browser);
+    const where = opened.url ? ` at ${opened.url}` : "";
+    return { text: `Opened tab "${opened.id}" in "${browser.id}"${where}`, data: { ...opened } };
+  },
+  async chrome_close_tab(_, tab) {
+    await browsers.closeTab(tab);
+    return `Closed tab "${tab}"`;
+  },
+  chrome_list_tabs: listTabs,
+  async chrome_navigate(a, tab) {
+    const url = String(a.url);
+    checkUrl(url);
+    const loaded = await (await at(tab)).navigate(tab, url, seconds(a.timeout));
+    const title = JSON.stringify(loaded.title);
+    return {
+      text: `Loaded ${loaded.url} (status ${loaded.status ?? "none"}): ${title}`,
+      data: loaded,
+    };
+  },
+  chrome_get_url: async (_, tab) => await (await at(tab)).url(tab),
+  async chrome_screenshot(a, tab) {
+    const full = a.full_page === true;
+    const png = await (await at(tab)).screenshot(tab, full);
+    return {
+      text: `Screenshot of "${tab}" (${full ? "whole page" : "viewport"})`,
+      images: [{ mimeType: "image/png", data: png }],
+    };
+  },
+  chrome_get_content: async (a, tab) => await (await at(tab)).content(tab, optional(a.selector)),
+  chrome_get_text: async (a, tab) => await (await at(tab)).text(tab, optional(a.selector)),
+  async chrome_click(a, tab) {
+    await (await at(tab)).click(tab, String(a.selector));
+    return `Clicked "${a.selector}"`;
+  },
+  async chrome_type(a, tab) {
+    await (await at(tab)).type(tab, String(a.selector), String(a.text), false);
+    return `Typed into "${a.selector}"`;
+  },
+  async chrome_fill(a, tab) {
+    await (await at(tab)).type(tab, String(a.selector), String(a.text), true);
+    return `Filled "${a.selector}"`;
+  },
+  chrome_evaluate: async (a, tab) => await (await at(tab)).evaluate(tab, String(a.expression)),
+  chrome_wait_for: waitFor,
+};
+
+async function run(name: string, a: Args): Promise<ModuleResult> {
+  const handler = Object.hasOwn(HANDLERS, name) ? HANDLERS[name] : undefined;
+  if (!handler) {
+    throw new ToolFailure("invalid_args", `The chrome module has no tool "${name}"`, {});
+  }
+  return await handler(a, typeof a.tab === "string" ? a.tab : "");
 }
 
 function optional(value: unknown): string | undefined {
@@ -343,12 +284,11 @@ const chrome: AgentModule = {
   name: "chrome",
   init(runtime: ModuleRuntime): Promise<void> {
     const s = runtime.settings;
-    settings = {
+    browsers.configure({
       headless: s.headless !== false,
       maxBrowsers: typeof s.maxBrowsers === "number" && s.maxBrowsers > 0 ? s.maxBrowsers : 4,
       chromePath: typeof s.chromePath === "string" ? s.chromePath : undefined,
-    };
-    log = runtime.log;
+    }, runtime.log);
     logFile = `${runtime.dataDir}/chrome.log`;
     return Promise.resolve();
   },
@@ -375,89 +315,9 @@ const chrome: AgentModule = {
     }
   },
   async shutdown(): Promise<void> {
-    await Promise.all([...browsers.values()].map((b) => forget(b, "shutdown")));
+    await Promise.all(browsers.all.map((b) => browsers.forget(b, "shutdown")));
   },
-  getWebComponent: () => ({ title: "Chrome browsers", html: PANEL, handle: panelRoute }),
+  getWebComponent: () => chromePanel(browsers),
 };
-
-/** The live view's routes of this module: `state`, `screenshot?tab=`, `close-browser`, `close-tab`. */
-async function panelRoute(request: Request, path: string): Promise<Response> {
-  const url = new URL(request.url);
-  const body = request.method === "POST"
-    ? await request.json().catch(() => ({})) as Record<string, unknown>
-    : {};
-  try {
-    if (path === "state") {
-      const list = [];
-      for (const browser of [...browsers.values()]) {
-        if (!browser.alive) {
-          await forget(browser, "its process died");
-          continue;
-        }
-        list.push({ id: browser.id, tabs: await browser.tabs() });
-      }
-      return Response.json({ browsers: list });
-    }
-    if (path === "screenshot") {
-      const tab = url.searchParams.get("tab") ?? "";
-      const png = await (await tabOwner(tab)).screenshot(tab, false);
-      const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
-      return new Response(bytes, { headers: { "content-type": "image/png" } });
-    }
-    if (path === "close-browser" && request.method === "POST") {
-      await forget(await browserOf(String(body.browser)), "closed in the live view");
-      return Response.json({ ok: true });
-    }
-    if (path === "close-tab" && request.method === "POST") {
-      const tab = String(body.tab);
-      await (await tabOwner(tab)).closeTab(tab);
-      owners.delete(tab);
-      return Response.json({ ok: true });
-    }
-  } catch (error) {
-    return Response.json({ error: (error as Error).message }, { status: 404 });
-  }
-  return Response.json({ error: `No route "${path}"` }, { status: 404 });
-}
-
-const PANEL = `<!doctype html><html lang="en"><meta charset="utf-8">
-<title>Chrome browsers</title>
-<style>body{font:14px system-ui,sans-serif;margin:.5rem}img{max-width:100%;border:1px solid #8884}button{font:inherit}</style>
-<main aria-label="Chrome module browsers"><div id="list" aria-live="polite">No browser launched.</div><img id="shot" alt="Screenshot of the chosen tab" hidden></main>
-<script>
-"use strict";
-const token = new URLSearchParams(location.search).get("token") || "";
-const base = location.pathname.replace(/panel$/, "");
-const auth = { authorization: "Bearer " + token, "content-type": "application/json" };
-const post = (path, body) => fetch(base + path, { method: "POST", headers: auth, body: JSON.stringify(body) }).then(load);
-let last = "";
-function button(label, onclick) { const b = document.createElement("button"); b.type = "button"; b.textContent = label; b.onclick = onclick; return b; }
-async function load() {
-  const state = await (await fetch(base + "state", { headers: auth })).json();
-  const key = JSON.stringify(state);
-  if (key === last) return;
-  last = key;
-  const list = document.getElementById("list");
-  list.replaceChildren();
-  if (!state.browsers.length) list.textContent = "No browser launched.";
-  for (const b of state.browsers) {
-    const section = document.createElement("section");
-    const h = document.createElement("h2"); h.textContent = b.id; section.append(h, button("Close browser " + b.id, () => post("close-browser", { browser: b.id })));
-    const ul = document.createElement("ul");
-    for (const t of b.tabs) {
-      const li = document.createElement("li");
-      li.append(t.id + " " + (t.title || t.url) + " ", button("Show " + t.id, async () => {
-        const r = await fetch(base + "screenshot?tab=" + encodeURIComponent(t.id), { headers: auth });
-        if (r.ok) { const img = document.getElementById("shot"); img.src = URL.createObjectURL(await r.blob()); img.hidden = false; }
-      }), " ", button("Close tab " + t.id, () => post("close-tab", { tab: t.id })));
-      ul.append(li);
-    }
-    section.append(ul);
-    list.append(section);
-  }
-}
-load();
-setInterval(load, 2000);
-</script></html>`;
 
 export default chrome;
