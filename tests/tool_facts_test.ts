@@ -53,9 +53,9 @@ const PAGE: BrowserState = {
 
 Deno.test("every tool declares its facts: the core's, MCP's and modules' tools have a valid effect", async () => {
   const modules = await Promise.all(
-    ["./fixtures/modules/notes.ts", "../modules/chrome.ts", "../modules/totp.ts"].map(async (f) =>
-      (await import(f)).default
-    ),
+    ["./fixtures/modules/notes.ts", "../modules/chrome/mod.ts", "../modules/totp.ts"].map(async (
+      f,
+    ) => (await import(f)).default),
   );
   const all = [
     ...coreTools,

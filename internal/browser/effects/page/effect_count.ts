@@ -24,6 +24,7 @@ import { docState, type EffectTracker } from "../../runtime/page/state.ts";
 import { cut } from "../../shared/text.ts";
 import { visuallyHidden } from "../../observe/page/walk/visually_hidden.ts";
 import { noteRemoved, redrawn } from "./effect_rerender.ts";
+import { goneSamples, moreOften, newSamples, partOf } from "./effect_lines.ts";
 
 /** What the DOM did between the two `measureEffects` calls of an action. */
 export interface DomChanges {
@@ -230,17 +231,80 @@ function seen(el: Element): boolean {
   return false;
 }
 
+/** The subtrees added during an action, as {@link countAdded} found them. */
+interface Added {
+  /** Which elements are visually hidden (a cache {@link visuallyHidden} fills). */
+  unseen: Map<Element, boolean>;
+  /** Texts for screen readers only (an `sr-only` live region): never quoted as visible. */
+  hidden: string[];
+  /** The shown roots of the added subtrees. */
+  roots: Element[];
+  /** The roots of the added subtrees, shown or not (to compare with those removed). */
+  tops: Element[];
+  /** Shown roots that only format their text (`<b>`). */
+  formatted: Element[];
+}
+
+/** The lines of visible text before and after the action, as they are compared. */
+interface Lines {
+  now: string[];
+  was: string[];
+  /** `now` and `was` without background activity's text. */
+  after: Set<string>;
+  before: Set<string>;
+  /** The texts of background activity. */
+  skip: string[];
+}
+
+const visible = (el: Element) => el.checkVisibility({ visibilityProperty: true });
+
 function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   out.removed = tracker.removed;
   const extra = extras.get(tracker);
-  const visible = (el: Element) => el.checkVisibility({ visibilityProperty: true });
-  const unseen = new Map<Element, boolean>();
-  /** Texts for screen readers only (an `sr-only` live region): never quoted as visible. */
-  const hidden: string[] = [];
-  const roots: Element[] = [];
-  /** The roots of the added subtrees, shown or not (to compare with those removed). */
-  const tops: Element[] = [];
-  const formatted: Element[] = [];
+  const added = countAdded(tracker, out);
+  if (!extra) return;
+  out.states = extra.states.changes();
+  out.removedControls = extra.removedControls;
+  const hiddenOwner = (el: Element) => visuallyHidden(el, added.unseen);
+  const lines = compareLines(extra, added, text, hiddenOwner);
+  // Background text counts here: a new element that only shows it (a typewriter's first line)
+  // still shows something new.
+  [out.newLines, out.goneLines] = moreOften(lines.now, lines.was);
+  // A part redrawn in the same shape, with no new heading: named by the text that reads
+  // otherwise ("Items: 0" now reads "Items: 1"), not as items that came and went.
+  const redraw = out.headings.length > 0 ? undefined : redrawn(
+    extra.shapes,
+    added.tops,
+    withoutBackground(lines.now, lines.skip),
+    withoutBackground(lines.was, lines.skip),
+  );
+  if (redraw) {
+    Object.assign(out, { added: 0, removed: 0, controls: 0, removedControls: 0, texts: redraw });
+    out.newLines = out.goneLines = false;
+    out.focusMoved = deepActiveElement() !== extra.focus;
+    return;
+  }
+  const { before, after, skip } = lines;
+  const { samples, tried } = newSamples(lines.now, before, skip, new Set(out.headings));
+  out.samples = samples;
+  if (out.samples.length === 0 && out.headings.length === 0 && out.controls === 0) {
+    out.styled = styledTexts(added.formatted, extra.unformatted, after);
+  }
+  // A text the model never saw (hidden, or for screen readers only) did not change for it.
+  const shown = (t: string) => t === "" || before.has(t) || partOf(t, before);
+  out.texts = textChanges(extra.owners, new Set(added.roots), 3, { hidden: hiddenOwner, shown });
+  if (out.added === 0 && out.texts.length === 0) {
+    out.gone = goneSamples(lines.was, after, skip, tried);
+  }
+  out.focusMoved = deepActiveElement() !== extra.focus;
+}
+
+/**
+ * Counts into `out` the things added that the model sees (up to 500), the controls among them
+ * and up to three new headings; returns the added subtrees sorted for the rest of the count.
+ */
+function countAdded(tracker: EffectTracker, out: DomChanges): Added {
+  const added: Added = { unseen: new Map(), hidden: [], roots: [], tops: [], formatted: [] };
   for (const root of tracker.added) {
     if (!root.isConnected || out.added >= 500) continue;
     let p = root.parentElement, nested = false;
@@ -248,35 +312,50 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
       nested = tracker.added.has(p);
       p = p.parentElement;
     }
-    if (!nested) tops.push(root);
+    if (!nested) added.tops.push(root);
     if (nested || !visible(root)) continue;
-    if (visuallyHidden(root, unseen)) {
-      hidden.push(root.textContent ?? "");
+    if (visuallyHidden(root, added.unseen)) {
+      added.hidden.push(root.textContent ?? "");
       continue;
     }
-    roots.push(root);
-    if (FORMAT[root.localName] && seen(root)) formatted.push(root);
+    added.roots.push(root);
+    if (FORMAT[root.localName] && seen(root)) added.formatted.push(root);
     if (seen(root)) out.added++;
     if (root.matches(CONTROL)) out.controls++;
-    for (const d of Array.from(root.getElementsByTagName("*"))) {
-      if (out.added >= 500) break;
-      if (!seen(d) || !visible(d)) continue;
-      out.added++;
-      if (d.matches(CONTROL)) out.controls++;
-    }
-    for (const h of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]'))) {
-      const heading = h instanceof HTMLElement ? lineKey(h.innerText) : "";
-      if (heading && out.headings.length < 3 && visible(h)) out.headings.push(cut(heading, 60));
-    }
-    if (/^h[1-6]$/.test(root.localName) && root instanceof HTMLElement) {
-      const heading = lineKey(root.innerText);
-      if (heading && out.headings.length < 3) out.headings.unshift(cut(heading, 60));
-    }
+    countDescendants(root, out);
   }
-  if (!extra) return;
-  out.states = extra.states.changes();
-  out.removedControls = extra.removedControls;
-  const hiddenOwner = (el: Element) => visuallyHidden(el, unseen);
+  return added;
+}
+
+/** Counts into `out` the seen descendants of a shown added `root`, and its headings. */
+function countDescendants(root: Element, out: DomChanges): void {
+  for (const d of Array.from(root.getElementsByTagName("*"))) {
+    if (out.added >= 500) break;
+    if (!seen(d) || !visible(d)) continue;
+    out.added++;
+    if (d.matches(CONTROL)) out.controls++;
+  }
+  for (const h of Array.from(root.querySelectorAll('h1, h2, h3, h4, h5, h6, [role="heading"]'))) {
+    const heading = h instanceof HTMLElement ? lineKey(h.innerText) : "";
+    if (heading && out.headings.length < 3 && visible(h)) out.headings.push(cut(heading, 60));
+  }
+  if (/^h[1-6]$/.test(root.localName) && root instanceof HTMLElement) {
+    const heading = lineKey(root.innerText);
+    if (heading && out.headings.length < 3) out.headings.unshift(cut(heading, 60));
+  }
+}
+
+/**
+ * The lines before and after, texts for screen readers only (added, or elements whose text
+ * changed inside a hidden owner) left out.
+ */
+function compareLines(
+  extra: Extra,
+  added: Added,
+  text: string,
+  hiddenOwner: (el: Element) => boolean,
+): Lines {
+  const hidden = added.hidden;
   for (const [owner, was] of extra.owners) {
     if (owner.isConnected && hiddenOwner(owner)) {
       hidden.push(was, owner instanceof HTMLElement ? owner.innerText : owner.textContent ?? "");
@@ -289,76 +368,20 @@ function count(tracker: EffectTracker, out: DomChanges, text: string): void {
   const was = extra.lines.filter((l) => !quiet.has(l));
   const after = new Set(withoutBackground(now, skip));
   const before = new Set(withoutBackground(was, skip));
-  // Background text counts here: a new element that only shows it (a typewriter's first line)
-  // still shows something new.
-  [out.newLines, out.goneLines] = moreOften(now, was);
-  // A part redrawn in the same shape, with no new heading: named by the text that reads
-  // otherwise ("Items: 0" now reads "Items: 1"), not as items that came and went.
-  const redraw = out.headings.length > 0 ? undefined : redrawn(
-    extra.shapes,
-    tops,
-    withoutBackground(now, skip),
-    withoutBackground(was, skip),
-  );
-  if (redraw) {
-    Object.assign(out, { added: 0, removed: 0, controls: 0, removedControls: 0, texts: redraw });
-    out.newLines = out.goneLines = false;
-    out.focusMoved = deepActiveElement() !== extra.focus;
-    return;
-  }
-  const heads = new Set(out.headings);
-  // A line that was part of a longer one (a block inserted in a line splits it) is not new.
-  const partOf = (key: string, lines: Set<string>) => [...lines].some((l) => l.includes(key));
-  let tried = 0;
-  for (const line of now) {
-    if (out.samples.length >= 3 || tried >= 30) break;
-    const key = withoutBackground([line], skip)[0];
-    if (!key || before.has(key) || heads.has(cut(line, 60))) continue;
-    tried++;
-    if (!partOf(key, before)) out.samples.push(cut(line, 60));
-  }
-  if (out.samples.length === 0 && out.headings.length === 0 && out.controls === 0) {
-    for (const el of formatted) {
-      const text = el instanceof HTMLElement ? cut(lineKey(el.innerText), 60) : "";
-      if (text && out.styled.length < 2) {
-        out.styled.push({ text, how: FORMAT[el.localName]!, now: true });
-      }
-    }
-    for (const u of extra.unformatted) {
-      if (out.styled.length < 2 && partOf(u.text, after)) {
-        out.styled.push({ ...u, text: cut(u.text, 60) });
-      }
-    }
-  }
-  // A text the model never saw (hidden, or for screen readers only) did not change for it.
-  const shown = (t: string) => t === "" || before.has(t) || partOf(t, before);
-  out.texts = textChanges(extra.owners, new Set(roots), 3, { hidden: hiddenOwner, shown });
-  if (out.added === 0 && out.texts.length === 0) {
-    for (const line of was) {
-      if (out.gone.length >= 2 || tried >= 60) break;
-      const key = withoutBackground([line], skip)[0];
-      if (!key || after.has(key)) continue;
-      tried++;
-      if (!partOf(key, after)) out.gone.push(cut(line, 60));
-    }
-  }
-  out.focusMoved = deepActiveElement() !== extra.focus;
+  return { now, was, after, before, skip };
 }
 
-/**
- * Whether some line shows more often in `now` than in `was` (new), and whether some shows less
- * often (gone): repeated lines count, so a second "Item" row is new.
- */
-function moreOften(now: string[], was: string[]): [boolean, boolean] {
-  const counts = new Map<string, number>();
-  for (const l of now) counts.set(l, (counts.get(l) ?? 0) + 1);
-  for (const l of was) counts.set(l, (counts.get(l) ?? 0) - 1);
-  let more = false, less = false;
-  for (const n of counts.values()) {
-    if (n > 0) more = true;
-    if (n < 0) less = true;
+/** Up to two texts that only took a format (new `formatted` elements) or lost one. */
+function styledTexts(formatted: Element[], unformatted: StyledText[], after: Set<string>) {
+  const styled: StyledText[] = [];
+  for (const el of formatted) {
+    const text = el instanceof HTMLElement ? cut(lineKey(el.innerText), 60) : "";
+    if (text && styled.length < 2) styled.push({ text, how: FORMAT[el.localName]!, now: true });
   }
-  return [more, less];
+  for (const u of unformatted) {
+    if (styled.length < 2 && partOf(u.text, after)) styled.push({ ...u, text: cut(u.text, 60) });
+  }
+  return styled;
 }
 
 /**
