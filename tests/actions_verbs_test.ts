@@ -138,3 +138,44 @@ Deno.test("scroll(right) brings text beside the window into view, and the view s
   }
   assert.match(refused, /^Cannot scroll left: the page is already at the left end$/);
 });
+
+Deno.test("click(force) clicks by script as asked, double and right too, but never a disabled or detached element", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  let summary = await open(browser, server.url("/actions/verbs/live.html"));
+  const button = idIn(summary, /Target button/);
+  assert.match(
+    await said(browser.click(button, { force: true, double: true })),
+    new RegExp(`^Double-clicked \\[${button}\\] by script \\(force: no checks\\)`),
+  );
+  await browser.click(button, { force: true, button: "right" });
+  const log = await pageOf(browser).evaluate(() =>
+    (globalThis as unknown as { verbLog: string[] }).verbLog.join(" ")
+  );
+  assert.equal(log, "click click dblclick contextmenu");
+  summary = await open(browser, server.url("/actions/verbs/disabled.html"));
+  await assert.rejects(
+    browser.click(idIn(summary, /Target button/), { force: true }),
+    /^ActionError: Cannot click \[\d+\] by script: it is disabled/,
+  );
+});
+
+Deno.test("press with an ID refuses an element that cannot take the focus, instead of sending the key elsewhere", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  const summary = await open(browser, server.url("/actions/verbs/context.html"));
+  await assert.rejects(
+    browser.press("Enter", { id: idIn(summary, /report\.pdf/) }),
+    /^ActionError: Cannot press a key on \[\d+\]: it cannot take the keyboard focus; click it instead/,
+  );
+});
+
+Deno.test("a page that clips its sideways overflow says nothing of it, and scroll(right) does not move it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/actions/verbs/wide.html"));
+  await pageOf(browser).evaluate(() => document.documentElement.style.overflowX = "hidden");
+  assert.doesNotMatch((await browser.observe()).summary, /beside the window/);
+  await assert.rejects(browser.scroll("right"), /^ActionError: Cannot scroll right/);
+  assert.equal(await pageOf(browser).evaluate(() => scrollX), 0);
+});

@@ -70,6 +70,9 @@ export function assessRisk(
     return answerRisk(held, held.default ?? "");
   }
   const action = `${call.name}${id !== undefined ? ` ${describeTarget(state, id)}` : ""}`;
+  if (call.name === "drag") return dropRisk(state, call.args.to, action);
+  // A right click opens a menu: what is then chosen in it is judged as its own click.
+  if (call.name === "click" && call.args.button === "right") return undefined;
   if (call.name === "click") {
     const target = locate(state, id);
     return target && clickRisk(target, state, action);
@@ -121,6 +124,26 @@ function clickRisk(target: Located, state: BrowserState, action: string): Risk |
   if (sign) return { category: "payment", action, reason: `${says} and ${sign}` };
   if (accountPage(state)) {
     return { category: "account", action, reason: `${says} on an account page` };
+  }
+  return undefined;
+}
+
+/**
+ * A drag by where it drops: onto an element (its ID) or a text the page shows ("Trash",
+ * "Delete"), judged by the words of that place as a button with them would be.
+ */
+function dropRisk(state: BrowserState, to: unknown, action: string): Risk | undefined {
+  const place = typeof to === "number" ? locate(state, to)?.element.label : to;
+  if (typeof place !== "string" || !place.trim()) return undefined;
+  const where = `${action} onto ${JSON.stringify(short(place))}`;
+  for (const [category, re] of Object.entries(ACTION_WORDS)) {
+    if (re.test(place)) {
+      return {
+        category: category as RiskCategory,
+        action: where,
+        reason: "the place it drops onto says so",
+      };
+    }
   }
   return undefined;
 }

@@ -66,8 +66,14 @@ export async function untilReady(
     if (r.ok) {
       const through = await throughFrames(page, el.frame, r.x, r.y, needs.hit === "none");
       if (through.ok) return { ok: true, x: through.x, y: through.y, inFrame: r, cleared };
-      r = { ok: false, reason: "covered", detail: through.cover, x: r.x, y: r.y, layer: true };
-      coverAt = through;
+      if (through.cover) {
+        r = { ok: false, reason: "covered", detail: through.cover, x: r.x, y: r.y, layer: true };
+        coverAt = through;
+      } else {
+        // Nothing of the outer page is drawn there: its frame shows it outside the window.
+        const detail = "its frame shows it outside the window";
+        r = { ok: false, reason: "offscreen", detail };
+      }
     } else if (r.reason === "covered") coverAt = { frame: el.frame, x: r.x, y: r.y };
     if (r.reason === "gone") return { ...r, cleared };
     if (coverAt && !bannersTried) {

@@ -69,6 +69,16 @@ export function dragElement(
       await page.mouse.up();
       released = true;
     } finally {
+      // A native drag that never dropped is cancelled, so the page gets its dragend.
+      if (data && !released) {
+        await cdp.send("Input.dispatchDragEvent", {
+          type: "dragCancel",
+          x: from.x,
+          y: from.y,
+          data,
+        })
+          .catch(() => {/* the tab closed */});
+      }
       await release(page, cdp, native, released);
     }
     return { did: `Dragged [${source.id}] ${where(to)}`, control: true };
@@ -89,7 +99,15 @@ async function dropPoint(
   const needs = { enabled: false, editable: false, visible: true, hit: "none" } as const;
   try {
     const ready = await untilReady(page, onto.el, env, needs);
-    if (!ready.ok) throw refusal("drag", onto.id, ready);
+    if (!ready.ok && to.target) throw refusal("drag", onto.id, ready);
+    if (!ready.ok) {
+      throw new ActionError(
+        "no_effect",
+        `Cannot drag [${source.id}] onto ${
+          JSON.stringify(to.text)
+        }: that place ${ready.detail}; scroll to it, or give the ID of the place to drop it`,
+      );
+    }
     return { x: ready.x + dx, y: ready.y + dy };
   } finally {
     if (!to.target) await onto.el.dispose();
@@ -98,9 +116,12 @@ async function dropPoint(
 
 /** The element that shows `text`, in the source's frame or else the main frame. */
 async function textTarget(source: Target, text: string): Promise<Target> {
-  const frames = [source.el.frame, source.el.frame.page().mainFrame()];
+  const own = source.el.frame;
+  const frames = [own, own.page().mainFrame()];
   for (const frame of new Set(frames)) {
-    const el = await handleInRealm(isolatedRealm(frame), "elementWithText", text);
+    // The dragged element is left out where it is: a handle belongs to its own frame.
+    const skip = frame === own ? source.el : null;
+    const el = await handleInRealm(isolatedRealm(frame), "elementWithText", text, skip);
     if (el) return { el, id: source.id };
   }
   throw new ActionError(

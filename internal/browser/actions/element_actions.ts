@@ -165,6 +165,8 @@ export async function selectOption(
       }
     });
   }
+  // The list itself first: a disabled or covered list is not operated, open or not.
+  await perform(page, target, "select in", env, () => Promise.resolve());
   let pick = await optionHandle(el, option);
   let opened = false;
   if (!pick) {

@@ -6,12 +6,13 @@
  * @module
  */
 import type { ElementHandle, Page } from "puppeteer-core";
-import type { ActionOutcome } from "../../entity/mod.ts";
+import { ActionError, type ActionOutcome } from "../../entity/mod.ts";
 import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
 import type { DragOptions, TypeOptions } from "../browser_port.ts";
 import { clickElement, type ClickHow, hoverElement, selectText } from "./pointer_verbs.ts";
 import { dragElement } from "./drag_action.ts";
 import { perform } from "./pipeline.ts";
+import { onElement } from "../runtime/page_runtime.ts";
 import type { PointerEnv } from "./actionability.ts";
 import { press, selectOption, typeFocused, typeInto, uploadFile } from "./element_actions.ts";
 import { scrollAround, type ScrollDirection, scrollPage } from "./page_steps.ts";
@@ -188,6 +189,13 @@ export class ElementVerbs {
       (page, el) =>
         perform(page, { el, id }, "press a key on", this.#host.pointer(options), async () => {
           await el.focus();
+          // Keys go where the focus is: an element that cannot take it would send them elsewhere.
+          if (!await onElement(el, "holdsFocus")) {
+            throw new ActionError(
+              "no_effect",
+              `Cannot press a key on [${id}]: it cannot take the keyboard focus; click it instead, or press the key where the focus is`,
+            );
+          }
           const done = await pressed(page);
           return { ...done, did: `Focused [${id}]. ${done.did}` };
         }),

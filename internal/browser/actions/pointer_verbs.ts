@@ -40,10 +40,25 @@ export async function clickElement(
 ): Promise<Did> {
   const { id } = target;
   if (how.force) {
-    await onElement(target.el, "clickByScript");
+    const way = how.double ? "double" : how.button === "right" ? "right" : "click";
+    const r = await onElement(target.el, "clickByScript", way);
+    if (r === "gone") {
+      throw new ActionError("gone", `Element [${id}] is gone: the page changed, observe again`);
+    }
+    if (r === "disabled") {
+      throw new ActionError(
+        "no_effect",
+        `Cannot click [${id}] by script: it is disabled; observe again, and do first what the page asks`,
+      );
+    }
     const reason = "the model asked for a script click (force)";
+    const what = way === "double"
+      ? "Double-clicked"
+      : way === "right"
+      ? "Right-clicked"
+      : "Clicked";
     return {
-      did: `Clicked [${id}] by script (force: no checks)`,
+      did: `${what} [${id}] by script (force: no checks)`,
       fallback: { reason },
       control: true,
     };

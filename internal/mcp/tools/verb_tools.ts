@@ -27,7 +27,7 @@ export const browserClick = defineTool({
   destructive: true,
   facts: { effect: "acts", element: true },
   args: click.args.extend({ id: ID, confirm: CONFIRM }),
-  actsAs: (args) => ({ name: "click", args: { id: args.id } }),
+  actsAs: (args) => ({ name: "click", args: { id: args.id, button: args.button } }),
   handler(args, ctx) {
     const { confirm: _, ...rest } = args;
     return click.handler(rest, ctx);
@@ -50,10 +50,14 @@ export const browserDrag = defineTool({
   name: "browser_drag",
   description:
     "Drag [id] onto another element (to: its [id]) or onto a text shown on the page (to: the text), and/or by dx, dy pixels. HTML5 drag and drop and pointer-driven drags (sliders, sortable lists) both work.",
+  destructive: true,
   facts: { effect: "acts", element: true },
-  args: drag.args.extend({ id: ID }),
+  args: drag.args.extend({ id: ID, confirm: CONFIRM }),
+  // Dropped onto "Trash" or "Delete" is judged by that place's words.
+  actsAs: (args) => ({ name: "drag", args: { id: args.id, to: args.to } }),
   handler(args, ctx) {
-    return drag.handler(args, ctx);
+    const { confirm: _, ...rest } = args;
+    return drag.handler(rest, ctx);
   },
 });
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { composedParent, deepElementFromPoint } from "../../runtime/page/dom.ts";
+import { composedParent, deepActiveElement, deepElementFromPoint } from "../../runtime/page/dom.ts";
 import { noteHoverLook } from "../../effects/page/effect_count.ts";
 import { clean } from "../../shared/text.ts";
 import { READY_FRAME_WAIT_MS } from "../../settle/policy.ts";
@@ -131,9 +131,33 @@ export function throughFrame(
   return { x: px, y: py, lands, cover: lands || !hit ? "" : describeCover(hit).text };
 }
 
-/** Clicks `el` by script (`HTMLElement.click()`): only when the model asks for it (`force`). */
-export function clickByScript(el: Element): void {
-  (el as HTMLElement).click();
+/**
+ * Clicks `el` by script, without the checks a pointer verb makes: only when the model asks for
+ * it (`force`). A double click adds the second click and `dblclick`, a right click sends
+ * `contextmenu`. A detached or disabled element is not clicked: a script click would do nothing
+ * a person could see, yet read as done.
+ */
+export function clickByScript(
+  el: Element,
+  how: "click" | "double" | "right",
+): "done" | "gone" | "disabled" {
+  if (!el.isConnected) return "gone";
+  if (isDisabled(el)) return "disabled";
+  const init = { bubbles: true, cancelable: true, composed: true, view: window };
+  if (how === "right") {
+    el.dispatchEvent(new MouseEvent("contextmenu", { ...init, button: 2, buttons: 2 }));
+    return "done";
+  }
+  const click = (detail: number) =>
+    el instanceof HTMLElement && detail === 1
+      ? el.click()
+      : el.dispatchEvent(new MouseEvent("click", { ...init, detail }));
+  click(1);
+  if (how === "double") {
+    click(2);
+    el.dispatchEvent(new MouseEvent("dblclick", { ...init, detail: 2 }));
+  }
+  return "done";
 }
 
 /** Disabled as a form control (itself or by its `<fieldset>`) or by `aria-disabled`. */
@@ -283,4 +307,12 @@ function describeCover(hit: Element): { el: Element; text: string; layer: boolea
   }
   const text = clean((cover as HTMLElement).innerText ?? cover.textContent).slice(0, 60);
   return { el: cover, text: `${describe(cover)}${text ? ` "${text}"` : ""}`, layer };
+}
+
+/** Whether the keyboard focus is on `el` or inside it (through shadow roots). */
+export function holdsFocus(el: Element): boolean {
+  for (let n: Node | null = deepActiveElement(); n; n = composedParent(n)) {
+    if (n === el) return true;
+  }
+  return false;
 }

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { drawnParent } from "../../runtime/page/dom.ts";
+import { drawnParent, pageScrollsSideways } from "../../runtime/page/dom.ts";
 import { inView, newInView, type ScrollResult } from "./scroll.ts";
 
 /**
@@ -21,12 +21,13 @@ import { inView, newInView, type ScrollResult } from "./scroll.ts";
 export function scrollSideways(el: Element | null, screens: number): ScrollResult {
   const root = document.scrollingElement ?? document.documentElement;
   const scrollable = (e: Element): boolean => {
-    if (e === root) return e.scrollWidth > e.clientWidth + 1;
+    if (e === root) return pageScrollsSideways();
     const s = getComputedStyle(e);
     return /(auto|scroll|overlay)/.test(s.overflowX) && e.scrollWidth > e.clientWidth + 1;
   };
   const canMove = (e: Element) =>
-    screens > 0 ? e.scrollLeft + e.clientWidth < e.scrollWidth - 1 : e.scrollLeft > 0;
+    scrollable(e) &&
+    (screens > 0 ? e.scrollLeft + e.clientWidth < e.scrollWidth - 1 : e.scrollLeft > 0);
   let box: Element = root;
   if (el) {
     let p: Element | null = el;
@@ -37,9 +38,12 @@ export function scrollSideways(el: Element | null, screens: number): ScrollResul
   const width = isPage ? innerWidth : box.clientWidth;
   const before = box.scrollLeft;
   const shown = inView(box, isPage);
-  box.scrollBy({ left: width * screens, behavior: "instant" });
+  // An area a person cannot scroll (its overflow clipped) stays where it is.
+  const movable = scrollable(box);
+  if (movable) box.scrollBy({ left: width * screens, behavior: "instant" });
   const moved = box.scrollLeft - before;
-  const left = screens > 0 ? box.scrollWidth - box.clientWidth - box.scrollLeft : box.scrollLeft;
+  const beyond = screens > 0 ? box.scrollWidth - box.clientWidth - box.scrollLeft : box.scrollLeft;
+  const left = movable ? beyond : 0;
   let what = "the page";
   if (!isPage) {
     const label = box.getAttribute("aria-label") ?? box.id ?? "";

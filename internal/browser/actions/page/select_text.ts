@@ -58,15 +58,18 @@ export function selectTextIn(el: Element, text: string): TextSelection {
 /**
  * The element drawn with the text `text` in this frame that something can be dropped onto: the
  * smallest visible element whose own text reads exactly `text` (case and spaces aside), else
- * the smallest that contains it; undefined when nothing shows it.
+ * the smallest that contains it, leaving out `source` (what is dragged), what it holds and what
+ * holds it; undefined when nothing shows it.
  */
-export function elementWithText(text: string): Element | null {
+export function elementWithText(text: string, source: Element | null): Element | null {
   const wanted = clean(text).toLowerCase();
   if (!wanted) return null;
   let exact: { el: Element; area: number } | undefined;
   let partial: { el: Element; area: number } | undefined;
   for (const el of deepElements()) {
     if (!(el instanceof HTMLElement) || !el.checkVisibility({ visibilityProperty: true })) continue;
+    // Not the element dragged (a knob that shows "22"), nor what holds it.
+    if (source && (el === source || el.contains(source) || source.contains(el))) continue;
     const shown = clean(el.innerText).toLowerCase();
     if (!shown.includes(wanted)) continue;
     const r = el.getBoundingClientRect();

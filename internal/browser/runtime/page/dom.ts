@@ -99,3 +99,16 @@ export function frameId(el: Element): number {
   if (fid === undefined) frames.ids.set(el, fid = frames.next++);
   return fid;
 }
+
+/**
+ * Whether a person can scroll the page sideways: it is wider than the window and neither the
+ * root nor the body clips that overflow (`overflow-x: hidden` hides an off-canvas menu or a
+ * slider's other slides, which only the page's own controls bring into view).
+ */
+export function pageScrollsSideways(): boolean {
+  const root = document.scrollingElement ?? document.documentElement;
+  if (root.scrollWidth <= root.clientWidth + 1) return false;
+  const clips = (el: Element | null) =>
+    el !== null && /hidden|clip/.test(getComputedStyle(el).overflowX);
+  return !clips(document.documentElement) && !clips(document.body);
+}

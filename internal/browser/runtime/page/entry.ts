@@ -15,6 +15,7 @@ import { activityTracker } from "../../settle/page/activity.ts";
 import { closeBanner } from "../../banners/page/banners.ts";
 import {
   clickByScript,
+  holdsFocus,
   pointerOver,
   readiness,
   throughFrame,
@@ -75,6 +76,7 @@ export const api = {
   pointerOver,
   throughFrame,
   clickByScript,
+  holdsFocus,
   prepareField,
   setFieldValue,
   controlKind,

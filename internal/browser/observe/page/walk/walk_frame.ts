@@ -16,6 +16,7 @@ import { FrameWalker } from "./walker.ts";
 import { withLabelIndex } from "../label_index.ts";
 import { SubtreeReuse } from "./reuse.ts";
 import { asDelta } from "./delta.ts";
+import { pageScrollsSideways } from "../../../runtime/page/dom.ts";
 
 /**
  * Walks the document and lists visible interactive elements and text in reading order, giving
@@ -41,6 +42,7 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     ? markCurrentPage(walker.items)
     : walker.items;
   const doc = document.scrollingElement ?? document.documentElement;
+  const sideways = pageScrollsSideways();
   return {
     token: w.state.token,
     ...asDelta(w.state, o, items),
@@ -48,8 +50,8 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     below: walker.below,
     screensAbove: Math.max(0, w.sy / w.vh),
     screensBelow: Math.max(0, (doc.scrollHeight - w.sy - w.vh) / w.vh),
-    screensLeft: Math.max(0, w.sx / w.vw),
-    screensRight: Math.max(0, (doc.scrollWidth - w.sx - w.vw) / w.vw),
+    screensLeft: sideways ? Math.max(0, w.sx / w.vw) : 0,
+    screensRight: sideways ? Math.max(0, (doc.scrollWidth - w.sx - w.vw) / w.vw) : 0,
     scrollers: walker.scrollers.filter((sc) => sc.above + sc.below > 0),
     hidden: walker.hidden,
     modal: w.modalEl !== null,
