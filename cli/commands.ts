@@ -7,9 +7,10 @@
  * @module
  */
 import { type Config, dataDir } from "../internal/config/mod.ts";
-import { ConfigError } from "../internal/entity/mod.ts";
-import { askUser, stderr, stdout } from "./process_io.ts";
+import { stderr, stdout } from "./process_io.ts";
 import { withSignals, withTempRoot } from "./process_scope.ts";
+import type { CliContext } from "./run_one.ts";
+import type { SingleInput } from "./single_command.ts";
 
 /** `browser-agent mcp [flags]` (see `mcp_command.ts`). */
 export async function mcp(argv: string[], version: string): Promise<number> {
@@ -47,17 +48,11 @@ export async function run(config: Config, version: string): Promise<number> {
     import("./live_view.ts"),
   ]);
   loading.catch(() => {/* awaited below, once the task is read and checked */});
-  const { checkTask, readStdinTask } = await import("./task_input.ts");
-  const stdinIsTerminal = Deno.stdin.isTerminal();
-  const interactive = !config.task && !config.cli.replay && !config.cli.tasks && stdinIsTerminal;
-  const task = config.task ??
-    (config.cli.replay || config.cli.tasks || stdinIsTerminal
-      ? ""
-      : await readStdinTask(Deno.stdin.readable));
-  if (!task && !config.cli.replay && !config.cli.tasks && !interactive) {
-    throw new ConfigError('No task given: pass it as an argument, with --task "…", or on stdin');
-  }
-  if (task) checkTask(task, config.run.maxRequestTokens);
+  const { taskInput } = await import("./task_input.ts");
+  const input = await taskInput(config, {
+    readable: Deno.stdin.readable,
+    isTerminal: Deno.stdin.isTerminal(),
+  });
   const [{ preflight }, { context, runPlan }, { withModules }, { withLiveView }] = await loading;
   // Whether --out was there before the checks create it (a run whose browser cannot start
   // leaves no folder it made).
@@ -72,79 +67,25 @@ export async function run(config: Config, version: string): Promise<number> {
           // One run loads the model's SDK on its first request or once the browser runs,
           // whichever comes first (loading it takes the main thread, which would delay the
           // launch); a replay needs none.
-          const single = !config.cli.tasks && !interactive;
+          const single = !config.cli.tasks && !input.interactive;
           const ctx = context(config, version, modules, live, { preloadModel: !single });
-          if (config.cli.tasks) {
-            const { batchCommand } = await import("./batch_command.ts");
-            return withSignals((signal) => batchCommand(ctx, signal));
-          }
-          if (interactive) {
-            const { interactiveCommand } = await import("./interactive_command.ts");
-            return interactiveCommand(ctx, Deno.stdin.readable);
-          }
-          return withSignals(async (signal, interrupt) => {
-            const ask = (question: string, withdrawn?: AbortSignal) =>
-              askUser(
-                question,
-                withdrawn ? AbortSignal.any([signal, withdrawn]) : signal,
-                interrupt,
-              );
-            const { PendingBrowser, SessionProfiles } = await import("../internal/browser/mod.ts");
-            const lock = config.cli.session
-              ? await new SessionProfiles(config.dataDir).lock(config.cli.session)
-              : undefined;
-            try {
-              if (config.cli.replay) {
-                const { replayCommand } = await import("./replay_command.ts");
-                return await replayCommand(ctx, signal, lock?.dir);
-              }
-              // Chromium starts first; the run does not wait for it: the agent's, the report
-              // writer's and the model client's code load while it boots, and the first model
-              // request goes out with the first look at its blank first tab. Not with --vision,
-              // whose look is a picture of the real page, nor with a kept profile (--session),
-              // which could be set to restore its last tabs, nor with --cdp-url: a remote
-              // browser fails to answer far more often, and then no request was sent for nothing.
-              const browser = new PendingBrowser(
-                ctx.startBrowser(lock?.dir, () => ctx.preloadModel()),
-                { blank: !config.browser.observe.vision && !lock && !config.browser.cdpUrl },
-              );
-              try {
-                const { confirmWith, defaultRunDir, progressFor, report, runOne } = await import(
-                  "./run_one.ts"
-                );
-                const progress = progressFor(ctx);
-                const dir = config.cli.out ?? defaultRunDir(config, task);
-                const outcome = await runOne(ctx, {
-                  task,
-                  browser,
-                  signal,
-                  dir,
-                  progress,
-                  ...(stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
-                });
-                // A browser that could not start fails the command as before the run began: its
-                // error, no report, and no run folder left of it (whatever else ended the run
-                // meanwhile).
-                const failed = await browser.ready().then(
-                  () => undefined,
-                  (error: unknown) => ({ error }),
-                );
-                if (failed) {
-                  await removeRunFiles(dir, config.cli.out !== undefined && outWasThere);
-                  throw failed.error;
-                }
-                const code = report(ctx, outcome, progress);
-                await ctx.speaker?.idle();
-                return code;
-              } finally {
-                await browser.close();
-              }
-            } finally {
-              await lock?.release();
-            }
-          });
+          return await command(ctx, { ...input, outWasThere });
         })),
   );
+}
+
+/** The command a checked command line runs, once its modules and live view are up. */
+async function command(ctx: CliContext, input: SingleInput): Promise<number> {
+  if (ctx.config.cli.tasks) {
+    const { batchCommand } = await import("./batch_command.ts");
+    return await withSignals((signal) => batchCommand(ctx, signal));
+  }
+  if (input.interactive) {
+    const { interactiveCommand } = await import("./interactive_command.ts");
+    return await interactiveCommand(ctx, Deno.stdin.readable);
+  }
+  const { singleCommand } = await import("./single_command.ts");
+  return await withSignals((signal, interrupt) => singleCommand(ctx, input, signal, interrupt));
 }
 
 /** Whether `path` exists (a folder the run would write into, say). */
@@ -155,17 +96,4 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/**
- * Removes what a run wrote in `dir`: the folder, or when it was there before (`--out`), the
- * trace, the report and the screenshots folder if it holds nothing else.
- */
-async function removeRunFiles(dir: string, keepFolder: boolean): Promise<void> {
-  const remove = (path: string, recursive: boolean) =>
-    Deno.remove(path, { recursive }).catch(() => {/* not there, or not empty: kept */});
-  if (!keepFolder) return await remove(dir, true);
-  await remove(`${dir}/trace.jsonl`, false);
-  await remove(`${dir}/report.html`, false);
-  await remove(`${dir}/screenshots`, false);
 }

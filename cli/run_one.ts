@@ -4,21 +4,16 @@
  *
  * @module
  */
-import {
-  type HandOff,
-  type RunOptions,
-  type RunResult,
-  runTask,
-  taskStartUrl,
-} from "../internal/agent/mod.ts";
+import { type RunOptions, type RunResult, runTask, taskStartUrl } from "../internal/agent/mod.ts";
 import { Progress } from "./progress.ts";
 import { TraceWriter } from "../internal/trace/mod.ts";
 import type { BrowserPort, BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
-import { type PolicyEvent, renderWall, type ToolRegistry } from "../internal/tools/mod.ts";
+import type { ToolRegistry } from "../internal/tools/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
 import { verificationJson } from "../internal/entity/mod.ts";
-import { type AnsweredBy, liveRunHooks } from "./live_view.ts";
+import { type LiveRunHooks, liveRunHooks } from "./live_view.ts";
+import { type Asking, DecisionNotes, terminalHandOff } from "./run_answers.ts";
 import type { Speaker } from "./speak.ts";
 
 /** What every command shares: config, flags for runs, the model, output. */
@@ -79,15 +74,8 @@ export function defaultRunDir(config: Config, label: string): string {
   return `${config.dataDir}/runs/${time}-${slug || "run"}-${suffix}`;
 }
 
-/**
- * Runs one task in a browser with a trace in `dir`, printing progress; returns the result.
- *
- * @example
- * ```ts
- * const { result } = await runOne(ctx, { task, browser, signal, dir, progress });
- * ```
- */
-export async function runOne(ctx: CliContext, options: {
+/** What {@link runOne} runs, and where. */
+export interface RunOneOptions {
   task: string;
   /** The browser, or one still starting (`PendingBrowser`: `ready` resolves once it runs). */
   browser: BrowserPort & { close(): Promise<void>; ready?(): Promise<unknown> };
@@ -98,20 +86,20 @@ export async function runOne(ctx: CliContext, options: {
   /** The page opened as step 1 (default `--start-url`, else the task's one URL); false: none. */
   startUrl?: string | false;
   /** Asks at the terminal; `signal` withdraws the question (answered in the live view). */
-  askUser?: (question: string, signal?: AbortSignal) => Promise<string>;
-  confirm?: (question: string, signal?: AbortSignal) => Promise<boolean>;
-}): Promise<RunOutcome> {
+  askUser?: Asking<string>;
+  confirm?: Asking<boolean>;
+}
+
+/**
+ * Runs one task in a browser with a trace in `dir`, printing progress; returns the result.
+ *
+ * @example
+ * ```ts
+ * const { result } = await runOne(ctx, { task, browser, signal, dir, progress });
+ * ```
+ */
+export async function runOne(ctx: CliContext, options: RunOneOptions): Promise<RunOutcome> {
   const { browser, progress } = options;
-  // A question needs the line to itself: the spinner stops before it is asked.
-  const quietly =
-    <R>(fn: (q: string, s?: AbortSignal) => Promise<R>) => (q: string, s?: AbortSignal) => {
-      progress.stop();
-      return fn(q, s);
-    };
-  const spoken = <R>(fn: (q: string) => Promise<R>) => (q: string) => {
-    progress.say(ctx.mask(q));
-    return fn(q);
-  };
   const trace = await TraceWriter.create({
     dir: options.dir,
     task: options.task,
@@ -122,85 +110,11 @@ export async function runOne(ctx: CliContext, options: {
     location: () => browser.location(),
     mask: ctx.mask,
   });
-  // Which step is acting, and who gave the last answer: a safety decision is the acting step's,
-  // and a person's yes or no came from where the confirmation was just answered.
-  let acting = 0;
-  let answeredBy: AnsweredBy | undefined;
-  const decided = (e: PolicyEvent) => {
-    const by = e.by === "flag" ? "flag" : e.by === "user" ? answeredBy : undefined;
-    answeredBy = undefined;
-    void trace.note({
-      type: "decision",
-      step: acting,
-      event: e.event,
-      ...(by ? { by } : {}),
-      what: e.what,
-    });
-  };
-  const answeredHere =
-    <R>(fn: (q: string, s?: AbortSignal) => Promise<R>) => async (q: string, s?: AbortSignal) => {
-      const value = await fn(q, s);
-      answeredBy = "terminal";
-      return value;
-    };
-  const t = trace.hooks();
-  const p = progress.hooks();
-  const { startUrl: flagUrl, ...runFlags } = ctx.runFlags;
-  const startUrl = options.startUrl ?? flagUrl ?? taskStartUrl(options.task);
-  const live = liveRunHooks(ctx.live, {
-    task: options.task,
-    browser,
-    signal: options.signal,
-    mask: ctx.mask,
-    ...(options.askUser ? { askUser: quietly(options.askUser) } : {}),
-    ...(options.askUser
-      ? { handOff: terminalHandOff(quietly(options.askUser), ctx, progress) }
-      : {}),
-    ...(options.confirm ? { confirm: quietly(answeredHere(options.confirm)) } : {}),
-    answered: (by) => {
-      answeredBy = by;
-      void trace.note({ type: "answer", by });
-    },
-    notice: (line) => progress.info(line),
-  });
+  const notes = new DecisionNotes((entry) => trace.note(entry));
+  const live = liveHooks(ctx, options, notes);
   let result: RunResult;
   try {
-    result = await runTask({
-      registry: ctx.registry,
-      model: ctx.model,
-      ...runFlags,
-      ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
-      task: options.task,
-      ...(startUrl ? { startUrl } : {}),
-      browser,
-      signal: live.signal,
-      ...(live.askUser ? { askUser: spoken(live.askUser) } : {}),
-      ...(live.confirm ? { confirm: spoken(live.confirm) } : {}),
-      ...(live.handOff ? { handOff: live.handOff } : {}),
-      onThinking: (step) => {
-        p.onThinking(step);
-        live.onThinking(step);
-      },
-      onObserved: async (step, state) => {
-        acting = step;
-        p.onObserved(step, state);
-        // A browser still starting is waited for here, not within the screenshot's time limit
-        // (and the step's tool runs once it is set up, modules attached).
-        await browser.ready?.().catch(() => {/* the run ends on browser.lost */});
-        await t.onObserved(step, state);
-      },
-      onModelReply: (step, reply) => {
-        t.onModelReply(step, reply);
-        p.onModelReply(step, reply);
-      },
-      onStep: (record) => {
-        t.onStep(record);
-        p.onStep(record);
-        live.onStep(record);
-      },
-      onNotice: (line: string) => progress.info(line),
-      onPolicy: decided,
-    });
+    result = await runTask(taskOptions(ctx, options, { trace, notes, live }));
   } finally {
     progress.stop();
   }
@@ -209,29 +123,78 @@ export async function runOne(ctx: CliContext, options: {
   return { result, dir: options.dir };
 }
 
-/**
- * A human-verification check handed to the person at the terminal: solve it in the browser
- * window (or the live view, when it is on), then press Enter. Undefined when they cannot see the
- * page: a headless browser without the live view.
- */
-function terminalHandOff(
-  ask: (question: string, signal?: AbortSignal) => Promise<string>,
+/** The run tied to the live view (when it is on), its questions asked at the terminal too. */
+function liveHooks(ctx: CliContext, options: RunOneOptions, notes: DecisionNotes): LiveRunHooks {
+  const { askUser, confirm, progress } = options;
+  // A question needs the line to itself: the spinner stops before it is asked.
+  const quietly = <R>(ask: Asking<R>): Asking<R> => (question, signal) => {
+    progress.stop();
+    return ask(question, signal);
+  };
+  return liveRunHooks(ctx.live, {
+    task: options.task,
+    browser: options.browser,
+    signal: options.signal,
+    mask: ctx.mask,
+    ...(askUser ? { askUser: quietly(askUser) } : {}),
+    ...(askUser ? { handOff: terminalHandOff(quietly(askUser), ctx, progress) } : {}),
+    ...(confirm ? { confirm: quietly(notes.fromTerminal(confirm)) } : {}),
+    answered: (by) => notes.answered(by),
+    notice: (line) => progress.info(line),
+  });
+}
+
+/** What the agent runs: the flags, the task, and its hooks to progress, trace and live view. */
+function taskOptions(
   ctx: CliContext,
-  progress: Progress,
-): ((wall: Parameters<HandOff>[0], signal?: AbortSignal) => Promise<"solved">) | undefined {
-  const { headless, cdpUrl } = ctx.config.browser;
-  const window = !headless || cdpUrl !== undefined;
-  if (!window && !ctx.live) return undefined;
-  const where = !window
-    ? "in the live view, then press Resume there or Enter here"
-    : ctx.live
-    ? "in the browser window or the live view, then press Enter here or Resume there"
-    : "in the browser window, then press Enter here";
-  return async (wall, signal) => {
-    const text = `${renderWall(wall)}. Solve it yourself (the agent never does) ${where}.`;
-    progress.say(ctx.mask(text));
-    await ask(text, signal);
-    return "solved";
+  options: RunOneOptions,
+  parts: { trace: TraceWriter; notes: DecisionNotes; live: LiveRunHooks },
+): RunOptions {
+  const { browser, progress } = options;
+  const { notes, live } = parts;
+  const t = parts.trace.hooks();
+  const p = progress.hooks();
+  const { startUrl: flagUrl, ...runFlags } = ctx.runFlags;
+  const startUrl = options.startUrl ?? flagUrl ?? taskStartUrl(options.task);
+  const spoken = <R>(ask: (q: string) => Promise<R>) => (question: string) => {
+    progress.say(ctx.mask(question));
+    return ask(question);
+  };
+  return {
+    registry: ctx.registry,
+    model: ctx.model,
+    ...runFlags,
+    ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}),
+    task: options.task,
+    ...(startUrl ? { startUrl } : {}),
+    browser,
+    signal: live.signal,
+    ...(live.askUser ? { askUser: spoken(live.askUser) } : {}),
+    ...(live.confirm ? { confirm: spoken(live.confirm) } : {}),
+    ...(live.handOff ? { handOff: live.handOff } : {}),
+    onThinking: (step) => {
+      p.onThinking(step);
+      live.onThinking(step);
+    },
+    onObserved: async (step, state) => {
+      notes.acting(step);
+      p.onObserved(step, state);
+      // A browser still starting is waited for here, not within the screenshot's time limit
+      // (and the step's tool runs once it is set up, modules attached).
+      await browser.ready?.().catch(() => {/* the run ends on browser.lost */});
+      await t.onObserved(step, state);
+    },
+    onModelReply: (step, reply) => {
+      t.onModelReply(step, reply);
+      p.onModelReply(step, reply);
+    },
+    onStep: (record) => {
+      t.onStep(record);
+      p.onStep(record);
+      live.onStep(record);
+    },
+    onNotice: (line: string) => progress.info(line),
+    onPolicy: (e) => notes.decided(e),
   };
 }
 

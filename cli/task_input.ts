@@ -5,6 +5,7 @@
  * @module
  */
 import { resolve } from "node:path";
+import type { Config } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { estimateTokens, readAtMost } from "../internal/llm/mod.ts";
 
@@ -36,6 +37,44 @@ export async function readStdinTask(stream: ReadableStream<Uint8Array>): Promise
       "The task on stdin is not text (its bytes are not UTF-8): pipe the goal in plain language",
     );
   }
+}
+
+/** What a command line asks to run, once its task is read. */
+export interface TaskInput {
+  /** The task, from the command line or stdin; empty for a batch, a replay or the prompt. */
+  task: string;
+  /** No task, no batch, no replay, and stdin is a terminal: the interactive prompt. */
+  interactive: boolean;
+  /** Whether stdin is a terminal (questions can be asked there). */
+  stdinIsTerminal: boolean;
+}
+
+/**
+ * The task a checked command line runs: from the command line, else from stdin when it is not a
+ * terminal (a batch and a replay read none), checked with {@link checkTask}. Throws a
+ * {@link ConfigError} when there is none and nothing else to run.
+ *
+ * @example
+ * ```ts
+ * const { task, interactive } = await taskInput(config, {
+ *   readable: Deno.stdin.readable,
+ *   isTerminal: Deno.stdin.isTerminal(),
+ * });
+ * ```
+ */
+export async function taskInput(
+  config: Config,
+  stdin: { readable: ReadableStream<Uint8Array>; isTerminal: boolean },
+): Promise<TaskInput> {
+  const other = Boolean(config.cli.replay || config.cli.tasks);
+  const interactive = !config.task && !other && stdin.isTerminal;
+  const task = config.task ??
+    (other || stdin.isTerminal ? "" : await readStdinTask(stdin.readable));
+  if (!task && !other && !interactive) {
+    throw new ConfigError('No task given: pass it as an argument, with --task "…", or on stdin');
+  }
+  if (task) checkTask(task, config.run.maxRequestTokens);
+  return { task, interactive, stdinIsTerminal: stdin.isTerminal };
 }
 
 /**

@@ -59,8 +59,6 @@ const KNOWN_CYCLES: Record<string, string> = {
     "the document's state holds the walk cache by its type, and the cache reads the state",
   "internal/trace/replay_heal.ts internal/trace/replay_split.ts":
     "the split-identity check and the healing rules call each other",
-  "internal/trace/replay.ts internal/trace/replay_locate.ts":
-    "the replay loop and its target lookup share the replay's options type",
   "internal/live/live_hub.ts internal/live/live_run.ts":
     "a run's live state and the hub that lists runs name each other's types",
 };
@@ -189,8 +187,17 @@ for (const file of moduleFiles) {
   }
 }
 
-// No import loops between files.
-for (const loop of importLoops()) {
+// No import loops between files; a debt that was paid leaves the table.
+const loops = importLoops();
+const found = new Set(loops.map((loop) => loop.join(" ")));
+for (const key of Object.keys(KNOWN_CYCLES)) {
+  if (!found.has(key)) {
+    problems.push(
+      `scripts/check_deps.ts: "${key}" is no longer a loop: remove it from KNOWN_CYCLES`,
+    );
+  }
+}
+for (const loop of loops) {
   const key = loop.join(" ");
   if (key in KNOWN_CYCLES) continue;
   problems.push(

@@ -4,7 +4,9 @@
  * position). Uses `agent` (the run's types and the secret vault), `tools` and `entity`.
  *
  * Where things are: `trace_writer.ts` (writing and reading traces), `report_html.ts` (the
- * report), `replay.ts` and `replay_target.ts` (replay and how a target is recorded and found),
+ * report), `replay.ts` (replay, step by step), `replay_types.ts` (its options and result),
+ * `replay_page.ts` (the start page, checks and screenshots around the steps), `replay_target.ts`
+ * (how a target is recorded and found),
  * `replay_locate.ts` (finding a step's target on the page as it is), `replay_heal.ts` (finding a
  * target again after its name changed), `replay_split.ts` (a target whose old name and identity
  * now point to two elements), `trace_rewrite.ts` (writing healed targets back into a trace).

@@ -1,24 +1,20 @@
-import type { BrowserState, StepRecord, VerificationWall } from "../entity/mod.ts";
-import { ActionPolicy, renderWall, type ToolContext, type ToolRegistry } from "../tools/mod.ts";
-import { describeTarget } from "./replay_target.ts";
+/**
+ * Model-free replay of a recorded run: {@link replayRun} and the {@link Replay} it runs, one
+ * recorded step at a time, and {@link loadRecording}.
+ *
+ * @module
+ */
+import type { BrowserState, StepRecord, ToolCall, ToolResult } from "../entity/mod.ts";
+import { ActionPolicy } from "../tools/mod.ts";
+import { SecretVault } from "../agent/mod.ts";
 import type { Heal } from "./replay_heal.ts";
 import { locate, refusal } from "./replay_locate.ts";
-import { passWall, SecretVault } from "../agent/mod.ts";
+import { openStart, saveScreenshot, wallBefore } from "./replay_page.ts";
+import { describeTarget, type TargetRecord } from "./replay_target.ts";
+import type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 import { readTrace, type TraceStep } from "./trace_lines.ts";
 
-/** A recorded successful run, ready to replay. */
-export interface Recording {
-  dir: string;
-  /** The steps that worked, in order. */
-  steps: TraceStep[];
-  /** The recorded answer. */
-  answer: string;
-  /**
-   * The page the run was on before its first step, when that step does not open one itself:
-   * recordings made before a batch's `start_url` was recorded as a step. Replay opens it first.
-   */
-  startUrl?: string;
-}
+export type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 
 /** A run folder whose run cannot be replayed: it did not end with goal_satisfied. */
 export class UnsuccessfulRunError extends TypeError {
@@ -29,58 +25,6 @@ export class UnsuccessfulRunError extends TypeError {
     super(message);
     this.reason = reason;
   }
-}
-
-/** What {@link replayRun} needs. */
-export interface ReplayOptions {
-  /** The recording, from {@link loadRecording}. */
-  recording: Recording;
-  browser: ToolContext["browser"];
-  registry: ToolRegistry;
-  signal: AbortSignal;
-  /**
-   * Where to save the screenshot of a failed or blocked step (a folder); the recorded folder when
-   * absent.
-   */
-  outDir?: string;
-  /** NAME → value for `{{secret:NAME}}` in recorded `type` steps (the trace holds only names). */
-  secrets?: Record<string, string>;
-  /** How long to look for a step's target before failing, in ms (pages may still be loading). */
-  findTimeoutMs?: number;
-  /**
-   * `--yes`: destructive steps (pay, delete, send) and the page's `confirm()` dialogs are allowed.
-   * Without it such a step is held: the replay stops before it, with `held` set.
-   */
-  confirmAll?: boolean;
-  /**
-   * `--heal`: a target whose recorded name now names another element than the one that keeps its
-   * id and place is healed onto the latter (see `splitTarget`); without it the replay stops there.
-   */
-  heal?: boolean;
-  onStep?: (record: StepRecord) => void;
-  /** Called when a step's target was found again by what identifies it (before it runs). */
-  onHeal?: (heal: Heal) => void;
-}
-
-/** How a replay ended. */
-export interface ReplayResult {
-  ok: boolean;
-  /** The recorded answer when it passed; what failed otherwise. */
-  message: string;
-  /** Steps re-executed. */
-  steps: number;
-  /** The screenshot of the page where a step failed. */
-  screenshot?: string;
-  /** The destructive action (or dismissed dialog) the replay stopped at, without `confirmAll`. */
-  held?: string;
-  /** Steps whose target was found again by what identifies it after its name changed. */
-  healed: Heal[];
-  /**
-   * The human-verification check that blocked the page before a step (a person must solve it):
-   * the replay stopped there, `needs_user` as a run stopped by one is.
-   */
-  verification?: VerificationWall;
-  ms: number;
 }
 
 /**
@@ -104,170 +48,219 @@ export interface ReplayResult {
  * ```
  */
 export async function replayRun(options: ReplayOptions): Promise<ReplayResult> {
-  const started = performance.now();
-  const { browser, registry, signal } = options;
-  const { steps, answer } = options.recording;
-  const vault = new SecretVault(options.secrets);
-  let done = 0;
-  const healed: Heal[] = [];
-  const elapsed = () => Math.round(performance.now() - started);
-  // Nobody to ask: without --yes a destructive step is held and a confirm() dialog dismissed.
-  const policy = new ActionPolicy({
-    confirmAll: options.confirmAll ?? false,
-    tools: registry.tools,
-  });
-  if (options.recording.startUrl) {
-    const opened = await openStart(options, options.recording.startUrl);
-    if (!opened.ok) return { ...opened, steps: done, healed, ms: elapsed() };
-    done++;
+  return await new Replay(options).run();
+}
+
+/** A step's target as found on the page now (healed, when its name changed). */
+interface Found {
+  id: number;
+  state: BrowserState;
+  target: TargetRecord;
+}
+
+/**
+ * One replay: the recorded steps run in order, each found again, judged by the safety policy and
+ * dispatched; what it has done so far (steps, heals) are its fields. Used once, by
+ * {@link replayRun}.
+ */
+export class Replay {
+  readonly #options: ReplayOptions;
+  readonly #vault: SecretVault;
+  /** Nobody to ask: without --yes a destructive step is held and a confirm() dialog dismissed. */
+  readonly #policy: ActionPolicy;
+  readonly #started = performance.now();
+  readonly #healed: Heal[] = [];
+  /** Steps re-executed so far. */
+  #done = 0;
+
+  constructor(options: ReplayOptions) {
+    this.#options = options;
+    this.#vault = new SecretVault(options.secrets);
+    this.#policy = new ActionPolicy({
+      confirmAll: options.confirmAll ?? false,
+      tools: options.registry.tools,
+    });
   }
-  const stopped = (): ReplayResult => ({
-    ok: false,
-    message: "Stopped by the user",
-    steps: done,
-    healed,
-    ms: elapsed(),
-  });
-  for (const recorded of steps) {
-    if (signal.aborted) return stopped();
+
+  /** Replays every step; how it ended. */
+  async run(): Promise<ReplayResult> {
+    const { startUrl, steps, answer } = this.#options.recording;
+    if (startUrl) {
+      const opened = await openStart(this.#options, startUrl);
+      if (!opened.ok) return this.#end(opened);
+      this.#done++;
+    }
+    for (const recorded of steps) {
+      const ended = await this.step(recorded);
+      if (ended) return ended;
+    }
+    return this.#end({ ok: true, message: answer });
+  }
+
+  /** Replays one recorded step; the replay's end when it ends there, else undefined. */
+  async step(recorded: TraceStep): Promise<ReplayResult | undefined> {
+    const { signal } = this.#options;
+    if (signal.aborted) return this.#stopped();
     const { name, reasoning } = recorded.call;
-    if (name === "ask_user") continue; // the answer only informed the model
-    const blocked = await wallBefore(options, vault, recorded);
-    if (blocked) return { ok: false, ...blocked, steps: done, healed, ms: elapsed() };
-    if (signal.aborted) return stopped();
-    if (name === "done") return { ok: true, message: answer, steps: done, healed, ms: elapsed() };
+    if (name === "ask_user") return undefined; // the answer only informed the model
+    const blocked = await wallBefore(this.#options, this.#vault, recorded);
+    if (blocked) return this.#end({ ok: false, ...blocked });
+    if (signal.aborted) return this.#stopped();
+    if (name === "done") return this.#end({ ok: true, message: this.#options.recording.answer });
     const args = { ...recorded.call.args };
     if (typeof args.to === "number") {
       // The trace identifies the element acted on, not the one dropped onto: its number from the
       // recorded run may name another element now, so the step is not guessed at.
-      return {
+      return this.#end({
         ok: false,
         message:
           `Step ${recorded.step} (${name}): it drops onto element [${args.to}] by its number, which a replay cannot find again; record the drag onto a text the page shows (to="Done") to replay it`,
-        steps: done,
-        healed,
-        ms: elapsed(),
+      });
+    }
+    let found: Found | undefined;
+    if (recorded.target) {
+      const located = await this.#find(recorded, recorded.target, { name, args, reasoning });
+      if ("ended" in located) return located.ended;
+      found = located;
+      args.id = found.id;
+    }
+    return await this.#act(recorded, { name, args, reasoning }, found);
+  }
+
+  /** The step's target by role and name, or by what surely identifies it, or the replay's end. */
+  async #find(
+    recorded: TraceStep,
+    target: TargetRecord,
+    call: ToolCall & { reasoning: string },
+  ): Promise<Found | { ended: ReplayResult }> {
+    const found = await locate(this.#options, target, call);
+    if (found.id !== undefined) return { id: found.id, state: found.state, target };
+    // Not by role and name: by what surely identifies it, or not at all.
+    const heal = found.heal;
+    if (!heal) return { ended: this.#stopped() };
+    // The page may have turned into a check while the target was looked for: nothing on it
+    // is healed onto, and the page is not blamed for the missing target.
+    const walled = await wallBefore(this.#options, this.#vault, recorded);
+    if (walled) return { ended: this.#end({ ok: false, ...walled }) };
+    if (this.#options.signal.aborted) return { ended: this.#stopped() };
+    if (heal.kind !== "healed") {
+      const screenshot = await saveScreenshot(this.#options, recorded.step);
+      const why = refusal(heal, target, found.state.url);
+      return {
+        ended: this.#end({
+          ok: false,
+          message: this.#vault.mask(
+            `Step ${recorded.step} (${call.name}): ${why}${
+              screenshot ? `; see ${screenshot}` : ""
+            }`,
+          ),
+          ...(screenshot ? { screenshot } : {}),
+        }),
       };
     }
-    let state: BrowserState | undefined;
-    let target = recorded.target;
-    if (target) {
-      const found = await locate(options, target, { name, args, reasoning });
-      state = found.state;
-      let id = found.id;
-      if (id === undefined) {
-        // Not by role and name: by what surely identifies it, or not at all.
-        const heal = found.heal;
-        if (!heal) return stopped();
-        // The page may have turned into a check while the target was looked for: nothing on it
-        // is healed onto, and the page is not blamed for the missing target.
-        const walled = await wallBefore(options, vault, recorded);
-        if (walled) return { ok: false, ...walled, steps: done, healed, ms: elapsed() };
-        if (signal.aborted) return stopped();
-        if (heal.kind !== "healed") {
-          const screenshot = await saveScreenshot(options, recorded.step);
-          return {
-            ok: false,
-            message: vault.mask(
-              `Step ${recorded.step} (${name}): ${refusal(heal, target, state.url)}${
-                screenshot ? `; see ${screenshot}` : ""
-              }`,
-            ),
-            steps: done,
-            ...(screenshot ? { screenshot } : {}),
-            healed,
-            ms: elapsed(),
-          };
-        }
-        id = heal.id;
-        const healedTarget = vault.maskDeep(heal.target);
-        const entry: Heal = {
-          step: recorded.step,
-          role: target.role,
-          from: target.name,
-          to: healedTarget.name,
-          evidence: vault.maskDeep(heal.evidence),
-          target: healedTarget,
-          ...(heal.instead ? { instead: vault.mask(heal.instead) } : {}),
-        };
-        healed.push(entry);
-        options.onHeal?.(entry);
-        target = healedTarget;
-      }
-      args.id = id;
-    }
+    const healedTarget = this.#vault.maskDeep(heal.target);
+    const entry: Heal = {
+      step: recorded.step,
+      role: target.role,
+      from: target.name,
+      to: healedTarget.name,
+      evidence: this.#vault.maskDeep(heal.evidence),
+      target: healedTarget,
+      ...(heal.instead ? { instead: this.#vault.mask(heal.instead) } : {}),
+    };
+    this.#healed.push(entry);
+    this.#options.onHeal?.(entry);
+    return { id: heal.id, state: found.state, target: healedTarget };
+  }
+
+  /** Runs the step's call if the policy allows it; the replay's end when it ends there. */
+  async #act(
+    recorded: TraceStep,
+    call: ToolCall & { reasoning: string },
+    found: Found | undefined,
+  ): Promise<ReplayResult | undefined> {
+    const { browser, registry, signal } = this.#options;
+    const { name } = call;
     const t0 = performance.now();
-    const call = { name, args, reasoning };
-    const decision = await policy.decide(call, state ?? (() => browser.observe()));
+    const decision = await this.#policy.decide(call, found?.state ?? (() => browser.observe()));
     if (decision.verdict !== "allow") {
-      const held = decision.what;
-      return {
+      return this.#end({
         ok: false,
         message:
-          `Step ${recorded.step} (${name}) is held: ${held}. Nothing was done; replay with --yes to allow it`,
-        steps: done,
-        held,
-        healed,
-        ms: elapsed(),
-      };
+          `Step ${recorded.step} (${name}) is held: ${decision.what}. Nothing was done; replay with --yes to allow it`,
+        held: decision.what,
+      });
     }
-    let sent = call;
-    if (typeof args.text === "string" && SecretVault.mentions(args.text)) {
-      try {
-        sent = { ...call, args: { ...args, text: vault.reveal(args.text) } };
-      } catch (error) {
-        const secret = /secret\s*:\s*([\w.-]+)/i.exec(args.text)?.[1] ?? "NAME";
-        return {
+    const sent = this.#revealed(recorded, call);
+    if ("ended" in sent) return sent.ended;
+    const ctx = { browser, signal, dialogs: decision.dialogs };
+    const result = this.#vault.maskDeep(await registry.dispatch(sent, ctx));
+    const record: StepRecord = { step: recorded.step, call, result, ms: ms(t0) };
+    if (found) record.target = `[${found.id}] ${describeTarget(found.target)}`;
+    this.#options.onStep?.(record);
+    this.#done++;
+    return await this.#after(recorded, name, result);
+  }
+
+  /** The call as sent: the secrets its text names put in; the replay's end when one is missing. */
+  #revealed(recorded: TraceStep, call: ToolCall): ToolCall | { ended: ReplayResult } {
+    const text = call.args.text;
+    if (typeof text !== "string" || !SecretVault.mentions(text)) return call;
+    try {
+      return { ...call, args: { ...call.args, text: this.#vault.reveal(text) } };
+    } catch (error) {
+      const secret = /secret\s*:\s*([\w.-]+)/i.exec(text)?.[1] ?? "NAME";
+      return {
+        ended: this.#end({
           ok: false,
-          message: `Step ${recorded.step} (${name}) types a secret: ${
+          message: `Step ${recorded.step} (${call.name}) types a secret: ${
             (error as Error).message
           }; pass --secret ${secret}=ENV_VAR`,
-          steps: done,
-          healed,
-          ms: elapsed(),
-        };
-      }
-    }
-    const ctx = { browser, signal, dialogs: decision.dialogs };
-    const result = vault.maskDeep(await registry.dispatch(sent, ctx));
-    const dialog = policy.dismissedDialog(result);
-    const dismissed = dialog && `${dialog.type} ${JSON.stringify(dialog.message)}`;
-    const record: StepRecord = {
-      step: recorded.step,
-      call,
-      result,
-      ms: Math.round(performance.now() - t0),
-    };
-    if (target) record.target = `[${args.id}] ${describeTarget(target)}`;
-    options.onStep?.(record);
-    done++;
-    if (dismissed) {
-      const held = `${name}: ${dismissed}`;
-      return {
-        ok: false,
-        message:
-          `Step ${recorded.step} (${name}): the page's ${dismissed} dialog was dismissed; replay with --yes to accept it`,
-        steps: done,
-        held,
-        healed,
-        ms: elapsed(),
-      };
-    }
-    if (!result.ok) {
-      const screenshot = await saveScreenshot(options, recorded.step);
-      return {
-        ok: false,
-        message: `Step ${recorded.step} (${name}) failed: ${result.text}${
-          screenshot ? `; see ${screenshot}` : ""
-        }`,
-        steps: done,
-        ...(screenshot ? { screenshot } : {}),
-        healed,
-        ms: elapsed(),
+        }),
       };
     }
   }
-  return { ok: true, message: answer, steps: done, healed, ms: elapsed() };
+
+  /** The replay's end after a step that ran, when a dialog was dismissed or the step failed. */
+  async #after(
+    recorded: TraceStep,
+    name: string,
+    result: ToolResult,
+  ): Promise<ReplayResult | undefined> {
+    const dialog = this.#policy.dismissedDialog(result);
+    if (dialog) {
+      const dismissed = `${dialog.type} ${JSON.stringify(dialog.message)}`;
+      return this.#end({
+        ok: false,
+        message:
+          `Step ${recorded.step} (${name}): the page's ${dismissed} dialog was dismissed; replay with --yes to accept it`,
+        held: `${name}: ${dismissed}`,
+      });
+    }
+    if (result.ok) return undefined;
+    const screenshot = await saveScreenshot(this.#options, recorded.step);
+    return this.#end({
+      ok: false,
+      message: `Step ${recorded.step} (${name}) failed: ${result.text}${
+        screenshot ? `; see ${screenshot}` : ""
+      }`,
+      ...(screenshot ? { screenshot } : {}),
+    });
+  }
+
+  #stopped(): ReplayResult {
+    return this.#end({ ok: false, message: "Stopped by the user" });
+  }
+
+  /** The replay's result: how it ended, with the steps done, the heals and the time so far. */
+  #end(end: Omit<ReplayResult, "steps" | "healed" | "ms">): ReplayResult {
+    return { ...end, steps: this.#done, healed: this.#healed, ms: ms(this.#started) };
+  }
+}
+
+/** Whole milliseconds since `t0`. */
+function ms(t0: number): number {
+  return Math.round(performance.now() - t0);
 }
 
 /**
@@ -293,93 +286,4 @@ export async function loadRecording(dir: string): Promise<Recording> {
       ? first.url
       : undefined;
   return { dir, steps, answer: end.message, ...(startUrl ? { startUrl } : {}) };
-}
-
-/**
- * The human-verification check that blocks the page before `recorded` runs, found as the agent
- * finds one ({@link passWall}: one that often passes by itself is given a few seconds; nobody is
- * asked, as nobody is there), as the replay's end: what blocks which page, and a screenshot of it.
- * Undefined when none does, or the replay was stopped meanwhile (the caller sees the signal).
- */
-async function wallBefore(
-  options: ReplayOptions,
-  vault: SecretVault,
-  recorded: TraceStep,
-): Promise<Pick<ReplayResult, "message" | "verification" | "screenshot"> | undefined> {
-  let wall: VerificationWall | undefined;
-  try {
-    wall = await passWall({
-      // What it names (the page's address) is masked as the rest of the replay's words are.
-      browser: { verification: async () => vault.maskDeep(await options.browser.verification()) },
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (options.signal.aborted) return undefined;
-    throw error;
-  }
-  if (!wall) return undefined;
-  const screenshot = await saveScreenshot(options, recorded.step, "blocked");
-  const said = renderWall(wall);
-  return {
-    message: `Step ${recorded.step} (${recorded.call.name}) was not run: ${
-      said.charAt(0).toLowerCase() + said.slice(1)
-    } (${wall.where}); a person must solve it (in a --headed run with the same --session), then replay again${
-      screenshot ? `; see ${screenshot}` : ""
-    }`,
-    verification: wall,
-    ...(screenshot ? { screenshot } : {}),
-  };
-}
-
-/** Opens the page an older recording started on, reported as step 0. */
-async function openStart(
-  options: ReplayOptions,
-  url: string,
-): Promise<{ ok: true } | { ok: false; message: string; screenshot?: string }> {
-  const call = {
-    name: "navigate",
-    args: { url },
-    reasoning: "Open the page the recording started on",
-  };
-  const t0 = performance.now();
-  const result = await options.registry.dispatch(call, {
-    browser: options.browser,
-    signal: options.signal,
-  });
-  options.onStep?.({ step: 0, call, result, ms: Math.round(performance.now() - t0) });
-  if (result.ok) return { ok: true };
-  const screenshot = await saveScreenshot(options, 0);
-  return {
-    ok: false,
-    message: `Cannot open ${url}, the page the recording started on: ${result.text}${
-      screenshot ? `; see ${screenshot}` : ""
-    }`,
-    ...(screenshot ? { screenshot } : {}),
-  };
-}
-
-/**
- * Saves the page where the replay ended as `replay-<ended>-step-NNN.png`: `failed` (a step that
- * failed or whose target is not surely there), `blocked` (a verification check a person must
- * solve). Undefined when the page cannot be pictured.
- */
-async function saveScreenshot(
-  options: ReplayOptions,
-  step: number,
-  ended: "failed" | "blocked" = "failed",
-): Promise<string | undefined> {
-  const dir = options.outDir ?? options.recording.dir;
-  const path = `${dir}/replay-${ended}-step-${String(step).padStart(3, "0")}.png`;
-  try {
-    await Deno.mkdir(dir, { recursive: true });
-    await options.browser.screenshot({
-      format: "png",
-      hideFields: Object.keys(options.secrets ?? {}).length > 0,
-      path,
-    });
-    return path;
-  } catch {
-    // A crashed page cannot be pictured; the message still says what failed.
-    return undefined;
-  }
 }

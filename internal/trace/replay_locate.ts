@@ -5,7 +5,7 @@
  * @module
  */
 import type { BrowserState, ObservedElement, ToolCall } from "../entity/mod.ts";
-import type { ReplayOptions } from "./replay.ts";
+import type { ReplayOptions } from "./replay_types.ts";
 import { describeRefusal, type HealDecision, healTarget } from "./replay_heal.ts";
 import { checkSplit, describeSplit } from "./replay_split.ts";
 import { describeTarget, findTarget, type TargetRecord } from "./replay_target.ts";
