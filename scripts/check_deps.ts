@@ -57,10 +57,6 @@ const PAGE_VALUE_IMPORTS: Record<string, string> = {};
 const KNOWN_CYCLES: Record<string, string> = {
   "internal/browser/observe/page/listeners.ts internal/browser/observe/page/walk/scope.ts internal/browser/observe/page/walk/walk_cache.ts internal/browser/runtime/page/dom.ts internal/browser/runtime/page/state.ts":
     "the document's state holds the walk cache by its type, and the cache reads the state",
-  "internal/trace/replay_heal.ts internal/trace/replay_split.ts":
-    "the split-identity check and the healing rules call each other",
-  "internal/live/live_hub.ts internal/live/live_run.ts":
-    "a run's live state and the hub that lists runs name each other's types",
 };
 
 /** The project folder: this script's parent, or the folder given as the first argument (tests). */

@@ -1,44 +1,15 @@
 import type { TabInfo } from "../entity/mod.ts";
-import type { BrowserPort, HumanInput } from "../tools/mod.ts";
-import { type LiveHandOff, LiveRun, type LiveVerification } from "./live_run.ts";
+import type { HumanInput } from "../tools/mod.ts";
+import { type LiveBrowser, LiveRun, type LiveRunState } from "./live_run.ts";
 
-/** One step as the live view shows it. */
-export interface LiveStep {
-  n: number;
-  /** The call as the terminal's progress line names it: `click [3] "Open details"`. */
-  what: string;
-  tool: string;
-  args: Record<string, unknown>;
-  reasoning: string;
-  /** What the step did, or its error. */
-  effect: string;
-  ok: boolean;
-  ms: number;
-}
-
-/** `running`, `waiting` (for an answer or a confirmation), or the run's terminal reason. */
-export type LiveStatus = "running" | "waiting" | string;
-
-/** One run as `GET /api/state` shows it. */
-export interface LiveRunState {
-  id: string;
-  task: string;
-  status: LiveStatus;
-  steps: LiveStep[];
-  question: string | null;
-  held: string | null;
-  /** The human-verification check a person is asked to solve in the page, else null. */
-  verification: LiveVerification | null;
-  /** Checks a person solved, in order: each shows among the steps, after the one it followed. */
-  handOffs: LiveHandOff[];
-  /** The step whose model call is under way (the model is thinking), else null. */
-  thinking: number | null;
-  /** The final answer or message, once ended. */
-  message: string | null;
-}
-
-/** A browser the live view shows and may close tabs of. */
-export type LiveBrowser = BrowserPort & { close(): Promise<void> };
+export type {
+  LiveBrowser,
+  LiveHandOff,
+  LiveRunState,
+  LiveStatus,
+  LiveStep,
+  LiveVerification,
+} from "./live_run.ts";
 
 /** One event of `GET /api/events`. */
 export interface LiveEvent {

@@ -1,6 +1,52 @@
 import { type StepRecord, verificationJson, type VerificationWall } from "../entity/mod.ts";
 import { describeCall } from "../tools/mod.ts";
-import type { LiveBrowser, LiveHub, LiveRunState, LiveStep } from "./live_hub.ts";
+import type { BrowserPort } from "../tools/mod.ts";
+
+/** One step as the live view shows it. */
+export interface LiveStep {
+  n: number;
+  /** The call as the terminal's progress line names it: `click [3] "Open details"`. */
+  what: string;
+  tool: string;
+  args: Record<string, unknown>;
+  reasoning: string;
+  /** What the step did, or its error. */
+  effect: string;
+  ok: boolean;
+  ms: number;
+}
+
+/** `running`, `waiting` (for an answer or a confirmation), or the run's terminal reason. */
+export type LiveStatus = "running" | "waiting" | string;
+
+/** One run as `GET /api/state` shows it. */
+export interface LiveRunState {
+  id: string;
+  task: string;
+  status: LiveStatus;
+  steps: LiveStep[];
+  question: string | null;
+  held: string | null;
+  /** The human-verification check a person is asked to solve in the page, else null. */
+  verification: LiveVerification | null;
+  /** Checks a person solved, in order: each shows among the steps, after the one it followed. */
+  handOffs: LiveHandOff[];
+  /** The step whose model call is under way (the model is thinking), else null. */
+  thinking: number | null;
+  /** The final answer or message, once ended. */
+  message: string | null;
+}
+
+/** A browser the live view shows and may close tabs of. */
+export type LiveBrowser = BrowserPort & { close(): Promise<void> };
+
+/** What a run asks of the hub that lists it (`LiveHub`): to tell the page, and to wait for it. */
+export interface RunHub {
+  emit(type: string, data: Record<string, unknown>): void;
+  tabsChanged(): void;
+  waitFor<T>(type: string, runId: string, signal: AbortSignal): Promise<{ value: T }>;
+  handingOff(runId: string, browser: LiveBrowser | undefined): void;
+}
 
 /** A human-verification check handed to the person at the live view. */
 export type LiveVerification = ReturnType<typeof verificationJson> & {
@@ -29,12 +75,12 @@ export interface LiveHandOff {
 
 /** One run's feed into the hub, and its questions to the page. */
 export class LiveRun {
-  readonly #hub: LiveHub;
+  readonly #hub: RunHub;
   readonly #state: LiveRunState;
   /** Aborted when the page stops the run. */
   readonly stopped: AbortSignal;
 
-  constructor(hub: LiveHub, state: LiveRunState, stopped: AbortSignal) {
+  constructor(hub: RunHub, state: LiveRunState, stopped: AbortSignal) {
     this.#hub = hub;
     this.#state = state;
     this.stopped = stopped;

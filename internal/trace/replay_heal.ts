@@ -1,6 +1,5 @@
 import type { BrowserState, ElementIdentity, ObservedElement, ToolCall } from "../entity/mod.ts";
 import { assessRisk, riskKind } from "../tools/mod.ts";
-import type { SplitDecision } from "./replay_split.ts";
 import {
   describeTarget,
   recordTarget,
@@ -388,4 +387,24 @@ export async function identitiesOf(
     if (identity) identities.set(id, identity);
   });
   return identities;
+}
+
+/** The recorded name finds one element and the recorded identity another; none was used. */
+export interface SplitDecision {
+  kind: "split";
+  /** The element the recorded name (and position among the same names) finds now. */
+  byName: Fit;
+  /** The elements that keep what identified the target, best first. */
+  byIdentity: Fit[];
+  /**
+   * Why neither was used, tried in this order. `tie`: several keep as much (two elements cannot
+   * both be it); `unsure`: the best one keeps an id but not its place and classes (an id alone,
+   * where the old name now names another element, may have moved to a new element); `riskier`:
+   * it would make the step destructive (a rename alone must not); `no_heal`: it keeps an id and
+   * its place and classes, so it is surely the same, but the recording is out of date: using it
+   * is a heal the user asks for with `--heal`, which also rewrites the recording.
+   */
+  why: "no_heal" | "unsure" | "tie" | "riskier";
+  /** For `riskier`: what the action on it would be (`a deletion`). */
+  risk?: string;
 }

@@ -17,28 +17,11 @@ import {
   identitiesOf,
   rule,
   sameRole,
+  type SplitDecision,
 } from "./replay_heal.ts";
 import { describeTarget, recordTarget, type TargetRecord } from "./replay_target.ts";
 
-/** The recorded name finds one element and the recorded identity another; none was used. */
-export interface SplitDecision {
-  kind: "split";
-  /** The element the recorded name (and position among the same names) finds now. */
-  byName: Fit;
-  /** The elements that keep what identified the target, best first. */
-  byIdentity: Fit[];
-  /**
-   * Why neither was used, tried in this order. `tie`: several keep as much (two elements cannot
-   * both be it); `unsure`: the best one keeps an id but not its place and classes (an id alone,
-   * where the old name now names another element, may have moved to a new element); `riskier`:
-   * it would make the step destructive (a rename alone must not); `no_heal`: it keeps an id and
-   * its place and classes, so it is surely the same, but the recording is out of date: using it
-   * is a heal the user asks for with `--heal`, which also rewrites the recording.
-   */
-  why: "no_heal" | "unsure" | "tie" | "riskier";
-  /** For `riskier`: what the action on it would be (`a deletion`). */
-  risk?: string;
-}
+export type { SplitDecision } from "./replay_heal.ts";
 
 /**
  * Checks the element found by the recorded name (`byName`) against the recorded identity: when
