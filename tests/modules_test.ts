@@ -144,12 +144,12 @@ Deno.test("module tools that work away from the page are no loop while their res
 
 Deno.test("the chrome and totp modules' tools all work away from the agent's page", async () => {
   const { moduleTools } = await import("../internal/modules/module_tools.ts");
-  for (const name of ["chrome", "totp"]) {
-    const module = (await import(`../modules/${name}.ts`)).default;
+  for (const path of ["chrome/mod.ts", "totp.ts"]) {
+    const module = (await import(`../modules/${path}`)).default;
     const tools = moduleTools(module, { mcp: false });
     assert.ok(tools.length > 0);
     for (const tool of tools) {
-      assert.ok(["reads", "elsewhere"].includes(tool.facts.effect), `${name}: ${tool.name}`);
+      assert.ok(["reads", "elsewhere"].includes(tool.facts.effect), `${path}: ${tool.name}`);
     }
   }
 });
