@@ -164,6 +164,15 @@ export function offPage(w: WalkScope, r: Box): boolean {
   return r.right + w.sx < 0 || r.bottom + w.sy < 0;
 }
 
+/**
+ * An item's `y`: the top edge of its box `r` from the visible area's top, in viewport heights,
+ * for find and read; 0 in observations, which never show it: a layout shift then changes only the
+ * items that cross an edge of the view, and the walk cache replays the parts that moved.
+ */
+export function yOf(w: WalkScope, r: Box): number {
+  return w.observing ? 0 : (r.top - w.view.top) / w.vh;
+}
+
 /** The `WHERE` flags of a box: `where` (dialog, form), and whether it is in the visible area. */
 export function whereOf(w: WalkScope, r: Box, where: number): number {
   const v = w.view;
