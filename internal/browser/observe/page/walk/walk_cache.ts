@@ -18,10 +18,11 @@
  *   boxes of its positioned elements (they change without mutations), and the elements it read
  *   outside itself (labels, `aria-labelledby` targets), are as they were; no `<label>` or id it
  *   may have looked up was added or removed since;
- * - no style sheet or font changed, and nothing in it was animated, scrolled, loaded, toggled,
- *   or entered or left by the pointer or the focus since (the events that restyle without a
- *   mutation: the elements whose `:hover` or `:focus-within` changed are walked again), and the
- *   focused form and the modal dialog are the same;
+ * - no style sheet or font changed (a `<style>` or `<link>`, or rules through the CSSOM:
+ *   `sheets.ts`), and nothing in it was animated, scrolled, loaded, toggled, or entered or left
+ *   by the pointer or the focus since (the events that restyle without a mutation: the elements
+ *   whose `:hover` or `:focus-within` changed are walked again), and the focused form and the
+ *   modal dialog are the same;
  * - its walk did not read what is painted around its text (same-colour text is checked against
  *   the page behind it: that result is never kept).
  * Closed shadow roots are never walked; open ones are watched as the walk meets them. Known
@@ -33,6 +34,7 @@
 import { composedParent, deepActiveElement } from "../../../runtime/page/dom.ts";
 import type { PageItem, Scroller, WalkOptions } from "../../../shared/walk_types.ts";
 import { IDS, LABELS, probe, type Read, VOLATILE } from "./reads.ts";
+import { SheetPrint } from "./sheets.ts";
 import { sameKey } from "./subtree_key.ts";
 
 /**
@@ -122,6 +124,8 @@ export class WalkCache {
   readonly #dirty = new WeakMap<Node, number>();
   /** Everything recorded up to this walk is stale (a style sheet or font changed). */
   #flushed = 0;
+  /** The style sheets as the last walk saw them (rules change through the CSSOM unseen). */
+  readonly #sheets = new SheetPrint();
   /** Labels or ids changed after this walk. */
   #labelsAt = -1;
   #idsAt = -1;
@@ -192,6 +196,7 @@ export class WalkCache {
   watch(root: Document | ShadowRoot): void {
     if (this.#watched.has(root)) return;
     this.#watched.add(root);
+    if (root instanceof ShadowRoot) this.#sheets.watch(root);
     this.#observer.observe(root, {
       childList: true,
       subtree: true,
@@ -267,7 +272,7 @@ export class WalkCache {
     }
     this.#form = form;
     this.#modal = modal;
-    if (document.fonts?.status === "loading") this.#flushed = this.gen;
+    if (document.fonts?.status === "loading" || this.#sheets.changed()) this.#flushed = this.gen;
     this.gen++;
     this.reused = 0;
     this.#probed = new Map();
