@@ -1,7 +1,8 @@
 /**
  * Benchmark of settling (not a test): how long each action waits for the page to settle (the
  * "settled in N ms" it reports) and whether that was right. Serves `tests/fixtures/` on
- * 127.0.0.1 and runs every row of `settle_bench/rows.ts` (fixture pages, the saved real pages of
+ * 127.0.0.1 and runs every bench row of the settle cases (`tests/support/settle_cases/`, through
+ * `settle_bench/rows.ts`: fixture pages, the saved real pages of
  * `../shared/pages/`, generated pages, and the false reports of issue 24) several times.
  *
  * Each run is judged against a ground truth taken in the page's own world, independent of the
@@ -32,7 +33,7 @@ import { startFixtureServer } from "../tests/support/fixture_server.ts";
 import { settleApi } from "../tests/support/settle_api.ts";
 import { idIn } from "../tests/support/summary.ts";
 import { type Goal, median, reportGoals } from "./bench_goals.ts";
-import { fixtureRows, generatedRows, realRows, reportRows, type Row } from "./settle_bench/rows.ts";
+import { benchRows, type Row } from "./settle_bench/rows.ts";
 import { type RunResult, runRow, watchChanges } from "./settle_bench/run_row.ts";
 import { figures, printTable, rowGoals, type RowResult } from "./settle_bench/table.ts";
 
@@ -75,7 +76,7 @@ await using site = startFixtureServer({
   }],
 });
 
-const rows: Row[] = [...fixtureRows(), ...realRows(realPages), ...generatedRows(), ...reportRows()]
+const rows: Row[] = benchRows(realPages)
   .filter((r) => !args.filter || args.filter.test(r.label) || args.filter.test(r.group));
 
 const results = new Map<Mode, RowResult[]>();

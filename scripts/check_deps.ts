@@ -54,10 +54,7 @@ const PAGE_VALUE_IMPORTS: Record<string, string> = {};
  * Import loops still to break, each as its files (sorted, joined by spaces), and why it is still
  * there. Each is a debt: a loop means neither side can be changed or tested alone.
  */
-const KNOWN_CYCLES: Record<string, string> = {
-  "internal/browser/observe/page/listeners.ts internal/browser/observe/page/walk/scope.ts internal/browser/observe/page/walk/walk_cache.ts internal/browser/runtime/page/dom.ts internal/browser/runtime/page/state.ts":
-    "the document's state holds the walk cache by its type, and the cache reads the state",
-};
+const KNOWN_CYCLES: Record<string, string> = {};
 
 /** The project folder: this script's parent, or the folder given as the first argument (tests). */
 const root = resolve(Deno.args[0] ?? new URL("..", import.meta.url).pathname);

@@ -1,7 +1,7 @@
 /**
  * What an agent's step does to a big page (the pointer moves, the focus passes from one field to
- * another) costs an observation the few cards it touches, not the whole page: the walk reuses the
- * rest, and gives what a full walk gives.
+ * another, a line appears at the top and moves everything below it) costs an observation the few
+ * cards it touches, not the whole page: the walk reuses the rest, and gives what a full walk gives.
  */
 import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
@@ -20,8 +20,9 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <button>Save ${i}</button></article></div>`).join("\n")
 }</main></body></html>`;
 
-Deno.test("a focus passing from one field to another re-walks the two cards, not the page", async () => {
-  await using site = startFixtureServer({
+/** A session on the cards page, and its observation walk (incremental, or a full one). */
+async function cardsPage(scope: "page" | "viewport" = "page") {
+  const site = startFixtureServer({
     routes: [
       (_req, url) =>
         url.pathname === "/cards.html"
@@ -29,20 +30,41 @@ Deno.test("a focus passing from one field to another re-walks the two cards, not
           : undefined,
     ],
   });
-  await using browser = await BrowserSession.start({ headless: true });
+  const browser = await BrowserSession.start({ headless: true });
   await browser.navigate(site.url("/cards.html"));
   const page = pageOf(browser);
   const walk = (incremental: boolean) =>
     walkPage(page, {
       mode: "observe",
-      scope: "page",
-      margin: 0,
+      scope,
+      margin: 0.25,
       maxText: 120,
       maxLabel: 80,
       incremental,
     });
-  const texts = (w: Awaited<ReturnType<typeof walk>>) =>
-    w.entries.flatMap((e) => e.kind === "item" && e.item.kind === "text" ? [e.item.text] : []);
+  return {
+    page,
+    walk,
+    async [Symbol.asyncDispose]() {
+      await browser.close();
+      await site[Symbol.asyncDispose]();
+    },
+  };
+}
+
+type Walk = Awaited<ReturnType<typeof walkPage>>;
+const texts = (w: Walk) =>
+  w.entries.flatMap((e) => e.kind === "item" && e.item.kind === "text" ? [e.item.text] : []);
+/** What a walk lists, without what differs between walks (result numbers, timings). */
+const listed = (w: Walk) => ({
+  above: w.above,
+  below: w.below,
+  entries: w.entries.map((e) => e.kind === "item" ? e.item : e.where),
+});
+
+Deno.test("a focus passing from one field to another re-walks the two cards, not the page", async () => {
+  await using cards = await cardsPage();
+  const { page, walk } = cards;
 
   await page.focus("#f1");
   await walk(true);
@@ -58,3 +80,24 @@ Deno.test("a focus passing from one field to another re-walks the two cards, not
     `only ${after.main.reused} elements reused out of about ${CARDS * 7}`,
   );
 });
+
+for (const scope of ["page", "viewport"] as const) {
+  Deno.test(`a line inserted at the top re-walks what crossed an edge of the view, not the page (${scope})`, async () => {
+    await using cards = await cardsPage(scope);
+    const { page, walk } = cards;
+    await walk(true);
+    // Everything below the new line moves down by its height; some cards cross the view's edge.
+    await page.evaluate(() => {
+      const line = Object.assign(document.createElement("p"), { textContent: "Saved just now" });
+      document.body.prepend(line);
+    });
+    const after = await walk(true);
+    const full = await walk(false);
+    assert.deepEqual(listed(after), listed(full), "the incremental walk equals a full one");
+    assert.equal(texts(after)[0], "Saved just now");
+    // Every card but those across an edge of the view (or of its band) is taken from the walk
+    // before: with the whole page, all but a few; in the band, those that stay in it.
+    const least = scope === "page" ? (CARDS - 4) * 5 : 1;
+    assert.ok(after.main.reused >= least, `only ${after.main.reused} elements reused`);
+  });
+}

@@ -54,10 +54,15 @@ Deno.test("renderElement() writes labelled links bare and every other element wi
 });
 
 Deno.test("observeOptions() reads --scope, --token-budget, --overlay and --vision", () => {
-  assert.deepEqual(observeOptions({}, {}), { scope: "viewport", overlay: false, vision: false });
+  assert.deepEqual(observeOptions({}, {}), {
+    scope: "viewport",
+    overlay: false,
+    vision: false,
+    walkCache: true,
+  });
   assert.deepEqual(
     observeOptions({ scope: "page", "token-budget": "3000", overlay: true }, {}),
-    { scope: "page", tokenBudget: 3000, overlay: true, vision: false },
+    { scope: "page", tokenBudget: 3000, overlay: true, vision: false, walkCache: true },
   );
   assert.equal(
     observeOptions({}, { BROWSER_AGENT_VISION: "on", BROWSER_AGENT_SCOPE: "PAGE" }).vision,

@@ -3,11 +3,17 @@ import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { RECURRENCE, SETTLE } from "../internal/browser/settle/policy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { settleApi } from "./support/settle_api.ts";
-import { click, ROWS } from "./support/settle_policy_rows.ts";
+import { type PolicyRow, SETTLE_CASES, type SettleCase } from "./support/settle_cases/mod.ts";
+import { idIn } from "./support/summary.ts";
 
-// The settle policy (internal/browser/settle/policy.ts), one row per rule (the rows are in
-// support/settle_policy_rows.ts). Each row asserts the settle was neither too early (the late
-// result is in the report) nor capped, and where it says so the quiet window it ended on.
+// The settle policy (internal/browser/settle/policy.ts), one row per rule: the settle cases with
+// a policy row (support/settle_cases/, which the settle benchmark reads too). Each row asserts
+// the settle was neither too early (the late result is in the report) nor capped, and where it
+// says so the quiet window it ended on.
+
+const ROWS = SETTLE_CASES.filter((c): c is SettleCase & { policy: PolicyRow; page: string } =>
+  c.policy !== undefined && c.page !== undefined
+);
 
 function site() {
   return startFixtureServer({
@@ -23,7 +29,7 @@ function site() {
 }
 
 Deno.test("every number of the settle policy has a row that exercises it", () => {
-  const covered = new Set(ROWS.flatMap((r) => r.rule));
+  const covered = new Set(ROWS.flatMap((r) => r.policy.rule));
   for (const key of [...Object.keys(SETTLE), ...Object.keys(RECURRENCE)]) {
     assert.ok(covered.has(key), `no row exercises ${key}`);
   }
@@ -35,8 +41,14 @@ async function tempDir(): Promise<AsyncDisposable & { path: string }> {
   return { path, [Symbol.asyncDispose]: () => Deno.remove(path, { recursive: true }) };
 }
 
-for (const row of ROWS) {
-  Deno.test(`settle policy (${row.rule.join(", ")}): ${row.name}`, async () => {
+Deno.test("every policy row names the page it starts on", () => {
+  const pageless = SETTLE_CASES.filter((c) => c.policy && !c.page).map((c) => c.name);
+  assert.deepEqual(pageless, []);
+});
+
+for (const { name, page, act, policy: row } of ROWS) {
+  const mode = row.mode === "simple" ? " (--settle simple)" : "";
+  Deno.test(`settle policy (${row.rule.join(", ")}): ${name}${mode}`, async () => {
     await using server = site();
     await using downloads = await tempDir();
     await using browser = await BrowserSession.start({
@@ -45,10 +57,14 @@ for (const row of ROWS) {
       settleMode: row.mode ?? "default",
       downloadsDir: downloads.path,
     });
-    await browser.navigate(server.url(row.page));
-    const act = row.act ?? click(row.target!);
+    await browser.navigate(server.url(page));
+    const ctx = {
+      browser,
+      url: server.url,
+      idOf: async (pattern: RegExp) => idIn((await browser.observe()).summary, pattern),
+    };
     for (let k = 1; k <= (row.times ?? 1); k++) {
-      const outcome = await act(browser, server.url);
+      const outcome = await act(ctx, k - 1);
       const said = outcome ? renderOutcome(outcome) : "";
       if (outcome) assert.equal(outcome.capped, row.capped !== undefined, said);
       if (outcome && row.capped) assert.equal(outcome.stillBusy, row.capped, said);

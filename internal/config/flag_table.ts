@@ -170,6 +170,12 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     fallback: "2000",
     check: { kind: "whole", min: 200, max: 1_000_000, unit: "tokens" },
   },
+  {
+    name: "no-walk-cache",
+    about:
+      "walk the whole page at every observation instead of only what changed (slower; to compare)",
+    envHelp: "BROWSER_AGENT_WALK_CACHE=off",
+  },
   { name: "overlay", about: "draw the element numbers on the page (headed runs, screenshots)" },
   {
     name: "vision",

@@ -10,6 +10,8 @@ export interface ObserveConfig {
   overlay: boolean;
   /** Send the labelled viewport screenshot to the model (`--vision`). */
   vision: boolean;
+  /** Walk again only what changed since the last observation (`--no-walk-cache` turns it off). */
+  walkCache: boolean;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface ObserveConfig {
  *
  * @example
  * ```ts
- * observeOptions({ scope: "page" }, {}); // { scope: "page", overlay: false, vision: false }
+ * observeOptions({ scope: "page" }, {}); // { scope: "page", overlay: false, vision: false, walkCache: true }
  * ```
  */
 export function observeOptions(
@@ -29,6 +31,8 @@ export function observeOptions(
     scope,
     overlay: v.overlay === true,
     vision: v.vision === true || /^(on|1|true)$/i.test(env.BROWSER_AGENT_VISION?.trim() ?? ""),
+    walkCache: v["no-walk-cache"] !== true &&
+      !/^(off|0|false)$/i.test(env.BROWSER_AGENT_WALK_CACHE?.trim() ?? ""),
   };
   const budget = flagValue("token-budget", v, env) as number | undefined;
   if (budget !== undefined) config.tokenBudget = budget;

@@ -133,7 +133,7 @@ async function runOnce(
   let after: Snapshot | undefined;
   const t0 = performance.now();
   const actStart = epochNow();
-  let outcome: ActionOutcome | undefined;
+  let outcome: ActionOutcome | void = undefined;
   let error = "";
   let span;
   try {
@@ -147,7 +147,7 @@ async function runOnce(
   }
   if (error && row.refused?.test(error)) {
     // A refusal is the action's true report when the page agrees nothing happened.
-    const failed = row.check ? await row.check(ctx) : "";
+    const failed = row.check ? await row.check(ctx, outcome) : "";
     return {
       settleMs: NaN,
       wallMs: performance.now() - t0,
@@ -178,7 +178,7 @@ async function runOnce(
   // What the page marks as its own background counts as such too.
   const marked = new Set([...bg, ...before.bg, ...after.bg]);
   bg = marked;
-  const failed = row.check ? await row.check(ctx) : "";
+  const failed = row.check ? await row.check(ctx, outcome) : "";
   await pause(after.at + LATER_MS - epochNow());
   const later = await snapshot(ctx);
   for (const p of later.bg) marked.add(p);

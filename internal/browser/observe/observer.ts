@@ -28,6 +28,11 @@ export interface ObserveOptions {
   overlay: boolean;
   /** Attach a labelled screenshot of the viewport to the observation. */
   vision: boolean;
+  /**
+   * Walk again only the parts of the page that changed since the last observation (default);
+   * false walks all of it every time (`--no-walk-cache`, to compare).
+   */
+  walkCache: boolean;
 }
 
 /** What `find` found: a head line, the matches shown (elements with their IDs), and all of it as text. */
@@ -73,6 +78,7 @@ export class PageObserver {
       tokenBudget: options.tokenBudget ?? DEFAULT_TOKEN_BUDGET,
       overlay: options.overlay ?? false,
       vision: options.vision ?? false,
+      walkCache: options.walkCache ?? true,
     };
   }
 
@@ -87,6 +93,7 @@ export class PageObserver {
         margin: MARGIN,
         maxText: o.scope === "page" ? MAX_PAGE_TEXT : MAX_TEXT,
         maxLabel: MAX_LABEL,
+        incremental: o.walkCache,
       }).catch(unlessNavigating(undefined)),
       page.title().catch(unlessNavigating("")),
     ]);

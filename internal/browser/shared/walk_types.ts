@@ -83,7 +83,7 @@ export interface ElementItem {
   /** Nesting level in a tree or nested list of listed items (1: inside a top item). */
   level?: number;
   where: number;
-  /** Top edge relative to the visible area's top, in viewport heights. */
+  /** Top edge relative to the visible area's top, in viewport heights (find, read; 0 observing). */
   y: number;
 }
 
@@ -99,6 +99,7 @@ export interface TextItem {
   /** find: with no control beside it, the local ID of its block, to scroll into view. */
   at?: number;
   where: number;
+  /** As an element's `y`. */
   y: number;
 }
 

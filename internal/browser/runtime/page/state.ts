@@ -7,7 +7,6 @@
  * @module
  */
 import type { PageItem } from "../../shared/walk_types.ts";
-import type { WalkCache } from "../../observe/page/walk/walk_cache.ts";
 import { RUNTIME_GLOBAL } from "../../shared/runtime_global.ts";
 
 /** Counts DOM changes between the two effect measurements of an action. */
@@ -53,11 +52,6 @@ export interface DocState {
   listened?: WeakMap<Element, number>;
   /** The option texts `findCustomOption` saw last, per custom dropdown. */
   options: WeakMap<Element, string[]>;
-  /**
-   * What changed since each observation (added nodes for `added`, from the first observation
-   * on), and what the last ones gave per subtree (incremental walks).
-   */
-  cache?: WalkCache;
   /** The last walks' items by their options, and the last result's number (`observe/page/walk/delta.ts`). */
   results?: Map<string, { id: number; items: PageItem[] }>;
   resultIds: number;
@@ -94,7 +88,7 @@ export function install(version: string, api: RuntimeApiTable): void {
   old?.effects?.observer.disconnect();
   old?.idle?.observer.disconnect();
   old?.overlay?.remove();
-  old?.cache?.stop();
+  (old as { cache?: { stop(): void } } | undefined)?.cache?.stop();
   g[RUNTIME_GLOBAL] = {
     version,
     api,

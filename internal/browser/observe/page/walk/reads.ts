@@ -56,3 +56,24 @@ export function startReads(): Read[] {
 export function stopReads(): void {
   log = null;
 }
+
+/**
+ * The state of an element that changes without a mutation: a scroll position, a field's value
+ * or choice, whether a custom element has its shadow root yet, a positioned element's box.
+ */
+export function probe(el: Element): string {
+  const tag = el.localName;
+  let state = `${el.scrollTop},${el.scrollLeft}`;
+  if (tag === "input") {
+    const i = el as HTMLInputElement;
+    state += `|${i.value}\u0000${i.checked}${i.indeterminate}`;
+  } else if (tag === "textarea") state += `|${(el as HTMLTextAreaElement).value}`;
+  else if (tag === "select") {
+    for (const o of (el as HTMLSelectElement).selectedOptions) state += `|${o.index}`;
+  } else if (tag.includes("-")) state += el.shadowRoot ? "|shadow" : "|light";
+  if (isPlaced(el)) {
+    const r = el.getBoundingClientRect();
+    state += `|${r.top},${r.left},${r.width},${r.height}`;
+  }
+  return state;
+}

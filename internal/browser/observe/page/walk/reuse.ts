@@ -11,11 +11,12 @@
  *
  * @module
  */
-import type { PageItem, Scroller } from "../../../shared/walk_types.ts";
+import type { Box, PageItem, Scroller } from "../../../shared/walk_types.ts";
 import { noteRead, type Read, startReads, stopReads, volatileReads } from "./reads.ts";
 import type { Ctx, WalkScope } from "./scope.ts";
 import type { TextRuns } from "./text_runs.ts";
-import { type Entry, keyOf, type Recording, type WalkCache } from "./walk_cache.ts";
+import { Extent, keyOf, zoneOf } from "./subtree_key.ts";
+import type { Entry, Recording, WalkCache } from "./walk_cache.ts";
 
 /** What the walker shows of itself to record and replay a subtree. */
 export interface Recorded {
@@ -37,6 +38,8 @@ export class SubtreeReuse {
   /** The latest "whole subtree changed" mark of the element walked and its ancestors. */
   #floor: number;
   #count = 0;
+  /** The boxes looked at in the subtree being walked (see `Extent`). */
+  #extent = new Extent();
 
   /** Starts reusing for an observation walk; null for other walks (find, read). */
   static start(w: WalkScope): SubtreeReuse | null {
@@ -49,7 +52,7 @@ export class SubtreeReuse {
   private constructor(cache: WalkCache, w: WalkScope) {
     this.#cache = cache;
     this.#w = w;
-    this.#view = cache.begin(w.o, w.sx, w.sy, w.focusForm, w.modalEl);
+    this.#view = cache.begin(w.o, w.sx, w.focusForm, w.modalEl);
     this.#reads = startReads();
     this.#floor = Math.max(
       cache.dirtyAt(document.documentElement),
@@ -91,6 +94,11 @@ export class SubtreeReuse {
     }
   }
 
+  /** Notes the box of an element or a text the walk looked at. */
+  seen(r: Pick<Box, "top" | "bottom">): void {
+    this.#extent.add(r);
+  }
+
   /** Watches an open shadow root the walk enters. */
   enter(root: ShadowRoot): void {
     this.#cache.watch(root);
@@ -118,12 +126,43 @@ export class SubtreeReuse {
         !r || own.control || own.owner || el.localName === "label" || d.startsWith("inline") ||
         d.startsWith("ruby") || d === "contents" || d === "table-cell"
       ) return descend();
-      const key = keyOf(el, s, r, own);
-      const hit = this.#cache.reuse(this.#view, el, key, this.#floor);
-      if (hit) this.#replay(walker, runs, hit, own);
-      else this.#record(walker, runs, el, key, own, descend);
+      this.#keyed(walker, runs, el, keyOf(el, s, r, own), r, own, descend);
     } finally {
       this.#floor = outerFloor;
+    }
+  }
+
+  /**
+   * Replays an earlier walk of `el` (with key `key` and box `r`) where it still holds, else walks
+   * it and keeps the result; either way adds the span of the boxes it looked at to the outer one.
+   */
+  #keyed(
+    walker: Recorded,
+    runs: TextRuns,
+    el: Element,
+    key: unknown[],
+    r: DOMRect,
+    own: Ctx,
+    descend: () => void,
+  ): void {
+    const outer = this.#extent;
+    const extent = this.#extent = new Extent();
+    try {
+      const w = this.#w;
+      const moved = (e: Entry) =>
+        (e.top === r.top && e.sy === w.sy) ||
+        (e.zone >= 0 && zoneOf(w, r.top - e.rise, r.top + e.drop) === e.zone);
+      const hit = this.#cache.reuse(this.#view, el, key, this.#floor, moved);
+      if (hit) {
+        this.#replay(walker, runs, hit, own);
+        extent.add({ top: r.top - hit.rise, bottom: r.top + hit.drop });
+      } else {
+        extent.add(r);
+        this.#record(walker, runs, el, key, r.top, own, descend);
+      }
+    } finally {
+      this.#extent = outer;
+      outer.add({ top: extent.top, bottom: extent.bottom });
     }
   }
 
@@ -154,6 +193,7 @@ export class SubtreeReuse {
     runs: TextRuns,
     el: Element,
     key: unknown[],
+    top: number,
     own: Ctx,
     descend: () => void,
   ): void {
@@ -174,12 +214,24 @@ export class SubtreeReuse {
       hidden: this.#hidden,
       probes: new Map(),
     };
+    const first = items + (ended && runs.pushed[flushes] ? 1 : 0);
+    // A frame's item holds its box, where it is: replayed only where it was.
+    const { top: high, bottom: low } = this.#extent;
+    let zone = zoneOf(this.#w, high, low);
+    for (let i = first; i < walker.items.length && zone >= 0; i++) {
+      if (walker.items[i]!.kind === "frame") zone = -1;
+    }
     this.#cache.keep(this.#view, el, {
       rec: this.#rec,
-      items: [items + (ended && runs.pushed[flushes] ? 1 : 0), walker.items.length],
+      items: [first, walker.items.length],
       reads: [reads, this.#reads.length],
       hidden: [hidden, this.#hidden.length],
       key,
+      top,
+      sy: this.#w.sy,
+      rise: top - high,
+      drop: low - top,
+      zone,
       flushes: ended,
       above: walker.above - above,
       below: walker.below - below,

@@ -7,7 +7,7 @@
  */
 import { clean, cut, norm } from "../../../shared/text.ts";
 import type { Box, PageItem, TextItem } from "../../../shared/walk_types.ts";
-import { type Ctx, type WalkScope, whereOf } from "./scope.ts";
+import { type Ctx, type WalkScope, whereOf, yOf } from "./scope.ts";
 
 /** Collects text runs into a walk's items. */
 export class TextRuns {
@@ -43,7 +43,7 @@ export class TextRuns {
       this.#heading = ctx.heading;
       this.#level = ctx.nest;
       this.#where = whereOf(this.#w, r, ctx.where);
-      this.#y = (r.top - this.#w.view.top) / this.#w.vh;
+      this.#y = yOf(this.#w, r);
     } else if (ctx.cell !== this.#cell && this.#cell && ctx.cell) {
       this.#run += " | ";
     }

@@ -8,17 +8,21 @@
  * subtrees may still be reused):
  * - nothing in it changed (mutation records: child lists, text, attributes), and no ancestor's
  *   attributes changed (a class can restyle everything below it);
- * - its root has the same box, the same computed style where the walk reads it, and the same
- *   context from above (clip, background, heading, where it is);
- * - the same walk options, viewport, scroll position and document URL (relative links);
+ * - its root has the same size and left edge, the same computed style where the walk reads it,
+ *   and the same context from above (clip, background, heading, where it is), and the same top
+ *   edge, or one in the same band of the walk (`subtree_key.ts`: a line inserted above moves
+ *   everything below it, which changes nothing of what a walk of it gives);
+ * - the same walk options, viewport, horizontal scroll position and document URL (relative
+ *   links);
  * - the values, choices and scroll positions of the fields and scroll areas it holds and the
  *   boxes of its positioned elements (they change without mutations), and the elements it read
  *   outside itself (labels, `aria-labelledby` targets), are as they were; no `<label>` or id it
  *   may have looked up was added or removed since;
- * - no style sheet or font changed, and nothing in it was animated, scrolled, loaded, toggled,
- *   or entered or left by the pointer or the focus since (the events that restyle without a
- *   mutation: the elements whose `:hover` or `:focus-within` changed are walked again), and the
- *   focused form and the modal dialog are the same;
+ * - no style sheet or font changed (a `<style>` or `<link>`, or rules through the CSSOM:
+ *   `sheets.ts`), and nothing in it was animated, scrolled, loaded, toggled, or entered or left
+ *   by the pointer or the focus since (the events that restyle without a mutation: the elements
+ *   whose `:hover` or `:focus-within` changed are walked again), and the focused form and the
+ *   modal dialog are the same;
  * - its walk did not read what is painted around its text (same-colour text is checked against
  *   the page behind it: that result is never kept).
  * Closed shadow roots are never walked; open ones are watched as the walk meets them. Known
@@ -28,9 +32,21 @@
  * @module
  */
 import { composedParent, deepActiveElement } from "../../../runtime/page/dom.ts";
-import type { Box, PageItem, Rgba, Scroller, WalkOptions } from "../../../shared/walk_types.ts";
-import { IDS, isPlaced, LABELS, type Read, VOLATILE } from "./reads.ts";
-import type { Ctx } from "./scope.ts";
+import type { PageItem, Scroller, WalkOptions } from "../../../shared/walk_types.ts";
+import { IDS, LABELS, probe, type Read, VOLATILE } from "./reads.ts";
+import { SheetPrint } from "./sheets.ts";
+import { sameKey } from "./subtree_key.ts";
+
+declare module "../../../runtime/page/state.ts" {
+  interface DocState {
+    /**
+     * What changed since each observation (added nodes for `added`, from the first observation
+     * on), and what the last ones gave per subtree (incremental walks). Declared here, with the
+     * cache, so the document's state does not import the walk it serves.
+     */
+    cache?: WalkCache;
+  }
+}
 
 /**
  * What one walk gave, in the order it met it: its items, what it read and the elements it found
@@ -53,6 +69,17 @@ export interface Entry {
   reads: [number, number];
   hidden: [number, number];
   key: unknown[];
+  /**
+   * Its root's top edge when walked; how far the boxes its walk looked at reached above and below
+   * that edge; the band of the walk they lay in whole (`zoneOf`; -1: none, or it holds a frame,
+   * whose box is where it is). Moved inside that band, it is replayed.
+   */
+  top: number;
+  /** The page's vertical scroll position then (`top` is from the view's top). */
+  sy: number;
+  rise: number;
+  drop: number;
+  zone: number;
   /** The walk ended the text run that was open before the subtree. */
   flushes: boolean;
   above: number;
@@ -108,6 +135,8 @@ export class WalkCache {
   readonly #dirty = new WeakMap<Node, number>();
   /** Everything recorded up to this walk is stale (a style sheet or font changed). */
   #flushed = 0;
+  /** The style sheets as the last walk saw them (rules change through the CSSOM unseen). */
+  readonly #sheets = new SheetPrint();
   /** Labels or ids changed after this walk. */
   #labelsAt = -1;
   #idsAt = -1;
@@ -178,6 +207,7 @@ export class WalkCache {
   watch(root: Document | ShadowRoot): void {
     if (this.#watched.has(root)) return;
     this.#watched.add(root);
+    if (root instanceof ShadowRoot) this.#sheets.watch(root);
     this.#observer.observe(root, {
       childList: true,
       subtree: true,
@@ -234,7 +264,7 @@ export class WalkCache {
    * Starts a walk: takes the changes not yet seen, marks what is animated, the focus's form and
    * the modal dialog when they changed, and returns the kind of walk's view.
    */
-  begin(o: WalkOptions, sx: number, sy: number, form: Element | null, modal: Element | null) {
+  begin(o: WalkOptions, sx: number, form: Element | null, modal: Element | null) {
     this.takeChanges();
     for (const a of document.getAnimations()) {
       const t = (a.effect as KeyframeEffect | null)?.target;
@@ -253,14 +283,13 @@ export class WalkCache {
     }
     this.#form = form;
     this.#modal = modal;
-    if (document.fonts?.status === "loading") this.#flushed = this.gen;
+    if (document.fonts?.status === "loading" || this.#sheets.changed()) this.#flushed = this.gen;
     this.gen++;
     this.reused = 0;
     this.#probed = new Map();
     const key = JSON.stringify([
       { ...o, since: undefined },
       sx,
-      sy,
       innerWidth,
       innerHeight,
       document.baseURI,
@@ -279,11 +308,18 @@ export class WalkCache {
 
   /**
    * The entry of `el` from an earlier walk when it is still what a walk would give: `floor` is
-   * the latest `dirty` mark of `el` and its ancestors.
+   * the latest `dirty` mark of `el` and its ancestors; `moved`, whether an entry whose root was
+   * elsewhere (on the page, or in the view: the page scrolled) gives the same walk where it is now.
    */
-  reuse(view: View, el: Element, key: unknown[], floor: number): Entry | null {
+  reuse(
+    view: View,
+    el: Element,
+    key: unknown[],
+    floor: number,
+    moved: (e: Entry) => boolean,
+  ): Entry | null {
     const e = view.entries.get(el);
-    if (!e || e.gen < view.since || floor >= e.gen) return null;
+    if (!e || e.gen < view.since || floor >= e.gen || !moved(e)) return null;
     if ((this.#touched.get(el) ?? -1) >= e.gen || !sameKey(e.key, key)) return null;
     const { reads, probes } = e.rec;
     for (let i = e.reads[0]; i < e.reads[1]; i++) {
@@ -382,27 +418,6 @@ export class WalkCache {
   }
 }
 
-/**
- * The state of an element that changes without a mutation: a scroll position, a field's value
- * or choice, whether a custom element has its shadow root yet, a positioned element's box.
- */
-function probe(el: Element): string {
-  const tag = el.localName;
-  let state = `${el.scrollTop},${el.scrollLeft}`;
-  if (tag === "input") {
-    const i = el as HTMLInputElement;
-    state += `|${i.value}\u0000${i.checked}${i.indeterminate}`;
-  } else if (tag === "textarea") state += `|${(el as HTMLTextAreaElement).value}`;
-  else if (tag === "select") {
-    for (const o of (el as HTMLSelectElement).selectedOptions) state += `|${o.index}`;
-  } else if (tag.includes("-")) state += el.shadowRoot ? "|shadow" : "|light";
-  if (isPlaced(el)) {
-    const r = el.getBoundingClientRect();
-    state += `|${r.top},${r.left},${r.width},${r.height}`;
-  }
-  return state;
-}
-
 /** The innermost element under the pointer, in open shadow roots too; null when none. */
 function deepHovered(): Element | null {
   let el: Element | null = null;
@@ -421,48 +436,4 @@ function sheetNode(n: Node): boolean {
   const tag = (n as Element).localName;
   return tag === "style" || tag === "link" || tag === "head" ||
     (n.parentNode === document.head && n.parentNode !== null);
-}
-
-/** The key of a subtree's walk: its root's box, the style the walk reads, the context above. */
-export function keyOf(el: Element, s: CSSStyleDeclaration, r: DOMRect, own: Ctx): unknown[] {
-  return [
-    r.top,
-    r.left,
-    r.width,
-    r.height,
-    s.display,
-    s.overflowX,
-    s.overflowY,
-    s.position,
-    s.backgroundImage,
-    s.backgroundColor,
-    s.cursor,
-    s.visibility,
-    el.scrollHeight,
-    el.scrollWidth,
-    own.cell,
-    own.heading,
-    own.nest,
-    ...box(own.clip),
-    ...box(own.posClip),
-    own.scroller >= 0,
-    ...bg(own.bg),
-    own.cursor,
-    own.where,
-    own.hidden,
-  ];
-}
-
-function box(b: Box | null): number[] {
-  return b ? [b.top, b.left, b.bottom, b.right] : [NaN];
-}
-
-function bg(c: Rgba | null): number[] {
-  return c ? c : [NaN];
-}
-
-function sameKey(a: unknown[], b: unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
-  return true;
 }

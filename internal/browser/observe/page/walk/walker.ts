@@ -31,7 +31,7 @@ import { describe, finish, idFor } from "./describe.ts";
 import { handMarks, operability, provenControl } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { nestedList, scrollerName } from "./parts.ts";
-import { type Ctl, type Ctx, offPage, type WalkScope, whereOf } from "./scope.ts";
+import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced, noteRead } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { gap, TextRuns } from "./text_runs.ts";
@@ -124,6 +124,7 @@ export class FrameWalker {
     this.#range.selectNodeContents(node);
     const r = this.#range.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) return;
+    this.#reuse?.seen(r);
     const c = ctx.control;
     // Text pushed out of sight (text-indent: -9999px) or clipped to a few pixels is not
     // readable; inside a control, it is what a screen reader names the control by.
@@ -176,6 +177,7 @@ export class FrameWalker {
     const position = s.position;
     if (position !== "static" && position !== "relative") notePlaced(el);
     const r = display === "contents" ? null : el.getBoundingClientRect();
+    if (r) this.#reuse?.seen(r);
     const clips = s.overflowX !== "visible" || s.overflowY !== "visible";
     const clip = position === "fixed" ? null : position === "absolute" ? ctx.posClip : ctx.clip;
     if (r && this.#unseen(el, s, r, ctx, clip, clips)) return;
@@ -193,7 +195,7 @@ export class FrameWalker {
         kind: "frame",
         fid: frameId(el),
         where: whereOf(w, r, ctx.where),
-        y: (r.top - w.view.top) / w.vh,
+        y: yOf(w, r),
         box: contentBox(el, r),
       });
       return;
@@ -360,7 +362,7 @@ export class FrameWalker {
         el,
         implicitRole(el),
         whereOf(w, r, where),
-        (r.top - w.view.top) / w.vh,
+        yOf(w, r),
       );
       c.kind = kind;
       c.bySign = op!.bySign;
@@ -488,7 +490,7 @@ export class FrameWalker {
         el,
         implicitRole(el),
         whereOf(w, r, ctx.where),
-        (r.top - w.view.top) / w.vh,
+        yOf(w, r),
       );
       finish(w, c);
       if (ctx.owner) ctx.owner.inner++;
