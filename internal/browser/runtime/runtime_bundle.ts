@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "a909a661a078";
+export const RUNTIME_VERSION = "121fcceaf0d2";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1570,10 +1570,13 @@ export const RUNTIME_SOURCE = [
   "    const animated = document.getAnimations().length > 0;",
   "    if (animated) await nextFrame();",
   "    const before = el.getBoundingClientRect();",
-  "    await nextFrame();",
+  "    const drawn = await nextFrame();",
   '    if (!el.isConnected) return { ok: false, reason: "gone", detail: "it left the page" };',
   "    const after = el.getBoundingClientRect();",
   "    if (!sameBox(before, after)) {",
+  '      return { ok: false, reason: "unstable", detail: "it is still moving" };',
+  "    }",
+  "    if (!drawn && animated && movedByAnimation(el)) {",
   '      return { ok: false, reason: "unstable", detail: "it is still moving" };',
   "    }",
   "    return pointOn(el, needs.hit);",
@@ -1633,12 +1636,18 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function nextFrame() {",
   "    return new Promise((resolve) => {",
-  "      const timer = setTimeout(resolve, READY_FRAME_WAIT_MS);",
+  "      const timer = setTimeout(() => resolve(false), READY_FRAME_WAIT_MS);",
   "      requestAnimationFrame(() => {",
   "        clearTimeout(timer);",
-  "        resolve();",
+  "        resolve(true);",
   "      });",
   "    });",
+  "  }",
+  "  function movedByAnimation(el) {",
+  "    for (let n = el; n; n = composedParent(n)) {",
+  "      if (n instanceof Element && n.getAnimations().length > 0) return true;",
+  "    }",
+  "    return false;",
   "  }",
   "  function fullyShown(el) {",
   "    const r = el.getClientRects()[0] ?? el.getBoundingClientRect();",
@@ -5520,7 +5529,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("a909a661a078", api);',
+  '    install("121fcceaf0d2", api);',
   "    activityTracker();",
   "  }",
   "})();",

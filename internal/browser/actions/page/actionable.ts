@@ -94,10 +94,15 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
   const animated = document.getAnimations().length > 0;
   if (animated) await nextFrame();
   const before = el.getBoundingClientRect();
-  await nextFrame();
+  const drawn = await nextFrame();
   if (!el.isConnected) return { ok: false, reason: "gone", detail: "it left the page" };
   const after = el.getBoundingClientRect();
   if (!sameBox(before, after)) {
+    return { ok: false, reason: "unstable", detail: "it is still moving" };
+  }
+  // Two reads with no frame drawn between them show the same box whatever moves it: while an
+  // animation runs on it or around it, only a frame can tell it is still (a busy machine).
+  if (!drawn && animated && movedByAnimation(el)) {
     return { ok: false, reason: "unstable", detail: "it is still moving" };
   }
   return pointOn(el, needs.hit);
@@ -192,14 +197,23 @@ function sameBox(a: DOMRect, b: DOMRect): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
-function nextFrame(): Promise<void> {
+/** The next animation frame; false when none came within READY_FRAME_WAIT_MS. */
+function nextFrame(): Promise<boolean> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, READY_FRAME_WAIT_MS);
+    const timer = setTimeout(() => resolve(false), READY_FRAME_WAIT_MS);
     requestAnimationFrame(() => {
       clearTimeout(timer);
-      resolve();
+      resolve(true);
     });
   });
+}
+
+/** An animation runs on `el` or on an element around it (which moves it too). */
+function movedByAnimation(el: Element): boolean {
+  for (let n: Node | null = el; n; n = composedParent(n)) {
+    if (n instanceof Element && n.getAnimations().length > 0) return true;
+  }
+  return false;
 }
 
 /** The whole box shows: inside the viewport and every scroll area around it. */
