@@ -7,6 +7,7 @@ import type {
 } from "../entity/mod.ts";
 import {
   ActionPolicy,
+  type Decision,
   type PolicyEvent,
   type Risk,
   riskKind,
@@ -105,7 +106,29 @@ export class StepActor {
     const tool = o.registry.get(call.name);
     // A call that ends or pauses the run (done, ask_user) is no step of a loop.
     const step = tool?.facts.effect !== "ends";
-    const verdict: LoopVerdict = step ? o.guard.check(call, fp) : { kind: "ok" };
+    const refused = this.#loopCheck(call, fp, step) ?? this.#doneCheck(call);
+    if (refused) return refused;
+    if (call.name === "ask_user" && asksForSecret(String(call.args.question ?? ""))) {
+      return await this.#secretQuestion(String(call.args.question), state);
+    }
+    const args = this.#revealSecrets(call);
+    if ("result" in args) return args;
+    const runCall = { ...call, args: args.args };
+    // A target off the observed part (an ID from find) is judged on the whole page.
+    const wider = () => o.browser.observe({ scope: "page", tokenBudget: 1_000_000 });
+    const decision = await this.#policy.decide(call, state, { wider });
+    if (decision.verdict !== "allow") return this.#refusal(decision);
+    const result = await this.#dispatch(runCall, decision, wider);
+    // Work away from the page, and any module's work, shows in the result: a new one is
+    // progress, whether or not the module said where its tool works.
+    const byResult = tool?.facts.effect === "elsewhere" || tool?.module !== undefined;
+    if (step) o.guard.record(call, fp, byResult ? resultFingerprint(result) : undefined);
+    return await this.#dialogs(call, runCall, result);
+  }
+
+  /** The loop guard's verdict on a step: stuck ends the run, blocked is the model's to read. */
+  #loopCheck(call: ToolCall, fp: string, step: boolean): Acted | undefined {
+    const verdict: LoopVerdict = step ? this.#o.guard.check(call, fp) : { kind: "ok" };
     if (verdict.kind === "stuck") {
       return {
         result: { ok: false, text: verdict.text },
@@ -115,29 +138,35 @@ export class StepActor {
     if (verdict.kind === "blocked") {
       return { result: { ok: false, kind: "blocked", text: verdict.text } };
     }
+    return undefined;
+  }
 
+  /** `done` without the evidence it claims is refused. */
+  #doneCheck(call: ToolCall): Acted | undefined {
+    const o = this.#o;
     const objection = doneObjection(call, o.history, {
       facts: (name) => o.registry.get(name)?.facts,
     });
-    if (objection) return { result: { ok: false, kind: "blocked", text: objection } };
+    return objection ? { result: { ok: false, kind: "blocked", text: objection } } : undefined;
+  }
 
-    if (call.name === "ask_user" && asksForSecret(String(call.args.question ?? ""))) {
-      return await this.#secretQuestion(String(call.args.question), state);
+  /** The arguments to run: `type`'s secret placeholders replaced by their values. */
+  #revealSecrets(call: ToolCall): { args: ToolCall["args"] } | Acted {
+    const args = call.args;
+    if (call.name !== "type" || typeof args.text !== "string" || !SecretVault.mentions(args.text)) {
+      return { args };
     }
-
-    let args = call.args;
-    if (call.name === "type" && typeof args.text === "string" && SecretVault.mentions(args.text)) {
-      try {
-        args = { ...args, text: o.vault.reveal(args.text) };
-        this.secretTyped = true;
-      } catch (error) {
-        return { result: { ok: false, kind: "invalid_args", text: (error as Error).message } };
-      }
+    try {
+      const revealed = { args: { ...args, text: this.#o.vault.reveal(args.text) } };
+      this.secretTyped = true;
+      return revealed;
+    } catch (error) {
+      return { result: { ok: false, kind: "invalid_args", text: (error as Error).message } };
     }
+  }
 
-    // A target off the observed part (an ID from find) is judged on the whole page.
-    const wider = () => o.browser.observe({ scope: "page", tokenBudget: 1_000_000 });
-    const decision = await this.#policy.decide(call, state, { wider });
+  /** A call the policy did not allow: held ends the run, declined is the model's to read. */
+  #refusal(decision: Exclude<Decision, { verdict: "allow" }>): Acted {
     if (decision.verdict === "hold") {
       const held = decision.what;
       return {
@@ -150,67 +179,70 @@ export class StepActor {
         },
       };
     }
-    if (decision.verdict === "declined") {
-      return {
-        result: {
-          ok: false,
-          kind: "declined",
-          text:
-            `The user declined ${decision.risk.action}: do not try it again; find another way, or call done with success=false`,
-        },
-      };
-    }
+    return {
+      result: {
+        ok: false,
+        kind: "declined",
+        text:
+          `The user declined ${decision.risk.action}: do not try it again; find another way, or call done with success=false`,
+      },
+    };
+  }
 
+  /** Runs the call, then the recovery ladder when it failed. */
+  async #dispatch(
+    runCall: ToolCall,
+    decision: Extract<Decision, { verdict: "allow" }>,
+    wider: () => Promise<BrowserState>,
+  ): Promise<ToolResult> {
+    const o = this.#o;
     const ctx: ToolContext = {
       browser: o.browser,
       signal: o.signal,
       dialogs: decision.dialogs,
       ...(o.askUser ? { askUser: o.askUser } : {}),
     };
-    const runCall = { ...call, args };
-    let result = await o.registry.dispatch(runCall, ctx);
-    if (!result.ok && !o.signal.aborted) {
-      result = await recoverAction({
-        call: runCall,
-        result,
-        known: (id) => this.#known.get(id),
-        registry: o.registry,
-        ctx,
-        // A re-rendered twin runs unasked only when the policy finds nothing to hold in it.
-        safe: async (twin) =>
-          decision.risk !== undefined ||
-          (await this.#policy.judge(twin, () => o.browser.observe(), wider)) === undefined,
-      }) ??
-        result;
-    }
-    // Work away from the page, and any module's work, shows in the result: a new one is
-    // progress, whether or not the module said where its tool works.
-    const byResult = tool?.facts.effect === "elsewhere" || tool?.module !== undefined;
-    if (step) o.guard.record(call, fp, byResult ? resultFingerprint(result) : undefined);
+    const result = await o.registry.dispatch(runCall, ctx);
+    if (result.ok || o.signal.aborted) return result;
+    return await recoverAction({
+      call: runCall,
+      result,
+      known: (id) => this.#known.get(id),
+      registry: o.registry,
+      ctx,
+      // A re-rendered twin runs unasked only when the policy finds nothing to hold in it.
+      safe: async (twin) =>
+        decision.risk !== undefined ||
+        (await this.#policy.judge(twin, () => o.browser.observe(), wider)) === undefined,
+    }) ??
+      result;
+  }
+
+  /** A `confirm()` dialog the page raised and the policy dismissed: asked, or it ends the run. */
+  async #dialogs(call: ToolCall, runCall: ToolCall, result: ToolResult): Promise<Acted> {
+    const o = this.#o;
     const dismissed = this.#policy.dismissedDialog(result);
-    if (dismissed && !o.confirmAll) {
-      const held = `${dismissed.type} ${JSON.stringify(o.vault.mask(dismissed.message))}`;
-      if (o.confirm) {
-        const yes = await o.confirm(
-          `The page asked to confirm ${held}; it was dismissed. Allow it (the agent may repeat the action)?`,
-        );
-        if (yes) this.#policy.approve(call);
-        const said = yes
-          ? "The user allows it: repeat the same action and the dialog will be accepted."
-          : "The user declined it: do not try it again.";
-        return { result: { ...result, text: `${result.text} ${said}` } };
-      }
-      return {
-        result,
-        end: {
-          reason: "needs_user",
-          message:
-            `Held a destructive action: the page asked to confirm ${held} and it was dismissed. Run again in a terminal to confirm it, or with --yes to allow it.`,
-          extra: { held: `${runCall.name}: ${held}` },
-        },
-      };
+    if (!dismissed || o.confirmAll) return { result };
+    const held = `${dismissed.type} ${JSON.stringify(o.vault.mask(dismissed.message))}`;
+    if (o.confirm) {
+      const yes = await o.confirm(
+        `The page asked to confirm ${held}; it was dismissed. Allow it (the agent may repeat the action)?`,
+      );
+      if (yes) this.#policy.approve(call);
+      const said = yes
+        ? "The user allows it: repeat the same action and the dialog will be accepted."
+        : "The user declined it: do not try it again.";
+      return { result: { ...result, text: `${result.text} ${said}` } };
     }
-    return { result };
+    return {
+      result,
+      end: {
+        reason: "needs_user",
+        message:
+          `Held a destructive action: the page asked to confirm ${held} and it was dismissed. Run again in a terminal to confirm it, or with --yes to allow it.`,
+        extra: { held: `${runCall.name}: ${held}` },
+      },
+    };
   }
 
   async #secretQuestion(question: string, state: BrowserState): Promise<Acted> {
