@@ -103,46 +103,26 @@ async function actAndSettle(
   act: (page: Page) => Promise<Did | string>,
   resumed?: Unfinished,
 ): Promise<ActionOutcome> {
-  const { tabs, downloads } = env;
-  const signal = options.signal;
+  const { tabs } = env;
   const page = tabs.current;
   const activity = env.activity(page);
   const dialogs = env.dialogs(page);
   const probe = resumed?.probe ??
     await EffectProbe.start(page, options.target, options.passive ?? false, env.idOf);
+  const run: Run = { env, options, page, activity, dialogs, probe };
   if (!resumed) {
     // Dialogs the page opened before this action (dismissed then) are not this action's doing.
     dialogs.take();
     tabs.startAction();
   }
   let done: Did;
-  let first: Awaited<ReturnType<PageActivity["settle"]>>;
+  let first: Settled;
   try {
     // The dialog answer holds while the action runs and its page settles, no longer: not while
     // downloads finish or banners are closed.
     [done, first] = await dialogs.answering(
       options.dialogs ?? "dismiss",
-      () =>
-        activity.acting(async () => {
-          // A prompt held open stops the action where it is: the page answers nothing meanwhile.
-          const acting = act(page);
-          const r = await untilHeld(dialogs, acting, () => ({ acting }));
-          let did = typeof r === "string" ? { did: r } : r;
-          const settling = activity.settle({
-            capMs: env.settleCapMs,
-            signal,
-            untilNotBusy: true,
-            ignoreBusy: probe.busyBefore,
-            // An action in a child frame asks that frame's document too.
-            frame: options.target?.el.frame,
-          });
-          const settled = await untilHeld(dialogs, settling, () => ({ did }));
-          if (did.settled) {
-            const more = did.settled();
-            did = await untilHeld(dialogs, more, () => ({ acting: more }));
-          }
-          return [did, settled] as const;
-        }),
+      () => activity.acting(() => actThenSettle(run, act)),
     );
   } catch (error) {
     if (error instanceof PromptHeld) return suspend(dialogs, probe, options, error.left);
@@ -150,20 +130,86 @@ async function actAndSettle(
     dialogs.take();
     throw error;
   }
-  let settledMs = first.ms;
+  const outcome = settledOutcome(done, first, env.settleCapMs);
+  const { opened, closedItself } = await tabs.endAction();
+  outcome.dialogs = dialogs.take();
+  const now = await followTabs(env, outcome, opened, closedItself, options.signal);
+  await measure(run, outcome, done, now);
+  // The element was kept for this report while its action waited on a prompt.
+  if (resumed) await options.target?.el.dispose().catch(() => {/* its document is gone */});
+  return outcome;
+}
+
+/** How a page settled (see `PageActivity.settle`). */
+type Settled = Awaited<ReturnType<PageActivity["settle"]>>;
+
+/** One action's run: where it acts, what answers its dialogs, what measures it. */
+interface Run {
+  env: ActionEnv;
+  options: RunActionOptions;
+  page: Page;
+  activity: PageActivity;
+  dialogs: DialogAnswers;
+  probe: EffectProbe;
+}
+
+/**
+ * The action's own step, then its page settling: what the step said, and how the page settled.
+ * A prompt held open stops the action where it is ({@link PromptHeld}): the page answers nothing
+ * meanwhile.
+ */
+async function actThenSettle(
+  run: Run,
+  act: (page: Page) => Promise<Did | string>,
+): Promise<readonly [Did, Settled]> {
+  const { env, options, dialogs, probe } = run;
+  const acting = act(run.page);
+  const r = await untilHeld(dialogs, acting, () => ({ acting }));
+  let did = typeof r === "string" ? { did: r } : r;
+  const settling = run.activity.settle({
+    capMs: env.settleCapMs,
+    signal: options.signal,
+    untilNotBusy: true,
+    ignoreBusy: probe.busyBefore,
+    // An action in a child frame asks that frame's document too.
+    frame: options.target?.el.frame,
+  });
+  const settled = await untilHeld(dialogs, settling, () => ({ did }));
+  if (did.settled) {
+    const more = did.settled();
+    did = await untilHeld(dialogs, more, () => ({ acting: more }));
+  }
+  return [did, settled] as const;
+}
+
+/** The outcome so far: what the step said it did, and how its page settled. */
+function settledOutcome(done: Did, first: Settled, capMs: number): ActionOutcome {
   const outcome: ActionOutcome = {
     ...blankOutcome(done.did, true),
-    settledMs,
+    settledMs: first.ms,
     capped: first.capped,
-    capMs: env.settleCapMs,
+    capMs,
     settle: first.reason,
   };
   if (done.fallback) outcome.fallback = done.fallback;
   if (done.control) outcome.control = true;
   if (done.loaded) outcome.loaded = done.loaded;
   if (first.busy) outcome.stillBusy = first.busy;
-  const { opened, closedItself } = await tabs.endAction();
-  outcome.dialogs = dialogs.take();
+  return outcome;
+}
+
+/**
+ * Follows the tab the action opened (the last one), waiting for its first document, or notes
+ * that the tab closed itself; returns the tab the model reads next.
+ */
+async function followTabs(
+  env: ActionEnv,
+  outcome: ActionOutcome,
+  opened: Page[],
+  closedItself: boolean,
+  signal: AbortSignal | undefined,
+): Promise<Page> {
+  const { tabs } = env;
   let now = tabs.current;
   if (opened.length > 0) {
     now = opened[opened.length - 1]!;
@@ -173,7 +219,7 @@ async function actAndSettle(
     // Its first document is the action's doing, with requests made before it was handed over.
     const opening = { capMs: env.settleCapMs, signal, opened: true };
     const tab = await env.activity(now).settle(opening);
-    settledMs += tab.ms;
+    outcome.settledMs = (outcome.settledMs ?? 0) + tab.ms;
     // The new tab is what the model reads next: one still loading at the cap is said so.
     if (tab.capped && !outcome.capped) {
       outcome.capped = true;
@@ -185,8 +231,20 @@ async function actAndSettle(
   } else if (closedItself) {
     outcome.closedItself = { index: tabs.pages.indexOf(now), url: now.url() };
   }
-  outcome.settledMs = settledMs;
-  const saved: DownloadRecord[] = downloads?.pending ? await downloads.finishPending(signal) : [];
+  return now;
+}
+
+/**
+ * What the action left behind on `now`, the tab the model reads next: downloads finished, what
+ * changed since the probe's snapshot, banners closed on a new page, requests a domain rule
+ * blocked.
+ */
+async function measure(run: Run, outcome: ActionOutcome, done: Did, now: Page): Promise<void> {
+  const { env, options, probe } = run;
+  const downloads = env.downloads;
+  const saved: DownloadRecord[] = downloads?.pending
+    ? await downloads.finishPending(options.signal)
+    : [];
   outcome.downloads = saved;
   const effects: Effect[] = await probe.finish(now, { scroll: options.scroll ?? false });
   const shown = done.revealed;
@@ -194,11 +252,10 @@ async function actAndSettle(
     effects.unshift({ kind: "revealed", ...shown });
   }
   outcome.effects = effects;
-  if (now !== page || now.url() !== probe.url) outcome.banners = await env.banners.afterLoad(now);
+  if (now !== run.page || now.url() !== probe.url) {
+    outcome.banners = await env.banners.afterLoad(now);
+  }
   outcome.blocked = env.domains?.take() ?? [];
-  // The element was kept for this report while its action waited on a prompt.
-  if (resumed) await options.target?.el.dispose().catch(() => {/* its document is gone */});
-  return outcome;
 }
 
 /**

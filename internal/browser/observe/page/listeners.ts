@@ -56,59 +56,175 @@ export const LISTENER_SIGNS: readonly { type: string; sign: number; reason: stri
  * run, so a page that replaces them cannot break it.
  */
 export function recordListenerSigns(token: string): void {
-  const g = globalThis as unknown as {
-    EventTarget: typeof EventTarget;
-    HTMLElement: typeof HTMLElement;
-    Element: typeof Element;
-    Node: typeof Node;
-    Event: typeof Event;
-    WeakRef: typeof WeakRef;
-    WeakSet: typeof WeakSet;
-    WeakMap: typeof WeakMap;
-    Proxy: ProxyConstructor;
-    Reflect: typeof Reflect;
-    Object: typeof Object;
-  };
+  const g = globalThis as unknown as Globals;
+  const kept = keepBuiltins(g);
+  const recorder = new SignRecorder(token, kept, g);
+  wrapAddEventListener(g, kept, recorder);
+  wrapAttachShadow(g, kept, token);
+  wrapHandlerProperties(g, kept, recorder);
+  // The isolated world asks on the document: for every marked element in it (`:all`, a runtime
+  // that knows none yet), or for those it has not been told of (`:new`).
+  kept.apply(kept.add, document, [`${token}:all`, () => recorder.answer(true), true]);
+  kept.apply(kept.add, document, [`${token}:new`, () => recorder.answer(false), true]);
+}
+
+/** The globals the recorder reads while it installs, before page scripts run. */
+interface Globals {
+  EventTarget: typeof EventTarget;
+  HTMLElement: typeof HTMLElement;
+  Element: typeof Element;
+  Node: typeof Node;
+  Event: typeof Event;
+  WeakRef: typeof WeakRef;
+  WeakSet: typeof WeakSet;
+  WeakMap: typeof WeakMap;
+  Proxy: ProxyConstructor;
+  Reflect: typeof Reflect;
+  Object: typeof Object;
+}
+
+/** The built-ins the recorder calls once page scripts run, kept from before they do. */
+type Kept = ReturnType<typeof keepBuiltins>;
+
+function keepBuiltins(g: Globals) {
   const R = g.Reflect, O = g.Object;
-  const apply = R.apply;
   const proto = g.EventTarget.prototype;
-  const add = proto.addEventListener;
-  const dispatch = proto.dispatchEvent;
-  const EventCtor = g.Event;
-  const ElementCtor = g.Element;
-  const WeakRefCtor = g.WeakRef;
-  const deref = g.WeakRef.prototype.deref;
-  const signs = new g.WeakMap<Element, number>();
-  const get = g.WeakMap.prototype.get, set = g.WeakMap.prototype.set;
-  // Elements with a sign not told yet (their references are in `refs`).
-  const pending = new g.WeakSet<Element>();
-  const has = g.WeakSet.prototype.has, put = g.WeakSet.prototype.add;
-  const drop = g.WeakSet.prototype.delete;
-  const connected = O.getOwnPropertyDescriptor(g.Node.prototype, "isConnected")!.get!;
-  // A lookup without a prototype: a page's `Object.prototype` additions cannot answer it.
-  const signOf: Record<string, number | undefined> = O.create(null);
-  for (const row of LISTENER_SIGNS) signOf[row.type] = row.sign;
-  const refs: WeakRef<Element>[] = [];
-  const mark = (target: unknown, sign: number) => {
-    if (!(target instanceof ElementCtor)) return;
-    const had = (apply(get, signs, [target]) as number | undefined) ?? 0;
-    if ((had & sign) === sign) return;
-    apply(set, signs, [target, had | sign]);
-    if (apply(has, pending, [target])) return;
-    apply(put, pending, [target]);
-    refs[refs.length] = new WeakRefCtor(target);
+  return {
+    O,
+    apply: R.apply,
+    proto,
+    add: proto.addEventListener,
+    dispatch: proto.dispatchEvent,
+    EventCtor: g.Event,
+    ElementCtor: g.Element,
+    WeakRefCtor: g.WeakRef,
+    deref: g.WeakRef.prototype.deref,
   };
+}
+
+/**
+ * The marks: each element's signs, in weak maps and a list of weak references held here, and
+ * which of them the isolated world has been told of.
+ */
+class SignRecorder {
+  readonly #signs: WeakMap<Element, number>;
+  readonly #get: typeof WeakMap.prototype.get;
+  readonly #set: typeof WeakMap.prototype.set;
+  /** Elements with a sign not told yet (their references are in `#refs`). */
+  readonly #pending: WeakSet<Element>;
+  readonly #has: typeof WeakSet.prototype.has;
+  readonly #put: typeof WeakSet.prototype.add;
+  readonly #drop: typeof WeakSet.prototype.delete;
+  readonly #connected: () => boolean;
+  /** A lookup without a prototype: a page's `Object.prototype` additions cannot answer it. */
+  readonly signOf: Record<string, number | undefined>;
+  #refs: WeakRef<Element>[] = [];
+  /** Elements told of already, to tell again at an `:all` ask. */
+  #told: WeakRef<Element>[] = [];
+
+  constructor(readonly token: string, readonly kept: Kept, g: Globals) {
+    const O = kept.O;
+    this.#signs = new g.WeakMap<Element, number>();
+    this.#get = g.WeakMap.prototype.get;
+    this.#set = g.WeakMap.prototype.set;
+    this.#pending = new g.WeakSet<Element>();
+    this.#has = g.WeakSet.prototype.has;
+    this.#put = g.WeakSet.prototype.add;
+    this.#drop = g.WeakSet.prototype.delete;
+    this.#connected = O.getOwnPropertyDescriptor(g.Node.prototype, "isConnected")!.get!;
+    this.signOf = O.create(null);
+    for (const row of LISTENER_SIGNS) this.signOf[row.type] = row.sign;
+  }
+
+  /** Notes that `target` (an element, or not noted) got a listener that gives `sign`. */
+  mark(target: unknown, sign: number): void {
+    const { apply, ElementCtor, WeakRefCtor } = this.kept;
+    if (!(target instanceof ElementCtor)) return;
+    const had = (apply(this.#get, this.#signs, [target]) as number | undefined) ?? 0;
+    if ((had & sign) === sign) return;
+    apply(this.#set, this.#signs, [target, had | sign]);
+    if (apply(this.#has, this.#pending, [target])) return;
+    apply(this.#put, this.#pending, [target]);
+    this.#refs[this.#refs.length] = new WeakRefCtor(target);
+  }
+
+  /**
+   * Answers an ask: each element not told of yet (or every one, `all`) that is in the document
+   * answers with one event per sign; one not in the document yet answers at a later ask.
+   */
+  answer(all: boolean): void {
+    if (all) this.#untell();
+    const { apply, deref } = this.kept;
+    const refs = this.#refs;
+    let kept = 0;
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i]!;
+      const el = apply(deref, ref, []) as Element | undefined;
+      if (!el) continue;
+      if (apply(this.#connected, el, [])) this.#tell(el, ref);
+      else refs[kept++] = ref;
+    }
+    refs.length = kept;
+    this.#forgetGone();
+  }
+
+  /** Makes every element told of before pending again. */
+  #untell(): void {
+    const { apply, deref } = this.kept;
+    const told = this.#told;
+    for (let i = 0; i < told.length; i++) {
+      const el = apply(deref, told[i]!, []) as Element | undefined;
+      if (!el || apply(this.#has, this.#pending, [el])) continue;
+      apply(this.#put, this.#pending, [el]);
+      this.#refs[this.#refs.length] = told[i]!;
+    }
+    this.#told = [];
+  }
+
+  /** Tells of `el`'s signs, one event each on it. */
+  #tell(el: Element, ref: WeakRef<Element>): void {
+    const { apply, dispatch, EventCtor } = this.kept;
+    const bits = apply(this.#get, this.#signs, [el]) as number;
+    for (let b = 0; b < SIGN_NAMES.length; b++) {
+      if (!(bits & (1 << b))) continue;
+      const type = `${this.token}:${SIGN_NAMES[b]}`;
+      apply(dispatch, el, [new EventCtor(type, { composed: true })]);
+    }
+    apply(this.#drop, this.#pending, [el]);
+    this.#told[this.#told.length] = ref;
+  }
+
+  /** Forgets elements gone for good, now and then. */
+  #forgetGone(): void {
+    const told = this.#told;
+    if (!(told.length > 1000 && told.length > 2 * (this.#refs.length + 500))) return;
+    const { apply, deref } = this.kept;
+    let n = 0;
+    for (let i = 0; i < told.length; i++) if (apply(deref, told[i]!, [])) told[n++] = told[i]!;
+    told.length = n;
+  }
+}
+
+/** Marks the element each listener of a noted type is added to. */
+function wrapAddEventListener(g: Globals, kept: Kept, recorder: SignRecorder): void {
+  const { apply, proto, add } = kept;
   proto.addEventListener = new g.Proxy(add, {
     apply(fn, self, args: unknown[]) {
       const t = args[0];
-      const sign = typeof t === "string" ? signOf[t] : undefined;
-      if (sign && args[1]) mark(self, sign);
+      const sign = typeof t === "string" ? recorder.signOf[t] : undefined;
+      if (sign && args[1]) recorder.mark(self, sign);
       return apply(fn, self, args);
     },
   });
-  // A shadow root attached to an element already shown changes what it shows without a DOM
-  // mutation: the host tells the runtime (its incremental walk walks it again).
-  const elementProto = ElementCtor.prototype;
+}
+
+/**
+ * A shadow root attached to an element already shown changes what it shows without a DOM
+ * mutation: the host tells the runtime (its incremental walk walks it again).
+ */
+function wrapAttachShadow(g: Globals, kept: Kept, token: string): void {
+  const { apply, dispatch, EventCtor } = kept;
+  const elementProto = kept.ElementCtor.prototype;
   elementProto.attachShadow = new g.Proxy(elementProto.attachShadow, {
     apply(fn, self, args: unknown[]) {
       const root = apply(fn, self, args);
@@ -116,6 +232,11 @@ export function recordListenerSigns(token: string): void {
       return root;
     },
   });
+}
+
+/** Marks the element each `on…` handler property of a noted type is set on. */
+function wrapHandlerProperties(g: Globals, kept: Kept, recorder: SignRecorder): void {
+  const { O, apply } = kept;
   for (const { type, sign } of LISTENER_SIGNS) {
     const d = O.getOwnPropertyDescriptor(g.HTMLElement.prototype, `on${type}`);
     if (!d?.set) continue;
@@ -123,52 +244,12 @@ export function recordListenerSigns(token: string): void {
       ...d,
       set: new g.Proxy(d.set, {
         apply(fn, self, args: unknown[]) {
-          if (typeof args[0] === "function") mark(self, sign);
+          if (typeof args[0] === "function") recorder.mark(self, sign);
           return apply(fn, self, args);
         },
       }),
     });
   }
-  // The isolated world asks on the document: for every marked element in it (`:all`, a runtime
-  // that knows none yet), or for those it has not been told of (`:new`). Each one it is told of
-  // answers with one event per sign; one not in the document yet answers at a later ask.
-  let told: WeakRef<Element>[] = [];
-  const answer = (all: boolean) => {
-    if (all) {
-      for (let i = 0; i < told.length; i++) {
-        const el = apply(deref, told[i]!, []) as Element | undefined;
-        if (!el || apply(has, pending, [el])) continue;
-        apply(put, pending, [el]);
-        refs[refs.length] = told[i]!;
-      }
-      told = [];
-    }
-    let kept = 0;
-    for (let i = 0; i < refs.length; i++) {
-      const ref = refs[i]!;
-      const el = apply(deref, ref, []) as Element | undefined;
-      if (!el) continue;
-      if (apply(connected, el, [])) {
-        const bits = apply(get, signs, [el]) as number;
-        for (let b = 0; b < SIGN_NAMES.length; b++) {
-          if (!(bits & (1 << b))) continue;
-          const type = `${token}:${SIGN_NAMES[b]}`;
-          apply(dispatch, el, [new EventCtor(type, { composed: true })]);
-        }
-        apply(drop, pending, [el]);
-        told[told.length] = ref;
-      } else refs[kept++] = ref;
-    }
-    refs.length = kept;
-    // Forget elements gone for good, now and then.
-    if (told.length > 1000 && told.length > 2 * (refs.length + 500)) {
-      let n = 0;
-      for (let i = 0; i < told.length; i++) if (apply(deref, told[i]!, [])) told[n++] = told[i]!;
-      told.length = n;
-    }
-  };
-  apply(add, document, [`${token}:all`, () => answer(true), true]);
-  apply(add, document, [`${token}:new`, () => answer(false), true]);
 }
 
 /**

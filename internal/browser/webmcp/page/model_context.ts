@@ -53,32 +53,68 @@ const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * scripts run, so a page that replaces them can neither break nor overhear it.
  */
 export function installModelContext(token: string): void {
-  const g = globalThis as unknown as {
-    isSecureContext: boolean;
-    EventTarget: typeof EventTarget;
-    CustomEvent: typeof CustomEvent;
-    Navigator: typeof Navigator;
-    Document: typeof Document;
-    DOMException: typeof DOMException;
-    Promise: PromiseConstructor;
-    JSON: JSON;
-    Reflect: typeof Reflect;
-    Object: typeof Object;
-    AbortController: typeof AbortController;
-  };
+  const g = globalThis as unknown as Globals;
   if (!g.isSecureContext) return;
-  const apply = g.Reflect.apply, O = g.Object, P = g.Promise, J = g.JSON;
-  const add = g.EventTarget.prototype.addEventListener;
-  const dispatch = g.EventTarget.prototype.dispatchEvent;
-  const Custom = g.CustomEvent;
-  const detailOf = O.getOwnPropertyDescriptor(g.CustomEvent.prototype, "detail")!.get!;
-  const then = P.prototype.then;
-  const stringify = J.stringify, parse = J.parse;
-  const keys = O.keys;
-  const native = nativeContext(document);
+  const kept = keepBuiltins(g);
+  const native = nativeContext(document, kept);
+  const tools = new Tools(kept, g);
+  const context = modelContext(tools, kept);
+  define(g.Navigator.prototype, navigator, context, kept);
+  define(g.Document.prototype, document, context, kept);
+  const { send, listen } = channel(token, kept);
+  listen("list", (ask) => answerList(ask as ListAsk, tools, native, send));
+  listen("call", (ask) => answerCall(ask as CallAsk, tools, native, send, g));
+}
 
-  const tools: Record<string, Entry> = O.create(null);
-  const send = (kind: ToolEventKind, data: unknown) =>
+/** The globals the registry reads. */
+interface Globals {
+  isSecureContext: boolean;
+  EventTarget: typeof EventTarget;
+  CustomEvent: typeof CustomEvent;
+  Navigator: typeof Navigator;
+  Document: typeof Document;
+  DOMException: typeof DOMException;
+  Promise: PromiseConstructor;
+  JSON: JSON;
+  Reflect: typeof Reflect;
+  Object: typeof Object;
+  AbortController: typeof AbortController;
+}
+
+/** The built-ins the registry calls once page scripts run, kept from before they do. */
+type Kept = ReturnType<typeof keepBuiltins>;
+
+function keepBuiltins(g: Globals) {
+  const apply = g.Reflect.apply, O = g.Object, P = g.Promise, J = g.JSON;
+  return {
+    apply,
+    O,
+    P,
+    J,
+    add: g.EventTarget.prototype.addEventListener,
+    dispatch: g.EventTarget.prototype.dispatchEvent,
+    Custom: g.CustomEvent,
+    detailOf: O.getOwnPropertyDescriptor(g.CustomEvent.prototype, "detail")!.get!,
+    then: P.prototype.then,
+    stringify: J.stringify,
+    parse: J.parse,
+    keys: O.keys,
+  };
+}
+
+/** The browser's own tools, as the registry lists and calls them. */
+interface Native {
+  tools(): Promise<DeclaredTool[]>;
+  call(name: string, input: unknown): Promise<string>;
+}
+
+/** Sends an event to the isolated world. */
+type Send = (kind: ToolEventKind, data: unknown) => void;
+
+/** The token-named events the isolated world and the registry talk through. */
+function channel(token: string, kept: Kept) {
+  const { apply, dispatch, add, Custom, detailOf, stringify, parse, J } = kept;
+  const send: Send = (kind, data) =>
     apply(dispatch, document, [
       new Custom(toolEvent(token, kind), { detail: apply(stringify, J, [data]) }),
     ]);
@@ -88,31 +124,39 @@ export function installModelContext(token: string): void {
       (e: Event) => on(apply(parse, J, [apply(detailOf, e, [])])),
       true,
     ]);
-  const settle = (value: unknown, done: (ok: boolean, text: string) => void) =>
-    apply(then, P.resolve(value), [
-      (v: unknown) => done(!isError(v), answerText(v, stringify, J)),
-      (reason: unknown) => done(false, reasonText(reason)),
-    ]);
+  return { send, listen };
+}
 
-  const register = (tool: unknown): string => {
+/** The tools the page registered, by name. */
+class Tools {
+  /** A record without a prototype: a page's `Object.prototype` additions are no tools. */
+  readonly byName: Record<string, Entry>;
+
+  constructor(readonly kept: Kept, readonly g: Globals) {
+    this.byName = kept.O.create(null);
+  }
+
+  /** Registers `tool`, or throws why it cannot be; returns its name. */
+  register(tool: unknown): string {
+    const { apply, stringify, J } = this.kept;
     const t = (tool ?? {}) as Partial<Entry>;
     const name = t.name;
     if (typeof name !== "string" || !NAME.test(name)) {
-      throw new g.DOMException(
+      throw new this.g.DOMException(
         `Cannot register tool ${
           apply(stringify, J, [String(name)])
         }: a name is 1 to 128 letters, digits, "_", "-" or "."`,
         "InvalidStateError",
       );
     }
-    if (name in tools) {
-      throw new g.DOMException(
+    if (name in this.byName) {
+      throw new this.g.DOMException(
         `Cannot register tool "${name}": it is registered already`,
         "InvalidStateError",
       );
     }
     if (typeof t.description !== "string" || t.description === "") {
-      throw new g.DOMException(
+      throw new this.g.DOMException(
         `Cannot register tool "${name}": its description is empty`,
         "InvalidStateError",
       );
@@ -121,7 +165,7 @@ export function installModelContext(token: string): void {
       throw new TypeError(`Cannot register tool "${name}": its execute is not a function`);
     }
     const schema = t.inputSchema === undefined ? "" : apply(stringify, J, [t.inputSchema]);
-    tools[name] = {
+    this.byName[name] = {
       name,
       description: t.description,
       inputSchema: typeof schema === "string" ? schema : "",
@@ -129,119 +173,141 @@ export function installModelContext(token: string): void {
       tool: tool as object,
     };
     return name;
-  };
-  const removeAll = () => {
-    for (const name of keys(tools)) delete tools[name];
-  };
+  }
 
-  const context = O.freeze({
+  removeAll(): void {
+    for (const name of this.kept.keys(this.byName)) delete this.byName[name];
+  }
+}
+
+/** The page's API: `registerTool`, `unregisterTool`, `provideContext`, `clearContext`. */
+function modelContext(tools: Tools, kept: Kept): object {
+  const { O, P } = kept;
+  return O.freeze({
     registerTool(tool: unknown, options?: { signal?: AbortSignal }) {
       const signal = options?.signal;
       if (signal?.aborted) return P.reject(signal.reason);
       let name: string;
       try {
-        name = register(tool);
+        name = tools.register(tool);
       } catch (error) {
         return P.reject(error);
       }
       const unregister = () => {
-        if (tools[name]?.tool === tool) delete tools[name];
+        if (tools.byName[name]?.tool === tool) delete tools.byName[name];
       };
       signal?.addEventListener("abort", unregister, { once: true });
       return O.assign(P.resolve(undefined), { unregister });
     },
     unregisterTool(name: unknown) {
-      if (typeof name === "string") delete tools[name];
+      if (typeof name === "string") delete tools.byName[name];
     },
     provideContext(provided?: { tools?: unknown[] }) {
-      removeAll();
-      for (const tool of provided?.tools ?? []) register(tool);
+      tools.removeAll();
+      for (const tool of provided?.tools ?? []) tools.register(tool);
     },
     clearContext() {
-      removeAll();
+      tools.removeAll();
     },
   });
-  const define = (proto: object, on: object) => {
-    if ("modelContext" in on) return;
-    O.defineProperty(proto, "modelContext", {
-      get: () => context,
-      configurable: true,
-      enumerable: true,
-    });
-  };
-  define(g.Navigator.prototype, navigator);
-  define(g.Document.prototype, document);
+}
 
-  listen("list", (ask) => {
-    const id = (ask as ListAsk).id;
-    const own = keys(tools).slice(0, TOOL_LIMITS.tools).map((name) => declared(tools[name]!));
-    send("listed", { id, tools: own, native: native !== undefined });
-    if (!native) return;
-    apply(then, native.tools(), [
-      (list: DeclaredTool[]) => send("native", { id, tools: list }),
-      () => send("native", { id, tools: [] }),
-    ]);
+/** Defines `modelContext` on `proto`, unless `on` (its instance) has one already. */
+function define(proto: object, on: object, context: object, kept: Kept): void {
+  if ("modelContext" in on) return;
+  kept.O.defineProperty(proto, "modelContext", {
+    get: () => context,
+    configurable: true,
+    enumerable: true,
   });
+}
 
-  listen("call", (ask) => {
-    const { id, name, input } = ask as CallAsk;
-    const entry = tools[name];
-    send("taken", { id, taken: entry !== undefined || native !== undefined });
-    const done = (ok: boolean, text: string) => send("answered", { id, ok, text } as CallAnswer);
-    if (entry) {
-      const client = {
-        signal: new g.AbortController().signal,
-        requestUserInteraction: (callback: () => unknown) => P.resolve().then(callback),
-      };
-      try {
-        settle(apply(entry.execute, entry.tool, [input, client]), done);
-      } catch (error) {
-        done(false, reasonText(error));
-      }
-    } else if (native) {
-      apply(then, native.call(name, input), [
-        (text: string) => done(true, text),
-        (reason: unknown) => done(false, reasonText(reason)),
-      ]);
-    }
-  });
+/** Lists the page's tools, then the browser's own, if any, in a second answer. */
+function answerList(ask: ListAsk, tools: Tools, native: Native | undefined, send: Send): void {
+  const { apply, keys, then } = tools.kept;
+  const id = ask.id;
+  const all = tools.byName;
+  const own = keys(all).slice(0, TOOL_LIMITS.tools).map((name) => declared(all[name]!));
+  send("listed", { id, tools: own, native: native !== undefined });
+  if (!native) return;
+  apply(then, native.tools(), [
+    (list: DeclaredTool[]) => send("native", { id, tools: list }),
+    () => send("native", { id, tools: [] }),
+  ]);
+}
 
-  /** The browser's own API, kept from before page scripts run. */
-  function nativeContext(
-    doc: Document,
-  ):
-    | { tools(): Promise<DeclaredTool[]>; call(name: string, input: unknown): Promise<string> }
-    | undefined {
-    if (!("modelContext" in doc)) return undefined;
-    const ctx = (doc as unknown as { modelContext: NativeContext }).modelContext;
-    const proto = O.getPrototypeOf(ctx) as NativeContext;
-    const getTools = proto.getTools, executeTool = proto.executeTool;
-    if (typeof getTools !== "function" || typeof executeTool !== "function") return undefined;
-    const list = () => apply(getTools, ctx, []) as ReturnType<NativeContext["getTools"]>;
-    return {
-      tools: () =>
-        apply(then, list(), [
-          (all: Awaited<ReturnType<typeof list>>) =>
-            all.slice(0, TOOL_LIMITS.tools).map((t) =>
-              declared({
-                name: t.name,
-                description: t.description,
-                inputSchema: t.inputSchema ?? "",
-              })
-            ),
-        ]) as Promise<DeclaredTool[]>,
-      call: (name, input) =>
-        apply(then, list(), [(all: Awaited<ReturnType<typeof list>>) => {
-          const tool = all.find((t) => t.name === name);
-          if (!tool) throw new Error(`No tool "${name}" is registered`);
-          return apply(then, apply(executeTool, ctx, [tool, input]) as Promise<string | null>, [
-            // The draft answers JSON text, or null when the tool navigated the document.
-            (json: string | null) =>
-              json === null ? "" : answerText(apply(parse, J, [json]), stringify, J),
-          ]);
-        }]) as Promise<string>,
+/** Calls a tool, the page's own or else the browser's: says whether one is taken, then answers. */
+function answerCall(
+  ask: CallAsk,
+  tools: Tools,
+  native: Native | undefined,
+  send: Send,
+  g: Globals,
+): void {
+  const { apply, then, P } = tools.kept;
+  const { id, name, input } = ask;
+  const entry = tools.byName[name];
+  send("taken", { id, taken: entry !== undefined || native !== undefined });
+  const done = (ok: boolean, text: string) => send("answered", { id, ok, text } as CallAnswer);
+  if (entry) {
+    const client = {
+      signal: new g.AbortController().signal,
+      requestUserInteraction: (callback: () => unknown) => P.resolve().then(callback),
     };
+    try {
+      settle(tools.kept, apply(entry.execute, entry.tool, [input, client]), done);
+    } catch (error) {
+      done(false, reasonText(error));
+    }
+  } else if (native) {
+    apply(then, native.call(name, input), [
+      (text: string) => done(true, text),
+      (reason: unknown) => done(false, reasonText(reason)),
+    ]);
   }
+}
+
+/** Answers with what `value` (a tool's answer, or its promise) comes to. */
+function settle(kept: Kept, value: unknown, done: (ok: boolean, text: string) => void): void {
+  const { apply, then, P, stringify, J } = kept;
+  apply(then, P.resolve(value), [
+    (v: unknown) => done(!isError(v), answerText(v, stringify, J)),
+    (reason: unknown) => done(false, reasonText(reason)),
+  ]);
+}
+
+/** The browser's own API, kept from before page scripts run. */
+function nativeContext(doc: Document, kept: Kept): Native | undefined {
+  if (!("modelContext" in doc)) return undefined;
+  const { apply, O, then, parse, stringify, J } = kept;
+  const ctx = (doc as unknown as { modelContext: NativeContext }).modelContext;
+  const proto = O.getPrototypeOf(ctx) as NativeContext;
+  const getTools = proto.getTools, executeTool = proto.executeTool;
+  if (typeof getTools !== "function" || typeof executeTool !== "function") return undefined;
+  const list = () => apply(getTools, ctx, []) as ReturnType<NativeContext["getTools"]>;
+  return {
+    tools: () =>
+      apply(then, list(), [
+        (all: Awaited<ReturnType<typeof list>>) =>
+          all.slice(0, TOOL_LIMITS.tools).map((t) =>
+            declared({
+              name: t.name,
+              description: t.description,
+              inputSchema: t.inputSchema ?? "",
+            })
+          ),
+      ]) as Promise<DeclaredTool[]>,
+    call: (name, input) =>
+      apply(then, list(), [(all: Awaited<ReturnType<typeof list>>) => {
+        const tool = all.find((t) => t.name === name);
+        if (!tool) throw new Error(`No tool "${name}" is registered`);
+        return apply(then, apply(executeTool, ctx, [tool, input]) as Promise<string | null>, [
+          // The draft answers JSON text, or null when the tool navigated the document.
+          (json: string | null) =>
+            json === null ? "" : answerText(apply(parse, J, [json]), stringify, J),
+        ]);
+      }]) as Promise<string>,
+  };
 }
 
 /** What crosses over of a tool: its name, description and schema, cut to the limits. */
