@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "121fcceaf0d2";
+export const RUNTIME_VERSION = "afd6a729563b";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2610,17 +2610,20 @@ export const RUNTIME_SOURCE = [
   "    watches.delete(document);",
   "    if (atBottom) watchGrowth(box2);",
   "    const left = screens > 0 ? below() : box2.scrollTop;",
+  "    return scrollResult(box2, isPage, { moved, left, atBottom, shown });",
+  "  }",
+  "  function scrollResult(box2, isPage, r) {",
   '    let what = "the page";',
   "    if (!isPage) {",
   '      const label = box2.getAttribute("aria-label") ?? box2.id ?? "";',
   '      what = `the scrollable <${box2.localName}>${label ? ` "${label}"` : ""}`;',
   "    }",
   "    return {",
-  "      moved: Math.round(moved),",
-  "      left: Math.max(0, Math.round(left)),",
+  "      moved: Math.round(r.moved),",
+  "      left: Math.max(0, Math.round(r.left)),",
   "      what,",
-  "      atBottom,",
-  "      revealed: newInView(shown, inView(box2, isPage))",
+  "      atBottom: r.atBottom,",
+  "      revealed: newInView(r.shown, inView(box2, isPage))",
   "    };",
   "  }",
   "  var ROW_PX = 20;",
@@ -2811,18 +2814,7 @@ export const RUNTIME_SOURCE = [
   "    const moved = box2.scrollLeft - before;",
   "    const beyond = screens > 0 ? box2.scrollWidth - box2.clientWidth - box2.scrollLeft : box2.scrollLeft;",
   "    const left = movable ? beyond : 0;",
-  '    let what = "the page";',
-  "    if (!isPage) {",
-  '      const label = box2.getAttribute("aria-label") ?? box2.id ?? "";',
-  '      what = `the scrollable <${box2.localName}>${label ? ` "${label}"` : ""}`;',
-  "    }",
-  "    return {",
-  "      moved: Math.round(moved),",
-  "      left: Math.max(0, Math.round(left)),",
-  "      what,",
-  "      atBottom: false,",
-  "      revealed: newInView(shown, inView(box2, isPage))",
-  "    };",
+  "    return scrollResult(box2, isPage, { moved, left, atBottom: false, shown });",
   "  }",
   "  function widestMovable(root, canMove, scrollable) {",
   "    let best, area = 0;",
@@ -5529,7 +5521,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("121fcceaf0d2", api);',
+  '    install("afd6a729563b", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -76,17 +76,29 @@ export function scrollBy(el: Element | null, screens: number): ScrollResult {
   watches.delete(document);
   if (atBottom) watchGrowth(box);
   const left = screens > 0 ? below() : box.scrollTop;
+  return scrollResult(box, isPage, { moved, left, atBottom, shown });
+}
+
+/**
+ * What a scroll of `box` (the page when `isPage`) did, as {@link ScrollResult} says it: pixels
+ * moved and left, what scrolled, and what came into view since `shown` (its lines before).
+ */
+export function scrollResult(
+  box: Element,
+  isPage: boolean,
+  r: { moved: number; left: number; atBottom: boolean; shown: Map<string, boolean> },
+): ScrollResult {
   let what = "the page";
   if (!isPage) {
     const label = box.getAttribute("aria-label") ?? box.id ?? "";
     what = `the scrollable <${box.localName}>${label ? ` "${label}"` : ""}`;
   }
   return {
-    moved: Math.round(moved),
-    left: Math.max(0, Math.round(left)),
+    moved: Math.round(r.moved),
+    left: Math.max(0, Math.round(r.left)),
     what,
-    atBottom,
-    revealed: newInView(shown, inView(box, isPage)),
+    atBottom: r.atBottom,
+    revealed: newInView(r.shown, inView(box, isPage)),
   };
 }
 

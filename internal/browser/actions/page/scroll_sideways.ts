@@ -6,7 +6,7 @@
  * @module
  */
 import { drawnParent, pageScrollsSideways } from "../../runtime/page/dom.ts";
-import { inView, newInView, type ScrollResult } from "./scroll.ts";
+import { inView, type ScrollResult, scrollResult } from "./scroll.ts";
 
 /**
  * Scrolls by a share of a screen's width (`screens`, negative is left): the area around `el`
@@ -44,18 +44,7 @@ export function scrollSideways(el: Element | null, screens: number): ScrollResul
   const moved = box.scrollLeft - before;
   const beyond = screens > 0 ? box.scrollWidth - box.clientWidth - box.scrollLeft : box.scrollLeft;
   const left = movable ? beyond : 0;
-  let what = "the page";
-  if (!isPage) {
-    const label = box.getAttribute("aria-label") ?? box.id ?? "";
-    what = `the scrollable <${box.localName}>${label ? ` "${label}"` : ""}`;
-  }
-  return {
-    moved: Math.round(moved),
-    left: Math.max(0, Math.round(left)),
-    what,
-    atBottom: false,
-    revealed: newInView(shown, inView(box, isPage)),
-  };
+  return scrollResult(box, isPage, { moved, left, atBottom: false, shown });
 }
 
 /** The area on screen that can scroll sideways that way and shows the most of itself. */
