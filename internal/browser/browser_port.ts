@@ -43,8 +43,8 @@ export interface DragOptions extends ActOptions {
   dy?: number;
 }
 
-/** A scroll's direction: a screen up, down, left or right. */
-export type ScrollDirection = "up" | "down" | "left" | "right";
+export type { ScrollDirection } from "./actions/page_steps.ts";
+import type { ScrollDirection } from "./actions/page_steps.ts";
 
 /** Options of {@link BrowserPort.type}. */
 export interface TypeOptions extends ActOptions {

@@ -86,10 +86,26 @@ export async function untilReady(
 }
 
 /**
+ * Looks with `look` on the ladder of waits until it finds something (an option rendered a frame
+ * or a fetch after the click); undefined once the ladder is spent.
+ */
+export async function onLadder<T>(
+  env: PointerEnv,
+  look: () => Promise<T | undefined>,
+): Promise<T | undefined> {
+  const started = performance.now();
+  for (let attempt = 0;; attempt++) {
+    const found = await look();
+    if (found !== undefined) return found;
+    if (!await nextRung(attempt, started, env)) return undefined;
+  }
+}
+
+/**
  * Waits for the next rung of the ladder of waits ({@link READY_LADDER}); false when the ladder
  * is spent or its wait would pass the cap (`env.capMs` since `started`).
  */
-export async function nextRung(attempt: number, started: number, env: PointerEnv) {
+async function nextRung(attempt: number, started: number, env: PointerEnv) {
   const wait = READY_LADDER[attempt]?.waitMs;
   if (wait === undefined || performance.now() - started + wait > env.capMs) return false;
   if (wait > 0) await pause(wait, env.signal);

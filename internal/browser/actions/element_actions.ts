@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { ElementHandle, KeyInput, Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
-import { nextRung, type PointerEnv } from "./actionability.ts";
+import { onLadder, type PointerEnv } from "./actionability.ts";
 import { clickElement } from "./pointer_verbs.ts";
 import { perform, type Target } from "./pipeline.ts";
 import { handleOnElement, inRealm, onElement } from "../runtime/page_runtime.ts";
@@ -155,33 +155,27 @@ export async function selectOption(
   const { el, id } = target;
   if ((await onElement(el, "controlKind")) === "select") {
     return await perform(page, target, "select in", env, async () => {
-      const started = performance.now();
-      for (let attempt = 0;; attempt++) {
+      let seen: string[] = [];
+      const chosen = await onLadder(env, async () => {
         const r = await onElement(el, "chooseNativeOption", option);
-        if (r.ok) return { did: `Selected ${JSON.stringify(r.text)} in [${id}]` };
-        if (!await nextRung(attempt, started, env)) {
-          throw new ActionError("not_found", noOption(id, option, r.options));
-        }
-      }
+        return r.ok ? r.text : (seen = r.options, undefined);
+      });
+      if (chosen === undefined) throw new ActionError("not_found", noOption(id, option, seen));
+      return { did: `Selected ${JSON.stringify(chosen)} in [${id}]` };
     });
   }
   // The list itself first: a disabled or covered list is not operated, open or not.
   await perform(page, target, "select in", env, () => Promise.resolve());
   let pick = await optionHandle(el, option);
-  let opened = false;
+  const opened = !pick;
   if (!pick) {
     await clickElement(page, target, env);
-    opened = true;
-    pick = await untilOption(el, option, env);
+    // Options often render a frame or two after the click, or after a fetch.
+    pick = await onLadder(env, () => optionHandle(el, option).catch(() => undefined));
   }
   if (!pick) {
     const seen = await onElement(el, "lastSeenOptions");
-    throw new ActionError(
-      "not_found",
-      opened
-        ? noOption(id, option, seen)
-        : `No option ${JSON.stringify(option)} in [${id}]: it did not open`,
-    );
+    throw new ActionError("not_found", noOption(id, option, seen));
   }
   try {
     const label = await onElement(pick, "optionText");
@@ -199,23 +193,6 @@ async function optionHandle(
   option: string,
 ): Promise<ElementHandle<Element> | undefined> {
   return (await handleOnElement(el, "findCustomOption", option)) ?? undefined;
-}
-
-/**
- * The option of a custom dropdown just opened, looked for on the ladder of waits (options often
- * render a frame or two after the click, or after a fetch); undefined: `option missing`.
- */
-async function untilOption(
-  el: ElementHandle<Element>,
-  option: string,
-  env: PointerEnv,
-): Promise<ElementHandle<Element> | undefined> {
-  const started = performance.now();
-  for (let attempt = 0;; attempt++) {
-    const pick = await optionHandle(el, option).catch(() => undefined);
-    if (pick) return pick;
-    if (!await nextRung(attempt, started, env)) return undefined;
-  }
 }
 
 function noOption(id: number, option: string, options: string[]): string {

@@ -10,7 +10,7 @@ import { ActionError, type ActionOutcome } from "../../entity/mod.ts";
 import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
 import type { DragOptions, TypeOptions } from "../browser_port.ts";
 import { clickElement, type ClickHow, hoverElement, selectText } from "./pointer_verbs.ts";
-import { dragElement } from "./drag_action.ts";
+import { dragElement, type DropAt } from "./drag_action.ts";
 import { perform } from "./pipeline.ts";
 import { onElement } from "../runtime/page_runtime.ts";
 import type { PointerEnv } from "./actionability.ts";
@@ -106,12 +106,12 @@ export class ElementVerbs {
       const { to, dx, dy } = options;
       const onto = typeof to === "number" ? await this.#host.element(to) : undefined;
       try {
-        const at = {
-          ...(onto && typeof to === "number" ? { target: { el: onto, id: to } } : {}),
-          ...(typeof to === "string" ? { text: to } : {}),
+        const at: DropAt = {
           ...(dx !== undefined ? { dx } : {}),
           ...(dy !== undefined ? { dy } : {}),
         };
+        if (onto) at.target = { el: onto, id: to as number };
+        else if (typeof to === "string") at.text = to;
         return await dragElement(page, { el, id }, at, this.#host.pointer(options));
       } finally {
         await onto?.dispose().catch(() => {/* its document is gone */});

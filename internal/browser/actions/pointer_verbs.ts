@@ -9,7 +9,7 @@ import type { Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
 import type { PointerEnv } from "./actionability.ts";
-import { perform, type Target } from "./pipeline.ts";
+import { perform, refusal, type Target } from "./pipeline.ts";
 import { onElement } from "../runtime/page_runtime.ts";
 import { closingInput } from "../tabs/self_closing.ts";
 
@@ -43,7 +43,7 @@ export async function clickElement(
     const way = how.double ? "double" : how.button === "right" ? "right" : "click";
     const r = await onElement(target.el, "clickByScript", way);
     if (r === "gone") {
-      throw new ActionError("gone", `Element [${id}] is gone: the page changed, observe again`);
+      throw refusal("click", id, { ok: false, reason: "gone", detail: "", cleared: [] });
     }
     if (r === "disabled") {
       throw new ActionError(
