@@ -98,9 +98,8 @@ function clickRisk(target: Located, state: BrowserState, action: string): Risk |
   if (isField(el) && !isSubmit(el)) return undefined;
   const label = el.label.trim();
   const says = `the ${el.tag === "a" ? "link" : "button"} says ${JSON.stringify(short(label))}`;
-  for (const [category, re] of Object.entries(ACTION_WORDS)) {
-    if (re.test(label)) return { category: category as RiskCategory, action, reason: says };
-  }
+  const own = wordsRisk(label, action, says);
+  if (own) return own;
   if (SEARCH_WORDS.test(label)) return undefined;
   // Links are judged by their own words only; buttons also by what they confirm.
   const confirming = el.tag !== "a" && (CONFIRM_WORDS.test(label) || isSubmit(el) || label === "");
@@ -111,15 +110,8 @@ function clickRisk(target: Located, state: BrowserState, action: string): Risk |
     return undefined;
   }
   const context = contextBefore(state, target.index);
-  for (const [category, re] of Object.entries(ACTION_WORDS)) {
-    if (re.test(context)) {
-      return {
-        category: category as RiskCategory,
-        action,
-        reason: `it confirms ${JSON.stringify(short(context))}`,
-      };
-    }
-  }
+  const confirms = wordsRisk(context, action, `it confirms ${JSON.stringify(short(context))}`);
+  if (confirms) return confirms;
   const sign = paymentSign(state, target.index, label === "" ? "commits" : submitsAs(label));
   if (sign) return { category: "payment", action, reason: `${says} and ${sign}` };
   if (accountPage(state)) {
@@ -136,16 +128,7 @@ function dropRisk(state: BrowserState, to: unknown, action: string): Risk | unde
   const place = typeof to === "number" ? locate(state, to)?.element.label : to;
   if (typeof place !== "string" || !place.trim()) return undefined;
   const where = `${action} onto ${JSON.stringify(short(place))}`;
-  for (const [category, re] of Object.entries(ACTION_WORDS)) {
-    if (re.test(place)) {
-      return {
-        category: category as RiskCategory,
-        action: where,
-        reason: "the place it drops onto says so",
-      };
-    }
-  }
-  return undefined;
+  return wordsRisk(place, where, "the place it drops onto says so");
 }
 
 /**
@@ -159,9 +142,8 @@ function pageToolRisk(state: BrowserState, name: string): Risk | undefined {
   const said: [string, string][] = [[words, `its name says ${JSON.stringify(short(words))}`]];
   if (tool) said.push([tool.description, `it says ${JSON.stringify(short(tool.description))}`]);
   for (const [text, reason] of said) {
-    for (const [category, re] of Object.entries(ACTION_WORDS)) {
-      if (re.test(text)) return { category: category as RiskCategory, action, reason };
-    }
+    const risk = wordsRisk(text, action, reason);
+    if (risk) return risk;
   }
   return undefined;
 }
@@ -173,14 +155,14 @@ function pageToolRisk(state: BrowserState, name: string): Risk | undefined {
  */
 function answerRisk(d: DialogRecord, text: unknown): Risk | undefined {
   if (d.confirmed || typeof text !== "string") return undefined;
+  const action = `answer the prompt with ${JSON.stringify(short(text))}`;
+  return wordsRisk(d.message, action, `it asks ${JSON.stringify(short(d.message))}`);
+}
+
+/** The risk `text` names by its words (pay, delete, send…), as `action` for `reason`; if any. */
+function wordsRisk(text: string, action: string, reason: string): Risk | undefined {
   for (const [category, re] of Object.entries(ACTION_WORDS)) {
-    if (re.test(d.message)) {
-      return {
-        category: category as RiskCategory,
-        action: `answer the prompt with ${JSON.stringify(short(text))}`,
-        reason: `it asks ${JSON.stringify(short(d.message))}`,
-      };
-    }
+    if (re.test(text)) return { category: category as RiskCategory, action, reason };
   }
   return undefined;
 }
