@@ -63,6 +63,7 @@ class TaskRun implements Disposable {
   /** Aborts on the user's stop, the time budget, and the browser going away. */
   readonly #signal: AbortSignal;
   readonly #system = systemPrompt();
+  readonly #fixed = new Map<number, number>();
   readonly #task: string;
   readonly #guard: LoopGuard;
   readonly #actor: StepActor;
@@ -125,7 +126,7 @@ class TaskRun implements Disposable {
   /** The page the task names is opened without asking the model: its first look shows it. */
   async #openStartPage(): Promise<void> {
     const { startUrl, registry, browser, onStep } = this.#o;
-    if (!startUrl || !registry.tools.some((t) => t.name === "navigate")) return;
+    if (!startUrl || !registry.get("navigate")) return;
     const record = this.#vault.maskDeep(
       await openStartPage({ url: startUrl, registry, browser, signal: this.#signal }),
     );
@@ -227,9 +228,15 @@ class TaskRun implements Disposable {
   }
 
   /** The system prompt and the tool list: the same in every request but on pages with tools. */
+  /** The system prompt and tool list's tokens, once per form of the list (page_tool or not). */
   #fixedTokens(specs: ToolSpec[]): number {
-    return estimateTokens(this.#system) + estimateTokens(JSON.stringify(specs)) +
-      30 * specs.length;
+    let tokens = this.#fixed.get(specs.length);
+    if (tokens === undefined) {
+      tokens = estimateTokens(this.#system) + estimateTokens(JSON.stringify(specs)) +
+        30 * specs.length;
+      this.#fixed.set(specs.length, tokens);
+    }
+    return tokens;
   }
 
   #spent(): number {

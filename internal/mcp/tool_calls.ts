@@ -89,7 +89,7 @@ export class ToolCalls implements AsyncDisposable {
   ): Promise<CallToolResult> {
     const { registry, log } = this.#options;
     const started = performance.now();
-    const tool = registry.tools.find((t) => t.name === name);
+    const tool = registry.get(name);
     if (!tool) {
       const names = registry.tools.map((t) => t.name).join(", ");
       return toCallToolResult({ ok: false, text: `Unknown tool "${name}": use one of ${names}` });
