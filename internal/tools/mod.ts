@@ -28,7 +28,7 @@ export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.
 export { drag, hover, selectTextTool } from "./verb_tools.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
 export { answerActsAs, promptAnswer } from "./dialog_tool.ts";
-export { declaresTools, pageTool, pageToolActsAs, pageToolResult } from "./page_tool.ts";
+export { pageTool, pageToolActsAs } from "./page_tool.ts";
 export { ToolRegistry } from "./registry.ts";
 export { assessRisk, type Risk, type RiskCategory, riskKind, type RiskOptions } from "./safety.ts";
 export {

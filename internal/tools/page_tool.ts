@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ActionOutcome, BrowserState, ToolResult } from "../entity/mod.ts";
+import type { BrowserState } from "../entity/mod.ts";
 import { actionResult, actOptions, type ActsAs, defineTool } from "./tool.ts";
 
 /**
@@ -30,14 +30,8 @@ export function pageToolActsAs(args: Record<string, unknown>): ActsAs | undefine
 }
 
 /** While the current page declares tools. */
-export function declaresTools(state: BrowserState): boolean {
+function declaresTools(state: BrowserState): boolean {
   return (state.pageTools?.length ?? 0) > 0;
-}
-
-/** The result of a page tool's call: failed when the tool said it failed, with what changed. */
-export function pageToolResult(outcome: ActionOutcome): ToolResult {
-  const result = actionResult(outcome);
-  return outcome.toolAnswer?.failed ? { ...result, ok: false, kind: "failed" } : result;
 }
 
 /** page_tool(name, args?): runs a tool the page declares, as an action. */
@@ -50,6 +44,8 @@ export const pageTool = defineTool({
   actsAs: pageToolActsAs,
   async handler(args, ctx) {
     const outcome = await ctx.browser.callPageTool(args.name, args.args ?? {}, actOptions(ctx));
-    return pageToolResult(outcome);
+    // Failed when the tool said it failed, with what changed all the same.
+    const result = actionResult(outcome);
+    return outcome.toolAnswer?.failed ? { ...result, ok: false, kind: "failed" } : result;
   },
 });

@@ -45,8 +45,7 @@ export const browserCallPageTool = defineTool({
   args: pageTool.args.extend({ confirm: CONFIRM }),
   actsAs: pageToolActsAs,
   handler(args, ctx) {
-    const { confirm: _, ...call } = args;
-    return pageTool.handler(call, ctx);
+    return pageTool.handler(args, ctx);
   },
 });
 

@@ -29,8 +29,7 @@ export const browserClick = defineTool({
   args: click.args.extend({ id: ID, confirm: CONFIRM }),
   actsAs: (args) => ({ name: "click", args: { id: args.id, button: args.button } }),
   handler(args, ctx) {
-    const { confirm: _, ...rest } = args;
-    return click.handler(rest, ctx);
+    return click.handler(args, ctx);
   },
 });
 
@@ -56,8 +55,7 @@ export const browserDrag = defineTool({
   // Dropped onto "Trash" or "Delete" is judged by that place's words.
   actsAs: (args) => ({ name: "drag", args: { id: args.id, to: args.to } }),
   handler(args, ctx) {
-    const { confirm: _, ...rest } = args;
-    return drag.handler(rest, ctx);
+    return drag.handler(args, ctx);
   },
 });
 
