@@ -240,7 +240,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** The automatic banner pass, bounded per domain; what it closed. */
   dismissBanners(): Promise<string[]> {
     const page = this.#page;
-    if (this.#dialogsOf(page).held) return Promise.resolve([]); // the prompt comes first
+    if (this.#holdsPrompt()) return Promise.resolve([]); // the prompt comes first
     return this.#health.run(page, () => this.#banners.afterLoad(page));
   }
 
@@ -281,7 +281,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   /** The human-verification check that blocks the current tab, if any (see {@link findWall}). */
   verification(): Promise<VerificationWall | undefined> {
     const page = this.#page;
-    if (this.#dialogsOf(page).held) return Promise.resolve(undefined); // a prompt shows no check
+    if (this.#holdsPrompt()) return Promise.resolve(undefined); // a prompt shows no check
     return this.#health.run(page, () => findWall(page));
   }
 

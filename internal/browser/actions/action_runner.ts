@@ -18,6 +18,7 @@ import {
 } from "../dialogs/dialog_answers.ts";
 import { cut } from "../shared/text.ts";
 import type { PageActivity } from "../settle/page_activity.ts";
+import type { Settled } from "../settle/settled.ts";
 import type { Tabs } from "../tabs/tabs.ts";
 
 /**
@@ -141,7 +142,6 @@ async function actAndSettle(
 }
 
 /** How a page settled (see `PageActivity.settle`). */
-type Settled = Awaited<ReturnType<PageActivity["settle"]>>;
 
 /** One action's run: where it acts, what answers its dialogs, what measures it. */
 interface Run {

@@ -35,8 +35,6 @@ export interface SettleOptions {
   opened?: boolean;
 }
 
-export type { Settled } from "./settled.ts";
-
 /** What held settling last, to say why it ended. */
 type Waited = { kind: "request"; url: string } | { kind: "busy" | "work"; what: string };
 

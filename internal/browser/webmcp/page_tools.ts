@@ -24,7 +24,7 @@ import { clean, cut } from "../shared/text.ts";
 import type { DeclaredTool } from "./page/tool_events.ts";
 
 /** How long a page's tool may take to answer. */
-export const PAGE_TOOL_TIMEOUT_MS = 30_000;
+const PAGE_TOOL_TIMEOUT_MS = 30_000;
 
 /** The longest description the view shows, and the longest answer a report quotes. */
 const DESCRIPTION_CHARS = 300;
@@ -41,7 +41,7 @@ const NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const UNSEEN = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
 /** A page's text as the view shows it: one line, without control characters, cut to `max`. */
-export function pageText(text: string, max: number): string {
+function pageText(text: string, max: number): string {
   return cut(clean(text.replace(UNSEEN, " ")), max);
 }
 
@@ -137,7 +137,7 @@ function schemaOf(text: string): Record<string, unknown> {
 }
 
 /** The arguments a tool's schema requires, by name. */
-export function requiredOf(tool: PageTool): string[] {
+function requiredOf(tool: PageTool): string[] {
   const required = tool.inputSchema.required;
   return Array.isArray(required) ? required.filter((r) => typeof r === "string") : [];
 }

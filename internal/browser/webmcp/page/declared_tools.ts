@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { withDeadline } from "../../shared/deadline.ts";
 import {
   type CallAnswer,
   type CallTaken,
@@ -40,9 +41,7 @@ export async function declaredTools(token: string): Promise<DeclaredTool[]> {
     ask(token, "list", { id });
     if (!listed) return [];
     if (!listed.native) return listed.tools;
-    const timer = setTimeout(() => fromNative([]), NATIVE_LIST_MS);
-    const more = await native;
-    clearTimeout(timer);
+    const more = await withDeadline(native, NATIVE_LIST_MS).catch(() => []);
     return [...listed.tools, ...more];
   } finally {
     for (const off of stop) off();
@@ -64,16 +63,17 @@ export async function callDeclaredTool(
   const answered = new Promise<ToolCallResult>((resolve) => answer = resolve);
   const stop = [
     hear<CallTaken>(token, "taken", id, (a) => taken = a.taken),
-    hear<CallAnswer>(token, "answered", id, (a) => answer({ state: "answered", ...a })),
+    hear<CallAnswer>(
+      token,
+      "answered",
+      id,
+      (a) => answer({ state: "answered", ok: a.ok, text: a.text }),
+    ),
   ];
   try {
     ask(token, "call", { id, name, input });
     if (!taken) return { state: "absent" };
-    const timer = setTimeout(() => answer({ state: "timeout" }), timeoutMs);
-    const result = await answered;
-    clearTimeout(timer);
-    if (result.state !== "answered") return result;
-    return { state: "answered", ok: result.ok, text: result.text };
+    return await withDeadline(answered, timeoutMs).catch(() => ({ state: "timeout" as const }));
   } finally {
     for (const off of stop) off();
   }
