@@ -192,7 +192,7 @@ export class ModuleHost implements AsyncDisposable {
 
 /**
  * The module file and its settings file; throws a TypeError that says what is missing and the
- * fix (`there is no file "/work/nosuch.ts"; fix the path`).
+ * fix (`there is no file "/home/me/nosuch.ts"; fix the path`).
  */
 export function locateModule(
   spec: ModuleSpec,
