@@ -8,7 +8,7 @@ import {
   type ToolSpec,
 } from "../entity/mod.ts";
 import { boundedUserMessage, estimateTokens, type ModelReply, systemPrompt } from "../llm/mod.ts";
-import { describeTarget, renderWall } from "../tools/mod.ts";
+import { describeTarget, reconcile, renderOutcome, renderWall } from "../tools/mod.ts";
 import { Budget } from "./budget.ts";
 import { fingerprint, LoopGuard } from "./loop_guard.ts";
 import { type RunOptions, type RunResult, runResult } from "./run_types.ts";
@@ -73,6 +73,8 @@ class TaskRun implements Disposable {
   #picture: StepPicture | undefined;
   /** The last step, published once the next observation says whether it changed anything. */
   #unpublished: StepRecord | undefined;
+  /** The view the model read before the last step: its report is this view's difference. */
+  #lastView: BrowserState | undefined;
 
   constructor(options: RunOptions) {
     this.#o = options;
@@ -169,7 +171,7 @@ class TaskRun implements Disposable {
     }
     const state = this.#vault.maskDeep(await browser.observe());
     const seen = this.#guard.observe(fingerprint(state));
-    this.#publish(seen.mark);
+    this.#publish(seen.mark, state);
     if (seen.stuck) return { end: this.#end("loop_stuck", seen.stuck) };
     return { state };
   }
@@ -289,6 +291,7 @@ class TaskRun implements Disposable {
     });
     this.#history.push(record);
     this.#unpublished = record;
+    this.#lastView = state;
     return this.#endedBy(acted, record);
   }
 
@@ -323,11 +326,16 @@ class TaskRun implements Disposable {
     return this.#end("error", `Unexpected failure: ${message}`);
   }
 
-  /** Shows the last step, with the loop guard's mark when it changed nothing. */
-  #publish(mark?: string): void {
-    const record = this.#unpublished;
+  /**
+   * Shows the last step, with the loop guard's mark when it changed nothing. Given the view the
+   * model reads next, the step's report becomes the difference of that view and the one the
+   * model acted on (plus what no view shows), so that the two never contradict each other.
+   */
+  #publish(mark?: string, next?: BrowserState): void {
+    let record = this.#unpublished;
     this.#unpublished = undefined;
     if (!record) return;
+    if (next && this.#lastView) record = agreeing(record, this.#lastView, next);
     const final: StepRecord = mark
       ? {
         ...record,
@@ -360,6 +368,19 @@ class TaskRun implements Disposable {
     const why = this.#o.browser.lost.reason;
     return this.#end("error", why instanceof Error ? why.message : "The browser closed or crashed");
   }
+}
+
+/** The step with its report made the difference of the views before and after it. */
+function agreeing(record: StepRecord, before: BrowserState, after: BrowserState): StepRecord {
+  const outcome = record.result.outcome;
+  if (!outcome) return record;
+  const said = renderOutcome(outcome);
+  // Only the outcome's own sentence is replaced; what the step added to it stays.
+  if (!record.result.text.includes(said)) return record;
+  const agreed = reconcile(outcome, before, after);
+  if (agreed === outcome) return record;
+  const text = record.result.text.replace(said, () => renderOutcome(agreed));
+  return { ...record, result: { ...record.result, text, outcome: agreed } };
 }
 
 function noToolResult(): ToolResult {

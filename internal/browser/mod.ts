@@ -55,7 +55,7 @@ export type {
 } from "./browser_port.ts";
 export { renderWall } from "./verification/render_wall.ts";
 export { renderDialog, renderDownload, renderOutcome } from "./outcome/render_outcome.ts";
-export { reconcile } from "./outcome/view_diff.ts";
+export { reconcile } from "./outcome/reconcile.ts";
 export { checkChrome, findChrome } from "./launch/find_chrome.ts";
 export {
   ChromeInstance,

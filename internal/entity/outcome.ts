@@ -101,7 +101,34 @@ export type Effect =
   | { kind: "focus"; to: string; inFrame?: boolean }
   | { kind: "scrolled"; direction: "up" | "down"; inFrame?: boolean }
   /** The tab now current (after a tab closed). */
-  | { kind: "tab"; index: number; url: string; title: string };
+  | { kind: "tab"; index: number; url: string; title: string }
+  /**
+   * An element of the model's last view reads otherwise in the next: states it took (`added`)
+   * or lost, and its text or value as each view read it (`from`, `to`).
+   */
+  | {
+    kind: "element";
+    id: number;
+    name: string;
+    added: string[];
+    removed: string[];
+    from?: string;
+    to?: string;
+  }
+  /**
+   * Elements the next view lists and the last did not (`shown`, e.g. `[4] "Save"`), the reverse
+   * (`hidden`), the same control drawn again under a new number (`redrawn`), and how many more
+   * differences the report leaves to the view (`more`).
+   */
+  | {
+    kind: "listed";
+    shown: string[];
+    hidden: string[];
+    redrawn: { from: number; to: number }[];
+    more: number;
+  }
+  /** Text that appeared where the view does not reach (below the fold, a closed list). */
+  | { kind: "outside"; samples: string[] };
 
 /** How the element acted on changed. */
 export type TargetChange =

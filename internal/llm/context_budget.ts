@@ -184,6 +184,12 @@ function briefEffect(e: Effect): string {
       return `scrolled ${e.direction}`;
     case "tab":
       return `on tab ${e.index}`;
+    case "element":
+      return `[${e.id}] ${e.to !== undefined ? "reads otherwise" : "changed state"}`;
+    case "listed":
+      return "elements came or went";
+    case "outside":
+      return "text appeared beyond the view";
     default:
       // An effect this brief form does not know yet is still named.
       return (e as { kind: string }).kind;

@@ -58,6 +58,7 @@ export {
   type BrowserPort,
   type HumanInput,
   type PromptAnswer,
+  reconcile,
   renderDownload,
   renderElement,
   renderOutcome,

@@ -185,7 +185,45 @@ function renderEffect(e: Effect): string {
       return `the page scrolled ${e.direction}${at}`;
     case "tab":
       return `now on tab ${e.index}: ${e.url}${e.title ? ` "${e.title}"` : ""}`;
+    case "element":
+      return elementPhrase(e);
+    case "listed":
+      return listedPhrase(e);
+    case "outside":
+      return `beyond the view: ${e.samples.map((s) => JSON.stringify(s)).join(", ")}`;
   }
+}
+
+/** `[21] (icon: share) is now selected`, `[7] now reads "2 items" (was "1 item")`. */
+function elementPhrase(e: Extract<Effect, { kind: "element" }>): string {
+  const said: string[] = [];
+  if (e.added.length) said.push(`is now ${e.added.map(stateWord).join(", ")}`);
+  if (e.removed.length) said.push(`is no longer ${e.removed.map(stateWord).join(", ")}`);
+  if (e.to !== undefined) {
+    const was = e.from ? ` (was ${JSON.stringify(e.from)})` : "";
+    said.push(`now reads ${JSON.stringify(e.to)}${was}`);
+  }
+  const name = e.to !== undefined || !e.name ? "" : ` ${e.name}`;
+  return `[${e.id}]${name} ${said.join(" and ")}`;
+}
+
+/** `CHECKED` → `checked`, `HAS-POPUP` → `has popup`. */
+function stateWord(state: string): string {
+  return state.toLowerCase().replaceAll("-", " ");
+}
+
+/** `now listed: [4] "Save"; no longer listed: [2] "Edit"; [5] drawn again as [9]`. */
+function listedPhrase(e: Extract<Effect, { kind: "listed" }>): string {
+  const parts: string[] = [];
+  if (e.shown.length) parts.push(`now listed: ${e.shown.join(", ")}`);
+  if (e.hidden.length) parts.push(`no longer listed: ${e.hidden.join(", ")}`);
+  if (e.redrawn.length) {
+    const from = e.redrawn.map((r) => `[${r.from}]`).join(", ");
+    const to = e.redrawn.map((r) => `[${r.to}]`).join(", ");
+    parts.push(`${from} drawn again as ${to}`);
+  }
+  if (e.more) parts.push(`${e.more} more change${e.more === 1 ? "" : "s"}: see the view`);
+  return parts.join("; ");
 }
 
 function targetPhrase(id: number, c: TargetChange): string {

@@ -1,14 +1,228 @@
-import type { ActionOutcome, BrowserState } from "../../entity/mod.ts";
+import type { BrowserState, ObservedElement, SummaryLine } from "../../entity/mod.ts";
+import { cut } from "../shared/text.ts";
+
+/** How one element the model was shown reads differently in the next view. */
+export interface ElementChange {
+  id: number;
+  /** Its name in the earlier view (label, icon or tag). */
+  name: string;
+  /** States it shows now and did not (`SELECTED`), and states it lost. */
+  added: string[];
+  removed: string[];
+  /** Its text or value as the earlier view read it, and as the next one does, when they differ. */
+  from?: string;
+  to?: string;
+}
+
+/** What differs between the view the model read and the next one, in the views' own words. */
+export interface ViewDiff {
+  elements: ElementChange[];
+  /** Elements of the next view the earlier one did not list, and the reverse (`[4] "Save"`). */
+  shown: string[];
+  hidden: string[];
+  /** Elements drawn again alike under a new number: `[5] → [9]`. */
+  redrawn: { from: number; to: number }[];
+  /** Text lines that now read otherwise (same place), new ones, and ones no longer shown. */
+  changes: { from: string; to: string }[];
+  lines: string[];
+  gone: string[];
+  /** New headings (apart from `lines`). */
+  headings: string[];
+}
+
+/** States a report does not name: focus moves with every click (the report says where). */
+const UNREPORTED = new Set(["FOCUSED"]);
 
 /**
- * An action's outcome made to agree with the two views around it: `before` is the view the model
- * last read, `after` the one it reads next. (First form: the outcome as the effects engine saw
- * it; the difference of the two views replaces it in the next commits.)
+ * The difference of two views in what the model reads: elements by their number (states, text,
+ * value), text lines by place (between elements both views show). Notes (what is left out) do
+ * not count. Everything quoted is a line, or a line's text, of the view it is said of.
+ *
+ * @example
+ * ```ts
+ * const d = viewDiff(before, after);
+ * // d.elements: [{ id: 21, name: "share", added: ["SELECTED"], removed: [] }]
+ * ```
  */
-export function reconcile(
-  outcome: ActionOutcome,
-  _before: BrowserState,
-  _after: BrowserState,
-): ActionOutcome {
-  return outcome;
+export function viewDiff(before: BrowserState, after: BrowserState): ViewDiff {
+  const old = elementsOf(before.lines), now = elementsOf(after.lines);
+  const diff: ViewDiff = {
+    elements: [],
+    shown: [],
+    hidden: [],
+    redrawn: [],
+    changes: [],
+    lines: [],
+    gone: [],
+    headings: [],
+  };
+  for (const [id, a] of old) {
+    const b = now.get(id);
+    if (b) {
+      const change = elementChange(a, b);
+      if (change) diff.elements.push(change);
+    }
+  }
+  const kept = new Set([...old.keys()].filter((id) => now.has(id)));
+  const was = regions(before.lines, kept), is = regions(after.lines, kept);
+  for (const key of new Set([...was.keys(), ...is.keys()])) {
+    compareRegion(was.get(key) ?? emptyRegion(), is.get(key) ?? emptyRegion(), diff);
+  }
+  return diff;
+}
+
+/** True when the model would read nothing new in the next view. */
+export function isEmpty(d: ViewDiff): boolean {
+  return d.elements.length + d.shown.length + d.hidden.length + d.redrawn.length +
+      d.changes.length + d.lines.length + d.gone.length + d.headings.length === 0;
+}
+
+/** The text of a view a quote may come from: its text lines and its elements' lines. */
+export function viewText(state: BrowserState): string {
+  return state.lines.map((l) =>
+    l.kind === "element"
+      ? [l.element.label, l.element.icon ?? "", l.element.value ?? ""].join("\n")
+      : l.kind === "text"
+      ? l.text
+      : ""
+  ).join("\n");
+}
+
+/** `[4] "Save"`, `[7] <input>`: an element as a report names it. */
+export function nameElement(el: ObservedElement): string {
+  return `[${el.id}] ${nameOf(el)}`;
+}
+
+function nameOf(el: ObservedElement): string {
+  if (el.label) return JSON.stringify(cut(el.label, 60));
+  if (el.icon) return `(icon: ${el.icon})`;
+  return `<${el.tag}>`;
+}
+
+function elementsOf(lines: SummaryLine[]): Map<number, ObservedElement> {
+  const map = new Map<number, ObservedElement>();
+  for (const l of lines) if (l.kind === "element") map.set(l.element.id, l.element);
+  return map;
+}
+
+function elementChange(a: ObservedElement, b: ObservedElement): ElementChange | undefined {
+  const was = [...a.states, ...glyphState(a)], is = [...b.states, ...glyphState(b)];
+  const had = new Set(was), has = new Set(is);
+  const added = is.filter((s) => !had.has(s) && !UNREPORTED.has(s));
+  const removed = was.filter((s) => !has.has(s) && !UNREPORTED.has(s));
+  const from = readOf(a), to = readOf(b);
+  if (added.length === 0 && removed.length === 0 && from === to) return undefined;
+  return {
+    id: a.id,
+    name: nameOf(a),
+    added,
+    removed,
+    ...(from !== to ? { from, to } : {}),
+  };
+}
+
+/** The glyph a check box or radio button's label starts with (☑ ☐ ◉ ○). */
+const GLYPH = /^[☑☐◉○] /;
+
+/** The state a check box's or radio button's glyph shows, as the view's states name it. */
+function glyphState(el: ObservedElement): string[] {
+  return el.label.startsWith("☑ ") || el.label.startsWith("◉ ") ? ["CHECKED"] : [];
+}
+
+/** What an element reads: its value when it has one, else its label (without its glyph). */
+function readOf(el: ObservedElement): string {
+  if (el.value !== undefined) return el.value;
+  const label = el.label.replace(GLYPH, "");
+  return [label, el.icon ? `(icon: ${el.icon})` : ""].filter(Boolean).join(" ");
+}
+
+/**
+ * The lines between two elements both views show: its texts (a heading's as `#2 text`, so that a
+ * heading is compared with headings of its level) and its other elements.
+ */
+interface Region {
+  texts: string[];
+  elements: ObservedElement[];
+}
+
+function emptyRegion(): Region {
+  return { texts: [], elements: [] };
+}
+
+const HEADING = /^#\d /;
+
+/** A view's lines grouped by the last element before them that both views show. */
+function regions(lines: SummaryLine[], kept: Set<number>): Map<string, Region> {
+  const out = new Map<string, Region>();
+  let key = "top";
+  const region = () => {
+    let r = out.get(key);
+    if (!r) out.set(key, r = emptyRegion());
+    return r;
+  };
+  for (const l of lines) {
+    if (l.kind === "element") {
+      if (kept.has(l.element.id)) key = String(l.element.id);
+      else region().elements.push(l.element);
+    } else if (l.kind === "text") {
+      region().texts.push(l.heading ? `#${l.heading} ${l.text}` : l.text);
+    }
+  }
+  return out;
+}
+
+/** One region's difference: texts by count (paired in order), elements by how they read. */
+function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
+  const gone = minus(was.texts, is.texts), added = minus(is.texts, was.texts);
+  // A line that now reads otherwise is one of the same kind (text, or heading of one level).
+  const kind = (t: string) => HEADING.exec(t)?.[0] ?? "";
+  const left = [...added];
+  for (const from of gone) {
+    const at = left.findIndex((t) => kind(t) === kind(from) && akin(bare(t), bare(from)));
+    if (at < 0) diff.gone.push(bare(from));
+    else diff.changes.push({ from: bare(from), to: bare(left.splice(at, 1)[0]!) });
+  }
+  for (const t of left) (kind(t) ? diff.headings : diff.lines).push(bare(t));
+  // Elements only one view lists: the same-looking ones were drawn again under a new number.
+  const olds = [...was.elements];
+  for (const el of is.elements) {
+    const twin = olds.findIndex((o) => look(o) === look(el));
+    if (twin >= 0) {
+      diff.redrawn.push({ from: olds[twin]!.id, to: el.id });
+      olds.splice(twin, 1);
+    } else diff.shown.push(nameElement(el));
+  }
+  diff.hidden.push(...olds.map(nameElement));
+}
+
+/**
+ * Two texts one could have become the other: short ones (a count, a status word), or ones that
+ * share a word (`Total: 3 items` → `Total: 4 items`). Otherwise one went and the other came.
+ */
+function akin(a: string, b: string): boolean {
+  if (a.length <= 24 && b.length <= 24) return true;
+  const words = new Set(a.toLowerCase().match(/\p{L}{3,}/gu) ?? []);
+  return (b.toLowerCase().match(/\p{L}{3,}/gu) ?? []).some((w) => words.has(w));
+}
+
+function bare(text: string): string {
+  return text.replace(HEADING, "");
+}
+
+/** An element's line without its number: two alike are the same control drawn again. */
+function look(el: ObservedElement): string {
+  return JSON.stringify([el.tag, el.attrs, el.states, el.label, el.icon, el.value]);
+}
+
+/** The items of `a` not matched by one of `b` (each match used once), in `a`'s order. */
+function minus(a: string[], b: string[]): string[] {
+  const count = new Map<string, number>();
+  for (const t of b) count.set(t, (count.get(t) ?? 0) + 1);
+  const out: string[] = [];
+  for (const t of a) {
+    const n = count.get(t) ?? 0;
+    if (n > 0) count.set(t, n - 1);
+    else out.push(t);
+  }
+  return out;
 }
