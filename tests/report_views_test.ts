@@ -176,3 +176,25 @@ Deno.test("the agent's report of a click names the state its next view shows, no
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("the model is told which step it is on and the run's step limit", async () => {
+  await using site = page(`<p>Nothing to do here</p>`);
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/") } },
+    { tool: "done", args: { result: "nothing", success: true } },
+  ]);
+  const dir = await Deno.makeTempDir({ prefix: "report-views-" });
+  try {
+    const run = await runCli({
+      args: ["--max-steps", "7"],
+      stdin: "Look at the page",
+      env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "k", OPENAI_MODEL: "scripted" },
+      cwd: dir,
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(model.requests[0]!.user, /\(This is step 1 of at most 7\.\)\n\n# CURRENT PAGE/);
+    assert.match(model.requests[1]!.user, /\(This is step 2 of at most 7\.\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -185,6 +185,7 @@ class TaskRun implements Disposable {
     const user = boundedUserMessage(this.#task, this.#history, state, {
       maxTokens: Math.max(1000, (o.maxRequestTokens ?? DEFAULT_REQUEST_TOKENS) - fixedTokens),
       fullSteps: o.fullSteps ?? 8,
+      steps: { now: step - this.#first + 1, max: o.maxSteps },
     });
     const tooBig = this.#budget.exceeded({
       step: step - this.#first + 1,

@@ -14,6 +14,8 @@ export interface ContextLimits {
   maxTokens: number;
   /** The last steps kept in full in HISTORY; older ones become short one-line summaries. */
   fullSteps: number;
+  /** The step the model is asked for and the run's limit, said after HISTORY. */
+  steps?: { now: number; max: number };
 }
 
 /**
@@ -37,7 +39,7 @@ export function boundedUserMessage(
 ): { text: string; tokens: number } {
   let shownTask = task;
   const render = (records: readonly StepRecord[], shown: BrowserState, omitted: number) => {
-    const text = userMessage(shownTask, records, shown, omitted);
+    const text = userMessage(shownTask, records, shown, omitted, limits.steps);
     return { text, tokens: estimateTokens(text) };
   };
   const fits = (o: { tokens: number }) => o.tokens <= limits.maxTokens;

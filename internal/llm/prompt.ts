@@ -66,6 +66,7 @@ export function userMessage(
   history: readonly StepRecord[],
   page: BrowserState,
   omittedSteps = 0,
+  steps?: { now: number; max: number },
 ): string {
   const omitted = omittedSteps > 0
     ? [`(steps 1–${omittedSteps} left out to keep the request small)`]
@@ -75,11 +76,15 @@ export function userMessage(
   const lines = history.length > 0 || omitted.length > 0
     ? [...omitted, ...history.map((record) => historyLine(record, urls))].join("\n")
     : "(nothing yet: this is the first step)";
+  // The model plans with the steps it has left: a person knows how long they may take.
+  const limit = steps && Number.isFinite(steps.max)
+    ? `\n(This is step ${steps.now} of at most ${steps.max}.)`
+    : "";
   return `# TASK
 ${task}
 
 # HISTORY
-${lines}
+${lines}${limit}
 
 # CURRENT PAGE
 URL: ${urls.name(page.url, "page")}
