@@ -198,3 +198,16 @@ Deno.test("the model is told which step it is on and the run's step limit", asyn
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("reconcile() says a card dragged to another column moved there, not that nothing changed", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/actions/verbs/kanban.html"));
+  const { said, before, after } = await reported(
+    browser,
+    (v) => browser.drag(idIn(v.summary, /Write the report/), { to: "Done" }),
+  );
+  assert.notEqual(before.summary, after.summary);
+  assert.doesNotMatch(said, /Nothing on the page changed/, said);
+  assert.match(said, /\[\d+\] moved from under "[^"]+" to under "[^"]+"/, said);
+});

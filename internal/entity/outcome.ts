@@ -114,6 +114,8 @@ export type Effect =
     removed: string[];
     from?: string;
     to?: string;
+    /** It now shows under another line of both views (`to`) than before (`from`). */
+    moved?: { from: string; to: string };
   }
   /**
    * Elements the next view lists and the last did not (`shown`, e.g. `[4] "Save"`), the reverse

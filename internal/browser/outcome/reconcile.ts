@@ -108,9 +108,15 @@ function fromDiff(d: ViewDiff, scrolled: boolean): Effect[] {
   const out: Effect[] = [];
   let more = Math.max(0, d.elements.length - SPELLED.elements);
   for (const c of d.elements.slice(0, SPELLED.elements)) {
+    // What a scroll moved is the page, not the element.
+    if (scrolled && c.moved && c.added.length + c.removed.length === 0 && c.to === undefined) {
+      continue;
+    }
+    const { moved, ...rest } = c;
     out.push({
+      ...rest,
+      ...(moved && !scrolled ? { moved } : {}),
       kind: "element",
-      ...c,
       ...(c.from !== undefined ? { from: cut(c.from, 80) } : {}),
       ...(c.to !== undefined ? { to: cut(c.to, 80) } : {}),
     });

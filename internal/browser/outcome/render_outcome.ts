@@ -203,6 +203,13 @@ function elementPhrase(e: Extract<Effect, { kind: "element" }>): string {
     const was = e.from ? ` (was ${JSON.stringify(e.from)})` : "";
     said.push(`now reads ${JSON.stringify(e.to)}${was}`);
   }
+  if (e.moved) {
+    said.push(
+      `moved from under ${JSON.stringify(cut(e.moved.from, 40))} to under ${
+        JSON.stringify(cut(e.moved.to, 40))
+      }`,
+    );
+  }
   const name = e.to !== undefined || !e.name ? "" : ` ${e.name}`;
   return `[${e.id}]${name} ${said.join(" and ")}`;
 }

@@ -12,6 +12,8 @@ export interface ElementChange {
   /** Its text or value as the earlier view read it, and as the next one does, when they differ. */
   from?: string;
   to?: string;
+  /** It moved from under one line both views show to under another (a card to another column). */
+  moved?: { from: string; to: string };
 }
 
 /** What differs between the view the model read and the next one, in the views' own words. */
@@ -56,19 +58,40 @@ export function viewDiff(before: BrowserState, after: BrowserState): ViewDiff {
     gone: [],
     headings: [],
   };
+  const was = landmarks(before.lines), is = landmarks(after.lines);
+  const both = new Set([...was.texts].filter((t) => is.texts.has(t)));
   for (const [id, a] of old) {
     const b = now.get(id);
-    if (b) {
-      const change = elementChange(a, b);
-      if (change) diff.elements.push(change);
-    }
+    if (!b) continue;
+    const change = elementChange(a, b);
+    const from = was.under.get(id), to = is.under.get(id);
+    const moved = from !== to && from !== undefined && to !== undefined && both.has(from) &&
+      both.has(to);
+    if (moved) {
+      const c = change ?? { id, name: nameOf(a), added: [], removed: [] };
+      diff.elements.push({ ...c, moved: { from, to } });
+    } else if (change) diff.elements.push(change);
   }
   const kept = new Set([...old.keys()].filter((id) => now.has(id)));
-  const was = regions(before.lines, kept), is = regions(after.lines, kept);
-  for (const key of new Set([...was.keys(), ...is.keys()])) {
-    compareRegion(was.get(key) ?? emptyRegion(), is.get(key) ?? emptyRegion(), diff);
+  const parts = regions(before.lines, kept), next = regions(after.lines, kept);
+  for (const key of new Set([...parts.keys(), ...next.keys()])) {
+    compareRegion(parts.get(key) ?? emptyRegion(), next.get(key) ?? emptyRegion(), diff);
   }
   return diff;
+}
+
+/**
+ * For each element, the nearest text line above it (a heading, a column's title): an element
+ * under another such line in the next view, both lines shown in both views, has moved.
+ */
+function landmarks(lines: SummaryLine[]): { under: Map<number, string>; texts: Set<string> } {
+  const under = new Map<number, string>(), texts = new Set<string>();
+  let last: string | undefined;
+  for (const l of lines) {
+    if (l.kind === "text") texts.add(last = l.text);
+    else if (l.kind === "element" && last !== undefined) under.set(l.element.id, last);
+  }
+  return { under, texts };
 }
 
 /** True when the model would read nothing new in the next view. */
