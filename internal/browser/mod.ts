@@ -8,8 +8,9 @@
  * Where things are, one folder per feature; in-page code sits in each feature's `page/` folder
  * and is bundled into one runtime (`deno task bundle`); `scripts/check_deps.ts` keeps the two
  * worlds apart (page code imports only page code, `shared/` and a `policy.ts`):
- * - `browser_session.ts` (the facade), `browser_port.ts` (what tools see), `pending_browser.ts`
- *   (a browser still starting, usable at once), `testing.ts`;
+ * - `browser_session.ts` (the facade), `session_core.ts` (its state: the browser, its tabs and
+ *   what each runs with), `browser_port.ts` (what tools see), `pending_browser.ts` (a browser
+ *   still starting, usable at once), `testing.ts`;
  * - `shared/`: what both worlds import (text rules, the walk's types and deltas, deadlines);
  * - `runtime/`: the bridge to the in-page runtime (`page_runtime.ts`, `realm.ts`, the generated
  *   `runtime_bundle.ts`, the main-world recorders in `main_world.ts`) and its core in `page/`
