@@ -75,3 +75,17 @@ Deno.test("check_deps rejects an import loop between files, type-only imports in
     /import loop among 2 files \(internal\/agent\/evidence\.ts, internal\/agent\/step_actor\.ts\): move what they share to a file both import/,
   );
 });
+
+Deno.test("check_deps rejects a feature of internal/browser importing one outside its list in FEATURES", async () => {
+  const { code, stderr } = await checkWith(
+    "internal/browser/domains/domain_guard.ts",
+    (s) => `import type { renderOutcome } from "../outcome/render_outcome.ts";\n${s}`,
+  );
+  assert.equal(code, 1);
+  assert.equal(
+    stderr.trim(),
+    'internal/browser/domains/domain_guard.ts imports "../outcome/render_outcome.ts": feature ' +
+      '"domains" may import only shared, not feature "outcome"; move what both need to shared/, ' +
+      'or add "outcome" to its list in FEATURES (scripts/check_deps.ts)',
+  );
+});
