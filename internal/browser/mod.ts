@@ -19,7 +19,8 @@
  *   instances; `profiles/`: the private temp folder and kept profiles; `tabs/`: tabs and the
  *   steps that open, switch and close them;
  * - `observe/`: the observer, walking frames, whole-page compaction, rendering, element IDs,
- *   the token budget; in the page, the walker, roles, names, labels, paint;
+ *   the token budget and the table of which lines go in first (`line_ranks.ts`), the closing
+ *   notes, `read`'s pages; in the page, the walker, roles, names, labels, paint;
  * - `actions/`: the one action path (`action_runner.ts`) and the verbs: clicks, fields, keys,
  *   scrolling, history, waits, screenshots;
  * - `settle/`: when an action is done (network, DOM quiet, action timers, busy signs);
