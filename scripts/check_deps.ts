@@ -9,7 +9,9 @@
  * Inside `internal/browser`, it keeps the two worlds apart: code under a `page/` folder runs in
  * the page (bundled into the runtime) and imports only other `page/` code, `shared/` and a
  * feature's `policy.ts`; `shared/` imports only `shared/`; the Deno side imports `page/` code
- * only as types (`import type`), but for the files in {@link PAGE_VALUE_IMPORTS}.
+ * only as types (`import type`), but for the files in {@link PAGE_VALUE_IMPORTS}. Each feature
+ * folder (`actions/`, `observe/`, `tabs/`, …) imports only the features its row of
+ * {@link FEATURES} lists, and `shared/`.
  *
  * It also seals the boundaries of the three libraries that must stay in one package each:
  * `puppeteer-core` is imported only in `internal/browser`, `openai` only in `internal/llm`, the
@@ -49,6 +51,66 @@ const SEALED: [RegExp, string][] = [
  * debt: in-page code is bundled, not imported.
  */
 const PAGE_VALUE_IMPORTS: Record<string, string> = {};
+
+/**
+ * What each feature folder of `internal/browser` may import from the others, beside its own files
+ * and `shared/` (what both worlds share); a top-level file is listed by its name. The top-level
+ * files (the session, the port, the pending browser) may import every feature. The lists began as
+ * the imports of the time: a new edge between features is a decision, made in this table.
+ */
+const FEATURES: Record<string, readonly string[]> = {
+  // The one action path: it settles, reports effects, answers dialogs, closes banners, watches
+  // downloads and tabs, guards domains, takes the port's option types; in-page verbs use the
+  // runtime's DOM helpers and what the walk calls hidden.
+  actions: [
+    "banners",
+    "browser_port.ts",
+    "dialogs",
+    "domains",
+    "downloads",
+    "effects",
+    "observe",
+    "runtime",
+    "settle",
+    "tabs",
+  ],
+  // Closes banners in the page through the runtime.
+  banners: ["runtime"],
+  // A prompt held open is worded by the outcome's renderer.
+  dialogs: ["outcome"],
+  domains: [],
+  // Downloads are set up on the browser's own CDP session.
+  downloads: ["launch"],
+  // What an action changed is read with the walk's roles and states, the action's activity and
+  // the runtime's DOM helpers.
+  effects: ["observe", "runtime", "settle"],
+  // The options carry the observation's; a chrome module instance takes screenshots.
+  launch: ["observe", "screenshots"],
+  // The walk names options as the select verb does and the focus as effects word it; --vision
+  // observations carry a screenshot.
+  observe: ["actions", "effects", "runtime", "screenshots"],
+  outcome: [],
+  profiles: [],
+  // The in-page runtime's entries bundle every feature's page code; the bridge names them.
+  runtime: [
+    "actions",
+    "banners",
+    "effects",
+    "observe",
+    "screenshots",
+    "settle",
+    "verification",
+    "webmcp",
+  ],
+  screenshots: ["runtime"],
+  settle: ["runtime"],
+  shared: [],
+  // Opening, switching and closing tabs are actions, and a new tab's banners are closed.
+  tabs: ["actions", "banners"],
+  verification: ["runtime"],
+  // A page's tool runs as an action, and may open a prompt.
+  webmcp: ["actions", "dialogs", "runtime"],
+};
 
 /**
  * Import loops still to break, each as its files (sorted, joined by spaces), and why it is still
@@ -95,8 +157,16 @@ for (const pkg of Deno.readDirSync(internal)) {
   }
 }
 
-// Inside internal/browser: the page's world and the Deno side meet only in shared/.
+// Inside internal/browser: the page's world and the Deno side meet only in shared/; each
+// feature imports only the features its row of FEATURES lists.
 const browserDir = join(internal, "browser");
+for (const entry of Deno.readDirSync(browserDir)) {
+  if (entry.isDirectory && !(entry.name in FEATURES)) {
+    problems.push(
+      `internal/browser/${entry.name}/ is not a known feature: add it to FEATURES in scripts/check_deps.ts with the features it may import`,
+    );
+  }
+}
 for (const file of walk(browserDir)) {
   const where = relative(browserDir, file);
   const source = Deno.readTextFileSync(file);
@@ -115,6 +185,7 @@ for (const file of walk(browserDir)) {
       continue;
     }
     const target = relative(browserDir, resolve(dirname(file), spec));
+    feature(path, spec, where, target);
     const targetPage = isPageCode(target);
     const targetShared = target.startsWith("shared/");
     if (inShared && !targetShared) {
@@ -129,6 +200,26 @@ for (const file of walk(browserDir)) {
       );
     }
   }
+}
+
+/**
+ * Records a problem when the file at `where` (under internal/browser) imports `target` in another
+ * feature than its row of {@link FEATURES} lists.
+ */
+function feature(path: string, spec: string, where: string, target: string): void {
+  const [own, ...inside] = where.split("/");
+  const [other, ...rest] = target.split("/");
+  if (inside.length === 0 || !own || !other || target.startsWith("..")) return;
+  if (other === own || other === "shared") return;
+  const allowed = FEATURES[own];
+  if (!allowed) return; // reported once per folder (see the check of unknown features)
+  if (allowed.includes(other)) return;
+  const what = rest.length === 0 ? `the top-level file ${other}` : `feature "${other}"`;
+  problems.push(
+    `${path} imports "${spec}": feature "${own}" may import only ${
+      [...allowed, "shared"].join(", ")
+    }, not ${what}; move what both need to shared/, or add "${other}" to its list in FEATURES (scripts/check_deps.ts)`,
+  );
 }
 
 /** Whether a path under internal/browser is in-page code (in a `page/` folder). */

@@ -7,6 +7,7 @@ const root = new URL("..", import.meta.url).pathname;
 async function checkWith(
   file: string,
   change: (source: string) => string,
+  added: Record<string, string> = {},
 ): Promise<{ code: number; stderr: string }> {
   const dir = await Deno.makeTempDir({ prefix: "check-deps-" });
   try {
@@ -18,6 +19,10 @@ async function checkWith(
     }
     const path = join(dir, file);
     await Deno.writeTextFile(path, change(await Deno.readTextFile(path)));
+    for (const [name, text] of Object.entries(added)) {
+      await Deno.mkdir(join(dir, name, ".."), { recursive: true });
+      await Deno.writeTextFile(join(dir, name), text);
+    }
     const out = await new Deno.Command(Deno.execPath(), {
       args: ["run", "--allow-read", "--allow-run", join(root, "scripts/check_deps.ts"), dir],
       stdout: "piped",
@@ -73,5 +78,31 @@ Deno.test("check_deps rejects an import loop between files, type-only imports in
   assert.match(
     stderr,
     /import loop among 2 files \(internal\/agent\/evidence\.ts, internal\/agent\/step_actor\.ts\): move what they share to a file both import/,
+  );
+});
+
+Deno.test("check_deps rejects a feature folder of internal/browser that FEATURES does not list", async () => {
+  const { code, stderr } = await checkWith("main.ts", (s) => s, {
+    "internal/browser/forms/forms.ts": "export const forms = 1;\n",
+  });
+  assert.equal(code, 1);
+  assert.equal(
+    stderr.trim(),
+    "internal/browser/forms/ is not a known feature: add it to FEATURES in scripts/check_deps.ts " +
+      "with the features it may import",
+  );
+});
+
+Deno.test("check_deps rejects a feature of internal/browser importing one outside its list in FEATURES", async () => {
+  const { code, stderr } = await checkWith(
+    "internal/browser/domains/domain_guard.ts",
+    (s) => `import type { renderOutcome } from "../outcome/render_outcome.ts";\n${s}`,
+  );
+  assert.equal(code, 1);
+  assert.equal(
+    stderr.trim(),
+    'internal/browser/domains/domain_guard.ts imports "../outcome/render_outcome.ts": feature ' +
+      '"domains" may import only shared, not feature "outcome"; move what both need to shared/, ' +
+      'or add "outcome" to its list in FEATURES (scripts/check_deps.ts)',
   );
 });

@@ -2,6 +2,15 @@ import { ElementIds } from "../internal/browser/observe/element_ids.ts";
 import assert from "node:assert/strict";
 import { renderElement } from "../internal/browser/mod.ts";
 import { fitBudget } from "../internal/browser/observe/token_budget.ts";
+import {
+  divider,
+  FIT,
+  fitLines,
+  LINE_RANKS,
+  rankOf,
+} from "../internal/browser/observe/line_ranks.ts";
+import { WHERE } from "../internal/browser/shared/walk_types.ts";
+import type { SummaryLine } from "../internal/entity/mod.ts";
 import { estimateTokens } from "../internal/entity/mod.ts";
 import { observeOptions } from "../internal/config/observe_options.ts";
 import { loadConfig } from "../internal/config/mod.ts";
@@ -22,6 +31,56 @@ Deno.test("fitBudget() keeps lines by rank, then reading order, within the budge
     { tokens: 4, rank: 2 },
   ], 12);
   assert.deepEqual(keep, [false, true, true, false]);
+});
+
+Deno.test("rankOf() gives a line the rank of the first row of LINE_RANKS it matches, later behind a modal dialog", () => {
+  const el: SummaryLine = {
+    kind: "element",
+    element: { id: 1, tag: "button", role: "button", attrs: [], states: [], label: "Go" },
+  };
+  const heading: SummaryLine = { kind: "text", text: "Hours", heading: 2 };
+  const text: SummaryLine = { kind: "text", text: "Open daily" };
+  const view = WHERE.viewport;
+  const cases: [number, SummaryLine, number][] = [
+    [WHERE.dialog, text, 0],
+    [WHERE.form, text, 1],
+    [view, el, 2],
+    [view, heading, 3],
+    [view, text, 4],
+    [0, el, 5],
+    [0, heading, 6],
+    [0, text, 7],
+  ];
+  for (const [where, line, rank] of cases) {
+    assert.equal(rankOf({ where, line }, false), rank, LINE_RANKS[rank]!.reason);
+  }
+  assert.equal(rankOf({ where: view, line: el }, true), 2 + FIT.behindModal.add);
+  assert.equal(rankOf({ where: WHERE.dialog | view, line: el }, true), 0);
+  assert.ok(LINE_RANKS.every((rule) => rule.reason.length > 0));
+});
+
+Deno.test("fitLines() keeps dividers and controls on screen first, text within its share, and counts what it left out", () => {
+  const button: SummaryLine = {
+    kind: "element",
+    element: { id: 3, tag: "button", role: "button", attrs: [], states: [], label: "Buy" },
+  };
+  const lines = fitLines(
+    [
+      divider("--- frame https://a.test/", "frame"),
+      { line: button, rank: 2, tokens: 20 },
+      // Within the whole budget, but not within the share plain text may fill (EXTRA_SHARE).
+      { line: { kind: "text", text: "A long paragraph" }, rank: 4, tokens: 55 },
+      divider("--- frame https://b.test/", "frame"),
+    ],
+    ["… 2.0 screens more text below; scroll or use read"],
+    200,
+  );
+  assert.deepEqual(lines.map((l) => l.kind === "element" ? l.element.id : l.text), [
+    "--- frame https://a.test/",
+    3,
+    "… 2.0 screens more text below; scroll or use read",
+    "… left out to fit the token budget: 1 text line; use find or read",
+  ]);
 });
 
 Deno.test("renderElement() marks elements new since the last observation with a star", () => {

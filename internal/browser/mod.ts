@@ -8,8 +8,9 @@
  * Where things are, one folder per feature; in-page code sits in each feature's `page/` folder
  * and is bundled into one runtime (`deno task bundle`); `scripts/check_deps.ts` keeps the two
  * worlds apart (page code imports only page code, `shared/` and a `policy.ts`):
- * - `browser_session.ts` (the facade), `browser_port.ts` (what tools see), `pending_browser.ts`
- *   (a browser still starting, usable at once), `testing.ts`;
+ * - `browser_session.ts` (the facade), `session_core.ts` (its state: the browser, its tabs and
+ *   what each runs with), `browser_port.ts` (what tools see), `pending_browser.ts` (a browser
+ *   still starting, usable at once), `testing.ts`;
  * - `shared/`: what both worlds import (text rules, the walk's types and deltas, deadlines);
  * - `runtime/`: the bridge to the in-page runtime (`page_runtime.ts`, `realm.ts`, the generated
  *   `runtime_bundle.ts`, the main-world recorders in `main_world.ts`) and its core in `page/`
@@ -18,7 +19,8 @@
  *   instances; `profiles/`: the private temp folder and kept profiles; `tabs/`: tabs and the
  *   steps that open, switch and close them;
  * - `observe/`: the observer, walking frames, whole-page compaction, rendering, element IDs,
- *   the token budget; in the page, the walker, roles, names, labels, paint;
+ *   the token budget and the table of which lines go in first (`line_ranks.ts`), the closing
+ *   notes, `read`'s pages; in the page, the walker, roles, names, labels, paint;
  * - `actions/`: the one action path (`action_runner.ts`) and the verbs: clicks, fields, keys,
  *   scrolling, history, waits, screenshots;
  * - `settle/`: when an action is done (network, DOM quiet, action timers, busy signs);

@@ -1,29 +1,5 @@
-import type {
-  ActionOutcome,
-  BrowserState,
-  DownloadRecord,
-  ElementIdentity,
-  PageTool,
-  TabInfo,
-  VerificationWall,
-} from "../entity/mod.ts";
-import type { WaitRequest } from "./actions/wait_step.ts";
-import type {
-  ActOptions,
-  BrowserPort,
-  ClickOptions,
-  DragOptions,
-  FindResult,
-  FocusedInfo,
-  HistoryAction,
-  HumanInput,
-  PromptAnswer,
-  Screenshot,
-  ScreenshotOptions,
-  ScrollDirection,
-  TypeOptions,
-  WaitOptions,
-} from "./browser_port.ts";
+import type { BrowserState, ElementIdentity, TabInfo, VerificationWall } from "../entity/mod.ts";
+import type { BrowserPort } from "./browser_port.ts";
 import type { ObserveOptions } from "./observe/observer.ts";
 import { renderSummary } from "./observe/dom_summary.ts";
 
@@ -42,12 +18,109 @@ export function blankTabState(): BrowserState {
 }
 
 /**
+ * The port's members a {@link PendingBrowser} answers itself: at once while the browser starts
+ * (its blank first tab, its state), or without waiting (the mark, the check).
+ */
+const OWN = [
+  "connected",
+  "lost",
+  "location",
+  "observe",
+  "dismissBanners",
+  "identify",
+  "tabs",
+  "verification",
+  "downloadMark",
+  "throwIfGone",
+] as const satisfies readonly (keyof BrowserPort)[];
+
+/** Every other member of the port: it waits for the browser, then is the browser's own call. */
+export const FORWARDED = [
+  "find",
+  "read",
+  "humanInput",
+  "click",
+  "hover",
+  "drag",
+  "selectText",
+  "type",
+  "select",
+  "upload",
+  "press",
+  "scroll",
+  "navigate",
+  "goBack",
+  "history",
+  "switchTab",
+  "closeTab",
+  "openInNewTab",
+  "waitForDownloads",
+  "closeBanners",
+  "waitFor",
+  "wait",
+  "scrollTo",
+  "scrollIntoView",
+  "focused",
+  "screenshot",
+  "settle",
+  "pageTools",
+  "callPageTool",
+  "answerDialog",
+] as const satisfies readonly Exclude<keyof BrowserPort, typeof OWN[number]>[];
+
+/**
+ * The port's members that a forwarding list `L` leaves out, beside those the pending browser
+ * answers itself: `never` when `L` is complete.
+ */
+export type Unforwarded<L extends readonly string[]> = Exclude<
+  keyof BrowserPort,
+  typeof OWN[number] | L[number]
+>;
+
+/** `true` when `L` forwards every member of the port; else the members it leaves out. */
+export type Forwards<L extends readonly string[]> = [Unforwarded<L>] extends [never] ? true
+  : Unforwarded<L>;
+
+/**
+ * A port member added without a place in {@link FORWARDED} or {@link OWN} fails the type check
+ * here: `Type 'true' is not assignable to type '"newMember"'` names it.
+ */
+const complete: Forwards<typeof FORWARDED> = true;
+void complete;
+
+type Forwarded = typeof FORWARDED[number];
+
+/** The {@link FORWARDED} methods, each written once: wait for {@link ready}, then call the browser. */
+abstract class Forwarding {
+  /** The browser once it runs; rejects with the start's error. */
+  abstract ready(): Promise<BrowserPort>;
+
+  static {
+    for (const name of FORWARDED) {
+      Object.defineProperty(this.prototype, name, {
+        async value(this: Forwarding, ...args: unknown[]): Promise<unknown> {
+          const browser = await this.ready();
+          return await (browser[name] as (...args: unknown[]) => Promise<unknown>).apply(
+            browser,
+            args,
+          );
+        },
+        writable: true,
+        configurable: true,
+      });
+    }
+  }
+}
+
+const ForwardingPort = Forwarding as abstract new () => Forwarding & Pick<BrowserPort, Forwarded>;
+
+/**
  * A browser that is still starting, usable at once: every call waits for it, except looks at its
  * first tab, blank until the browser runs (nothing can change it before), which need no browser.
  * A run can so send its first model request while Chromium boots. When the start fails,
  * {@link lost} aborts with the start's error (a run ends on it), every call throws it (not a
  * `BrowserClosedError`: the browser never ran), and {@link ready} rejects with it, for the caller
- * to report it as a failed start.
+ * to report it as a failed start. The calls that wait are written once, from {@link FORWARDED}.
  *
  * @example
  * ```ts
@@ -56,7 +129,7 @@ export function blankTabState(): BrowserState {
  * await browser.navigate(url); // once the browser runs
  * ```
  */
-export class PendingBrowser<B extends Startable = Startable>
+export class PendingBrowser<B extends Startable = Startable> extends ForwardingPort
   implements BrowserPort, AsyncDisposable {
   readonly #ready: Promise<B>;
   readonly #lost = new AbortController();
@@ -70,6 +143,7 @@ export class PendingBrowser<B extends Startable = Startable>
    * runs (not when observations carry a screenshot, which needs the real page).
    */
   constructor(starting: Promise<B>, options: { blank: boolean }) {
+    super();
     this.#blank = options.blank;
     this.#ready = starting.then((session) => {
       this.#session = session;
@@ -89,7 +163,7 @@ export class PendingBrowser<B extends Startable = Startable>
   }
 
   /** The browser once it runs; rejects with the start's error. */
-  ready(): Promise<B> {
+  override ready(): Promise<B> {
     return this.#ready;
   }
 
@@ -130,16 +204,11 @@ export class PendingBrowser<B extends Startable = Startable>
     return this.#blank && !this.#session && !this.#failure && !this.#closing;
   }
 
-  async find(text: string, role?: string): Promise<FindResult> {
-    return await (await this.#ready).find(text, role);
-  }
-  async read(options?: { query?: string; page?: number }) {
-    return await (await this.#ready).read(options);
-  }
   async identify(ids: readonly number[]): Promise<(ElementIdentity | undefined)[]> {
     if (this.#early()) return ids.map(() => undefined); // the blank tab lists no element
     return await (await this.#ready).identify(ids);
   }
+
   /** Before the browser runs: its one tab, blank (a live view asks while it starts). */
   async tabs(): Promise<TabInfo[]> {
     if (this.#early()) {
@@ -148,111 +217,18 @@ export class PendingBrowser<B extends Startable = Startable>
     }
     return await (await this.#ready).tabs();
   }
+
   /** Before the browser runs, its blank first tab shows no check. */
   async verification(): Promise<VerificationWall | undefined> {
     if (this.#early()) return undefined;
     return await (await this.#ready).verification();
   }
-  async humanInput(input: HumanInput): Promise<void> {
-    return await (await this.#ready).humanInput(input);
-  }
-  async click(id: number, options?: ClickOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).click(id, options);
-  }
 
-  async hover(id: number, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).hover(id, options);
-  }
-
-  async drag(id: number, options: DragOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).drag(id, options);
-  }
-
-  async selectText(id: number, text: string, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).selectText(id, text, options);
-  }
-  async type(
-    id: number | undefined,
-    text: string,
-    pressEnter?: boolean,
-    options?: TypeOptions,
-  ): Promise<ActionOutcome> {
-    return await (await this.#ready).type(id, text, pressEnter, options);
-  }
-  async select(id: number, option: string, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).select(id, option, options);
-  }
-  async upload(id: number, path: string, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).upload(id, path, options);
-  }
-  async press(spec: string, options?: ActOptions & { id?: number }): Promise<ActionOutcome> {
-    return await (await this.#ready).press(spec, options);
-  }
-  async scroll(
-    direction: ScrollDirection | undefined,
-    id?: number,
-    options?: ActOptions,
-  ): Promise<ActionOutcome> {
-    return await (await this.#ready).scroll(direction, id, options);
-  }
-  async navigate(url: string, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).navigate(url, options);
-  }
-  async goBack(options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).goBack(options);
-  }
-  async history(action: HistoryAction, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).history(action, options);
-  }
-  async switchTab(index: number, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).switchTab(index, options);
-  }
-  async closeTab(index: number): Promise<ActionOutcome> {
-    return await (await this.#ready).closeTab(index);
-  }
-  async openInNewTab(id: number, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).openInNewTab(id, options);
-  }
   /** Before the browser runs, nothing was downloaded: the mark of an empty list. */
   downloadMark(): number {
     return this.#session?.downloadMark() ?? 0;
   }
-  async waitForDownloads(
-    mark: number,
-    timeoutMs: number,
-    signal?: AbortSignal,
-  ): Promise<DownloadRecord[]> {
-    return await (await this.#ready).waitForDownloads(mark, timeoutMs, signal);
-  }
-  async closeBanners(): Promise<string[]> {
-    return await (await this.#ready).closeBanners();
-  }
-  async waitFor(options: WaitOptions): Promise<string> {
-    return await (await this.#ready).waitFor(options);
-  }
-  async wait(
-    request: Omit<WaitRequest, "signal">,
-    options?: ActOptions,
-  ): Promise<ActionOutcome> {
-    return await (await this.#ready).wait(request, options);
-  }
-  async scrollTo(
-    request: { to?: "top" | "bottom"; x?: number; y?: number; smooth?: boolean },
-  ): Promise<{ x: number; y: number; below: number }> {
-    return await (await this.#ready).scrollTo(request);
-  }
-  async scrollIntoView(id: number, smooth?: boolean): Promise<void> {
-    return await (await this.#ready).scrollIntoView(id, smooth);
-  }
-  async focused(): Promise<FocusedInfo | undefined> {
-    return await (await this.#ready).focused();
-  }
-  async screenshot(options?: ScreenshotOptions): Promise<Screenshot> {
-    return await (await this.#ready).screenshot(options);
-  }
-  async settle(signal?: AbortSignal): Promise<number> {
-    return await (await this.#ready).settle(signal);
-  }
+
   /** Throws the start's error once it failed, or what the running browser throws. */
   throwIfGone(cause?: unknown): void {
     if (this.#failure) throw this.#failure.error;
@@ -268,19 +244,5 @@ export class PendingBrowser<B extends Startable = Startable>
 
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
-  }
-
-  async pageTools(): Promise<PageTool[]> {
-    return await (await this.#ready).pageTools();
-  }
-  async callPageTool(
-    name: string,
-    input: Record<string, unknown>,
-    options?: ActOptions,
-  ): Promise<ActionOutcome> {
-    return await (await this.#ready).callPageTool(name, input, options);
-  }
-  async answerDialog(answer: PromptAnswer, options?: ActOptions): Promise<ActionOutcome> {
-    return await (await this.#ready).answerDialog(answer, options);
   }
 }

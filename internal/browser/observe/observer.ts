@@ -13,10 +13,13 @@ import { isNavigationError } from "../runtime/page_changed.ts";
 import { handleInRealm, inRealm } from "../runtime/page_runtime.ts";
 import { type ElementItem, type PageItem, WHERE } from "../shared/walk_types.ts";
 import { hiddenMatches } from "./hidden_matches.ts";
-import { compactPage, passages } from "./page_scope.ts";
+import { compactPage } from "./page_scope.ts";
+import { readPages } from "./read_pages.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { capturePage } from "../screenshots/screenshot.ts";
-import { DEFAULT_TOKEN_BUDGET, EXTRA_SHARE, fitBudget } from "./token_budget.ts";
+import { DEFAULT_TOKEN_BUDGET } from "./token_budget.ts";
+import { divider, fitLines, type Ranked, rankOf } from "./line_ranks.ts";
+import { closingNotes } from "./view_notes.ts";
 
 /** How pages are observed. */
 export interface ObserveOptions {
@@ -190,40 +193,7 @@ export class PageObserver {
       maxText: 4000,
       maxLabel: MAX_LABEL,
     });
-    let lines: { text: string; heading?: number }[] = [];
-    for (const e of walk.entries) {
-      if (e.kind === "item" && e.item.kind === "text") {
-        lines.push(e.item.heading ? { text: e.item.text, heading: e.item.heading } : e.item);
-      }
-    }
-    const query = options.query?.trim();
-    if (query) lines = passages(lines, query);
-    const rendered = lines.map((l) => (l.heading ? `${"#".repeat(l.heading)} ${l.text}` : l.text));
-    const budget = Math.max(300, this.#options.tokenBudget);
-    const pages: string[][] = [[]];
-    let used = 0;
-    for (const line of rendered) {
-      const t = estimateTokens(line) + 1;
-      if (used + t > budget && pages[pages.length - 1]!.length > 0) {
-        pages.push([]);
-        used = 0;
-      }
-      const text = t > budget ? line.slice(0, budget * 2) + "…" : line;
-      pages[pages.length - 1]!.push(text);
-      used += Math.min(t, budget);
-    }
-    const n = Math.min(Math.max(1, options.page ?? 1), pages.length);
-    if (rendered.length === 0) {
-      return {
-        text: query ? `No text mentions ${JSON.stringify(query)} on the page` : "(no text)",
-        pages: 0,
-      };
-    }
-    const more = n < pages.length ? `; read page ${n + 1} for more` : "";
-    const head = `Text${
-      query ? ` mentioning ${JSON.stringify(query)}` : ""
-    }, page ${n} of ${pages.length}${more}:`;
-    return { text: [head, ...pages[n - 1]!].join("\n"), pages: pages.length };
+    return readPages(walk.entries, options, this.#options.tokenBudget);
   }
 
   /** The element behind an ID from an observation; throws when it never existed or is gone. */
@@ -336,119 +306,44 @@ export class PageObserver {
 
   /** Lines in reading order (dialog first), cut to the token budget, with closing notes. */
   #compose(walk: PageWalk, o: ObserveOptions): SummaryLine[] {
-    const modal = walk.main.modal;
-    type Entry = { line: SummaryLine; rank: number; tokens: number };
-    const first: Entry[] = [];
-    const rest: Entry[] = [];
     const compact = o.scope === "page"
       ? compactPage(walk.entries)
       : { entries: walk.entries, leftLines: 0 };
-    for (const e of compact.entries) {
+    const entries = this.#ranked(compact.entries, walk.main.modal);
+    const notes = closingNotes(walk, {
+      scope: o.scope,
+      leftLines: compact.leftLines,
+      idOf: (s) => this.#ids.assign(s.frame, s.token, s.lid).id,
+    });
+    return fitLines(entries, notes, o.tokenBudget);
+  }
+
+  /**
+   * The walk's lines in reading order, ranked (see `LINE_RANKS`); with a modal dialog open,
+   * the dialog's lines first, then a divider and the page behind it.
+   */
+  #ranked(walked: readonly WalkEntry[], modal: boolean): Ranked[] {
+    const first: Ranked[] = [];
+    const rest: Ranked[] = [];
+    for (const e of walked) {
       if (e.kind === "frame") {
         const url = e.frame.url();
         const text = `--- frame${/^https?:/.test(url) ? ` ${shortUrl(url)}` : ""}`;
-        const target = e.where & WHERE.dialog ? first : rest;
-        target.push({ line: { kind: "note", text, divider: "frame" }, rank: 99, tokens: 0 });
+        (e.where & WHERE.dialog ? first : rest).push(divider(text, "frame"));
         continue;
       }
       const made = this.#made(e);
       if (!made) continue;
-      const { line, tokens } = made;
-      const w = e.item.where;
-      const inView = (w & WHERE.viewport) !== 0;
-      let rank: number;
-      if (w & WHERE.dialog) rank = 0;
-      else if (w & WHERE.form) rank = 1;
-      else if (line.kind === "element") rank = inView ? 2 : 5;
-      else if (line.kind === "text" && line.heading) rank = inView ? 3 : 6;
-      else rank = inView ? 4 : 7;
-      if (modal && !(w & WHERE.dialog)) rank += 10;
-      const entry: Entry = { line, rank, tokens };
-      (modal && w & WHERE.dialog ? first : rest).push(entry);
+      const where = e.item.where;
+      const entry = { ...made, rank: rankOf({ where, line: made.line }, modal) };
+      (modal && where & WHERE.dialog ? first : rest).push(entry);
     }
-    const entries = modal
-      ? [
-        ...first,
-        {
-          line: {
-            kind: "note",
-            text: "--- page behind the dialog (inert until it closes):",
-            divider: "dialog",
-          },
-          rank: 99,
-          tokens: 0,
-        } as Entry,
-        ...rest,
-      ]
-      : rest;
-
-    const notes: string[] = [];
-    if (o.scope === "viewport") {
-      const { above, below } = walk;
-      const screens = (n: number) => `${n.toFixed(1)} screens`;
-      if (above + below > 0) {
-        const parts: string[] = [];
-        if (below) {
-          parts.push(
-            `${below} interactive element${below === 1 ? "" : "s"} below (${
-              screens(walk.main.screensBelow)
-            })`,
-          );
-        }
-        if (above) parts.push(`${above} above`);
-        notes.push(`… ${parts.join(", ")}; scroll or use find`);
-      } else if (walk.main.screensBelow >= 0.5) {
-        notes.push(`… ${screens(walk.main.screensBelow)} more text below; scroll or use read`);
-      }
-      const beside = besideNote(walk.main);
-      if (beside) notes.push(beside);
-    }
-    if (compact.leftLines > 0) {
-      notes.push(`… (+N lines): text shortened in this whole-page view; use read for all of it`);
-    }
-    if (walk.scrollers.length > 0) {
-      const list = walk.scrollers.slice(0, 4).map((s) => {
-        const by = `; scroll with [${this.#ids.assign(s.frame, s.token, s.lid).id}]`;
-        return `${JSON.stringify(s.name)} (${s.total} item${
-          s.total === 1 ? "" : "s"
-        }: ${s.above} above, ${s.below} below${by})`;
-      });
-      notes.push(`… more inside scrollable areas: ${list.join(", ")}; use find`);
-    }
-    const noteTokens = notes.reduce((n, t) => n + estimateTokens(t) + 1, 0);
-    const reserve = 40; // the line that says what the budget left out
-    const structural = entries.filter((e) => e.rank === 99).length * 12;
-    // Elements and headings on screen may use the whole budget; plain text and what is only
-    // near the screen (the margin band) fill at most EXTRA_SHARE of it.
-    const keep = fitBudget(
-      entries.map((e) => (e.rank === 99 ? { tokens: 0, rank: -1 } : e)),
-      Math.max(0, o.tokenBudget - noteTokens - reserve - structural),
-      {
-        from: 4,
-        budget: Math.max(0, o.tokenBudget * EXTRA_SHARE - noteTokens - reserve - structural),
-      },
-    );
-    let leftEls = 0, leftText = 0;
-    const lines: SummaryLine[] = [];
-    entries.forEach((e, i) => {
-      if (keep[i]) lines.push(e.line);
-      else if (e.line.kind === "element") leftEls++;
-      else leftText++;
-    });
-    // A frame header with nothing kept after it (before the next header) goes too.
-    const tidy = lines.filter((l, i) =>
-      !(l.kind === "note" && l.divider === "frame" &&
-        (i + 1 >= lines.length || lines[i + 1]!.kind === "note"))
-    );
-    if (leftEls + leftText > 0) {
-      const parts = [
-        leftEls ? `${leftEls} element${leftEls === 1 ? "" : "s"}` : "",
-        leftText ? `${leftText} text line${leftText === 1 ? "" : "s"}` : "",
-      ].filter(Boolean);
-      notes.push(`… left out to fit the token budget: ${parts.join(", ")}; use find or read`);
-    }
-    for (const text of notes) tidy.push({ kind: "note", text });
-    return tidy;
+    if (!modal) return rest;
+    return [
+      ...first,
+      divider("--- page behind the dialog (inert until it closes):", "dialog"),
+      ...rest,
+    ];
   }
 
   async #drawOverlay(walk: PageWalk, lines: SummaryLine[]): Promise<void> {
@@ -505,24 +400,4 @@ function position(y: number): string {
 
 function shortUrl(url: string): string {
   return url.length > 70 ? url.slice(0, 69) + "…" : url;
-}
-
-/**
- * Pages wider than the window: a few pixels of overflow are layout noise, this much (a quarter
- * of a screen) is content a person scrolls sideways to read.
- */
-const BESIDE_MIN_SCREENS = 0.25;
-
-/** `… 1.3 screens more to the right; scroll right`, when the page goes on beside the window. */
-function besideNote(main: { screensLeft: number; screensRight: number }): string | undefined {
-  const parts: string[] = [];
-  if (main.screensLeft >= BESIDE_MIN_SCREENS) {
-    parts.push(`${main.screensLeft.toFixed(1)} screens to the left`);
-  }
-  if (main.screensRight >= BESIDE_MIN_SCREENS) {
-    parts.push(`${main.screensRight.toFixed(1)} screens to the right`);
-  }
-  if (parts.length === 0) return undefined;
-  const way = main.screensRight >= BESIDE_MIN_SCREENS ? "right" : "left";
-  return `… the page goes on beside the window: ${parts.join(", ")}; scroll ${way}`;
 }
