@@ -6,6 +6,7 @@ import { type BrowserPort, type Tool, type ToolRegistry, validateArgs } from "..
 import type { SafetyGate } from "./safety_gate.ts";
 import { toCallToolResult } from "./tool_results.ts";
 import { guardVerification } from "./verification_gate.ts";
+import { ViewMemory } from "./view_memory.ts";
 
 /** The browser the server drives: the tools' interface, and closing it. */
 export type McpBrowser = BrowserPort & { close(): Promise<void> };
@@ -46,6 +47,8 @@ export class ToolCalls implements AsyncDisposable {
   readonly #inputEnded = Promise.withResolvers<void>();
   #browser: Promise<McpBrowser> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
+  /** What the client last read of the page: an action's report is its difference. */
+  #views = new ViewMemory();
 
   constructor(options: ToolCallsOptions) {
     this.#options = options;
@@ -141,6 +144,7 @@ export class ToolCalls implements AsyncDisposable {
         log("mcp: the browser is gone (closed or crashed); starting a new one");
         this.#browser = undefined;
         restarted = true;
+        this.#views = new ViewMemory();
         await previous.close().catch(() => {/* already gone: this only cleans up */});
       }
       return { browser: await (this.#browser ??= startBrowser()), restarted };
@@ -161,28 +165,34 @@ export class ToolCalls implements AsyncDisposable {
   ): Promise<ToolResult> {
     const { registry, gate } = this.#options;
     const limit = this.#drainLimit();
-    const ctx = { browser, signal: AbortSignal.any([signal, this.#stopping.signal, limit.signal]) };
+    const signals = AbortSignal.any([signal, this.#stopping.signal, limit.signal]);
     // The drain limit is answered even when the call does not heed its signal (a module's call
     // to a service that hangs): it is left to end by itself, and the client gets its answer.
     return await Promise.race([
-      guardVerification(
-        tool,
-        browser,
-        () =>
-          gate.run(
-            tool,
-            args,
-            browser,
-            ctx.signal,
-            (dialogs) => registry.dispatch({ name: tool.name, args }, { ...ctx, dialogs }),
-          ),
-      ),
+      this.#views.around(tool, browser, (seen) =>
+        guardVerification(
+          tool,
+          seen,
+          () =>
+            gate.run(
+              tool,
+              args,
+              seen,
+              signals,
+              (dialogs) =>
+                registry.dispatch({ name: tool.name, args }, {
+                  browser: seen,
+                  signal: signals,
+                  dialogs,
+                }),
+            ),
+        )),
       rejectOnAbort(limit.signal),
     ]).catch((error: unknown): ToolResult => ({
       ok: false,
       text: limit.signal.aborted
         ? (limit.signal.reason as Error).message
-        : ctx.signal.aborted
+        : signals.aborted
         ? "Cancelled"
         : error instanceof Error
         ? error.message
