@@ -4,6 +4,7 @@ import type { Downloads } from "../downloads/downloads.ts";
 import { type FocusedInfo, inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { pause } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
 
 /** A move in the tab's history. */
 export type HistoryAction = "back" | "forward" | "reload";
@@ -28,7 +29,7 @@ export async function goHistory(page: Page, action: HistoryAction): Promise<void
       await cdp.detach().catch(() => {/* the page is closing */});
     }
   }
-  const options = { waitUntil: "domcontentloaded", timeout: 30_000 } as const;
+  const options = { waitUntil: "domcontentloaded", timeout: WAITS.navigation.ms } as const;
   try {
     if (action === "back") await page.goBack(options);
     else if (action === "forward") await page.goForward(options);
@@ -85,7 +86,7 @@ export async function waitFor(page: Page, options: WaitOptions): Promise<string>
   }
   if (options.networkIdle) {
     try {
-      await page.waitForNetworkIdle({ idleTime: 500, timeout, concurrency: 0 });
+      await page.waitForNetworkIdle({ idleTime: WAITS.networkIdle.ms, timeout, concurrency: 0 });
     } catch (cause) {
       throw new ActionError(
         "timeout",
@@ -136,9 +137,9 @@ export async function waitForDownloads(
   signal?: AbortSignal,
 ): Promise<DownloadRecord[]> {
   const deadline = performance.now() + timeoutMs;
-  // Downloads has one begin listener, used by the session: look every 50 ms, up to the deadline.
+  // Downloads has one begin listener, used by the session: look every `WAITS.downloadBeginPoll`, up to the deadline.
   while (!downloads.beganSince(mark) && performance.now() < deadline) {
-    await pause(Math.min(50, deadline - performance.now()), signal);
+    await pause(Math.min(WAITS.downloadBeginPoll.ms, deadline - performance.now()), signal);
   }
   return downloads.pending ? await downloads.finishPending(signal) : [];
 }

@@ -1,6 +1,7 @@
 import type { HTTPResponse, Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
 import { capturePage } from "../screenshots/screenshot.ts";
 import { closeBrowser, openBrowser, type OpenedBrowser } from "./browser_launch.ts";
 
@@ -98,7 +99,7 @@ export class ChromeInstance implements AsyncDisposable {
   /** Closes the tab `tabId`. */
   async closeTab(tabId: string): Promise<void> {
     const page = await this.#page(tabId);
-    await withDeadline(page.close(), 5000).catch(() => {/* the tab went away */});
+    await withDeadline(page.close(), WAITS.tabClose.ms).catch(() => {/* the tab went away */});
   }
 
   /** True when `tabId` is one of this browser's open tabs. */
@@ -216,7 +217,7 @@ export class ChromeInstance implements AsyncDisposable {
       if (what.text !== undefined) {
         await page.waitForFunction(
           (text: string) => (document.body?.innerText ?? "").includes(text),
-          { timeout: timeoutMs, polling: 100 },
+          { timeout: timeoutMs, polling: WAITS.textPoll.ms },
           what.text,
         );
       }
@@ -270,7 +271,7 @@ export class ChromeInstance implements AsyncDisposable {
   }
 
   async #describe(page: Page): Promise<ChromeTab> {
-    const title = await withDeadline(page.title(), 5000).catch(() => "");
+    const title = await withDeadline(page.title(), WAITS.tabTitle.ms).catch(() => "");
     return { id: this.#idOf(page), url: page.url(), title };
   }
 

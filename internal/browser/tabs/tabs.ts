@@ -1,11 +1,9 @@
 import type { Browser, Page, Target } from "puppeteer-core";
 import { ActionError, type TabInfo } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
 
 export type { TabInfo };
-
-/** Longest wait, at the end of an action, for a tab the browser announced to become usable. */
-const ANNOUNCED_TAB_WAIT_MS = 2000;
 
 /**
  * The tabs of a run: the first page, and every tab a page of ours opens (`target=_blank`,
@@ -111,12 +109,12 @@ export class Tabs {
 
   /**
    * Ends the action; returns the tabs it opened and whether the current tab closed itself. A tab
-   * the browser announced but puppeteer has not made ready yet is waited for (2 s at most).
+   * the browser announced but puppeteer has not made ready yet is waited for (`WAITS.announcedTab`).
    */
   async endAction(): Promise<{ opened: Page[]; closedItself: boolean }> {
-    const deadline = performance.now() + ANNOUNCED_TAB_WAIT_MS;
+    const deadline = performance.now() + WAITS.announcedTab.ms;
     while (this.#expected.size > 0 && performance.now() < deadline) {
-      await pause(20);
+      await pause(WAITS.announcedTabPoll.ms);
     }
     this.#expected.clear();
     await Promise.all(this.#pending);
