@@ -5,6 +5,7 @@ import { type FocusedInfo, inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { pause } from "../shared/deadline.ts";
 import { WAITS } from "../settle/budgets.ts";
+import { waitForNetworkIdle } from "../settle/network.ts";
 
 /** A move in the tab's history. */
 export type HistoryAction = "back" | "forward" | "reload";
@@ -47,7 +48,7 @@ export interface WaitOptions {
   /** A CSS selector to reach `state` (default `visible`). */
   selector?: string;
   state?: "visible" | "hidden" | "attached" | "detached";
-  /** No network request for half a second. */
+  /** No request that counts (`settle/network.ts`) for `WAITS.networkIdle`. */
   networkIdle?: boolean;
   /** A plain pause, in ms. */
   ms?: number;
@@ -85,13 +86,12 @@ export async function waitFor(page: Page, options: WaitOptions): Promise<string>
     done.push(`"${options.selector}" is ${state}`);
   }
   if (options.networkIdle) {
-    try {
-      await page.waitForNetworkIdle({ idleTime: WAITS.networkIdle.ms, timeout, concurrency: 0 });
-    } catch (cause) {
+    const quietMs = WAITS.networkIdle.ms;
+    const signal = options.signal;
+    if (!await waitForNetworkIdle(page, { quietMs, timeoutMs: timeout, signal })) {
       throw new ActionError(
         "timeout",
-        `The network was still busy after ${timeout} ms (pages that poll never go idle): wait by ms instead`,
-        { cause },
+        `The network was still busy after ${timeout} ms (the page kept asking for more): wait by ms instead`,
       );
     }
     done.push("the network is idle");

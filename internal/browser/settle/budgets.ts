@@ -140,8 +140,8 @@ export const WAITS = Object.freeze(
     },
     networkIdle: {
       ms: 500,
-      reason: "browser_wait's network idle: no request that counts (see settle/network.ts) " +
-        "for this long, Chromium's and Playwright's networkidle window",
+      reason: "browser_wait's network idle and a new tab's early requests: no request that " +
+        "counts (settle/network.ts) for this long, Chromium's and Playwright's window",
     },
   } as const satisfies Record<string, Budget>,
 );

@@ -2,6 +2,7 @@ import type { Browser, Page, Target } from "puppeteer-core";
 import { ActionError, type TabInfo } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
 import { WAITS } from "../settle/budgets.ts";
+import { UnseenRequests } from "../settle/unseen_requests.ts";
 
 export type { TabInfo };
 
@@ -64,7 +65,10 @@ export class Tabs {
     browser.on("targetdiscovered", discovered);
     browser.on("targetdestroyed", destroyed);
     browser.on("targetcreated", created);
+    // A tab an action opens is listened to from its birth: its early requests hold its settle.
+    const unlisten = UnseenRequests.listen(first, () => this.#acting);
     this.#stop = () => {
+      unlisten();
       browser.off("targetdiscovered", discovered);
       browser.off("targetdestroyed", destroyed);
       browser.off("targetcreated", created);
