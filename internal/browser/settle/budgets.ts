@@ -138,6 +138,11 @@ export const WAITS = Object.freeze(
       reason: "how often a wait for a text (chrome_wait_for) looks at the page: a text that " +
         "shows is seen within a frame or so, at little cost to the page",
     },
+    script: {
+      ms: 30_000,
+      reason: "a script a tool module runs in a page (chrome_evaluate) may take this long, a " +
+        "promise it returns included; a longer one is reported as a timeout",
+    },
     networkIdle: {
       ms: 500,
       reason: "browser_wait's network idle and a new tab's early requests: no request that " +

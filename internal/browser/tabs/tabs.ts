@@ -103,6 +103,16 @@ export class Tabs {
     this.#stop();
   }
 
+  /**
+   * Opens a blank tab in the first tab's browser (context) and adds it to the tabs; the current
+   * tab stays current.
+   */
+  async open(): Promise<Page> {
+    const page = await this.#current.browserContext().newPage();
+    if (!this.#pages.includes(page)) this.#add(page);
+    return page;
+  }
+
   /** Marks the start of an action: tabs opened from now on are its doing. */
   startAction(): void {
     this.#acting = true;
