@@ -63,6 +63,7 @@ export {
   renderElement,
   renderOutcome,
   renderWall,
+  WAITS,
 } from "../browser/mod.ts";
 export { validateArgs, type ValidateOptions } from "./check_args.ts";
 export {

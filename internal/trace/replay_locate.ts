@@ -5,6 +5,7 @@
  * @module
  */
 import type { BrowserState, ObservedElement, ToolCall } from "../entity/mod.ts";
+import { WAITS } from "../tools/mod.ts";
 import type { ReplayOptions } from "./replay_types.ts";
 import { describeRefusal, type HealDecision, healTarget } from "./replay_heal.ts";
 import { checkSplit, describeSplit } from "./replay_split.ts";
@@ -34,7 +35,7 @@ export async function locate(
   target: TargetRecord,
   call: ToolCall,
 ): Promise<{ id?: number; state: BrowserState; heal?: HealDecision }> {
-  const deadline = performance.now() + (options.findTimeoutMs ?? 3000);
+  const deadline = performance.now() + (options.findTimeoutMs ?? WAITS.replayFind.ms);
   let last: HealDecision | undefined;
   for (;;) {
     // As in the recorded run: banners are closed before the page is looked at.
@@ -56,7 +57,7 @@ export async function locate(
     if (agreed || performance.now() >= deadline) return { state, heal };
     last = heal;
     // Late content (a list still loading) gets a moment; the deadline bounds the wait.
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, WAITS.replayPoll.ms));
   }
 }
 

@@ -36,7 +36,7 @@ export interface ReplayOptions {
   outDir?: string;
   /** NAME → value for `{{secret:NAME}}` in recorded `type` steps (the trace holds only names). */
   secrets?: Record<string, string>;
-  /** How long to look for a step's target before failing, in ms (pages may still be loading). */
+  /** How long to look for a step's target before failing, in ms (default `WAITS.replayFind`). */
   findTimeoutMs?: number;
   /**
    * `--yes`: destructive steps (pay, delete, send) and the page's `confirm()` dialogs are allowed.

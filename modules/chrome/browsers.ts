@@ -1,6 +1,6 @@
 /**
- * The chrome module's browsers: which are open, which tab id belongs to which, and the settings
- * they are launched with. One dead browser is noticed when asked for, closed and forgotten.
+ * The chrome module's browsers: which are open and the settings they are launched with (each
+ * browser knows its own tabs). One dead browser is noticed when asked for, closed and forgotten.
  *
  * @module
  */
@@ -20,11 +20,9 @@ export interface ChromeSettings {
   chromePath: string | undefined;
 }
 
-/** The open browsers and the tab ids handed out, with the settings and log of the module. */
+/** The open browsers, with the settings and log of the module. */
 export class ChromeBrowsers {
   readonly #browsers = new Map<string, ChromeInstance>();
-  /** Which browser each tab id we handed out belongs to. */
-  readonly #owners = new Map<string, string>();
   #settings: ChromeSettings = { headless: true, maxBrowsers: 4, chromePath: undefined };
   #log: (message: string) => void = () => {};
 
@@ -56,7 +54,6 @@ export class ChromeBrowsers {
     });
     this.#browsers.set(browser.id, browser);
     const [first] = await browser.tabs();
-    if (first) this.#owners.set(first.id, browser.id);
     this.#log(`launched ${browser.id}`);
     return { browser, first: first?.id };
   }
@@ -85,33 +82,23 @@ export class ChromeBrowsers {
     return browser;
   }
 
-  /** The browser that holds `tab`. */
+  /** The browser that holds `tab`, alive (see {@link browserOf}). */
   async tabOwner(tab: string): Promise<ChromeInstance> {
-    const owner = this.#owners.get(tab);
-    if (owner) return await this.browserOf(owner);
-    for (const browser of this.#browsers.values()) {
-      if (await browser.hasTab(tab).catch(() => false)) return browser;
-    }
+    const owner = this.all.find((browser) => browser.hasTab(tab));
+    if (owner) return await this.browserOf(owner.id);
     throw new ToolFailure("not_found", `No tab "${tab}": list the tabs with chrome_list_tabs`, {
       tab,
     });
   }
 
-  /** Notes that `tab` belongs to `browser`. */
-  own(tab: string, browser: ChromeInstance): void {
-    this.#owners.set(tab, browser.id);
-  }
-
   /** Closes `tab` in the browser that holds it. */
   async closeTab(tab: string): Promise<void> {
     await (await this.tabOwner(tab)).closeTab(tab);
-    this.#owners.delete(tab);
   }
 
-  /** Closes `browser` and forgets it and its tabs, logging `why`. */
+  /** Closes `browser` and forgets it (and so its tabs), logging `why`. */
   async forget(browser: ChromeInstance, why: string): Promise<void> {
     this.#browsers.delete(browser.id);
-    for (const [tab, owner] of this.#owners) if (owner === browser.id) this.#owners.delete(tab);
     await browser.close();
     this.#log(`closed ${browser.id} (${why})`);
   }

@@ -173,7 +173,6 @@ async function listTabs(a: Args): Promise<ModuleResult> {
       continue;
     }
     const tabs = await browser.tabs();
-    for (const t of tabs) browsers.own(t.id, browser);
     data.push({ browser: browser.id, tabs });
     lines.push(
       `${browser.id}:`,
@@ -214,7 +213,6 @@ const HANDLERS: Record<string, Handler> = {
     const browser = await browsers.browserOf(String(a.browser));
     if (typeof a.url === "string") checkUrl(a.url);
     const opened = await browser.newTab(typeof a.url === "string" ? a.url : undefined);
-    browsers.own(opened.id, browser);
     const where = opened.url ? ` at ${opened.url}` : "";
     return { text: `Opened tab "${opened.id}" in "${browser.id}"${where}`, data: { ...opened } };
   },
@@ -233,7 +231,7 @@ const HANDLERS: Record<string, Handler> = {
       data: loaded,
     };
   },
-  chrome_get_url: async (_, tab) => await (await at(tab)).url(tab),
+  chrome_get_url: async (_, tab) => (await at(tab)).url(tab),
   async chrome_screenshot(a, tab) {
     const full = a.full_page === true;
     const png = await (await at(tab)).screenshot(tab, full);

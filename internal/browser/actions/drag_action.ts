@@ -15,7 +15,7 @@ import { perform, refusal, type Target } from "./pipeline.ts";
 import { handleInRealm, onElement } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { pause } from "../shared/deadline.ts";
-import { DRAG_START_WAIT_MS } from "../settle/policy.ts";
+import { WAITS } from "../settle/budgets.ts";
 
 /** Where a drag ends: on an element, on a text shown on the page, and/or moved by pixels. */
 export interface DropAt {
@@ -62,7 +62,7 @@ export function dragElement(
       await page.mouse.down();
       // The first move starts a native drag, or a pointer drag's "follow" (most need a few px).
       await page.mouse.move(from.x + 4, from.y + 4, { steps: 2 });
-      if (native) await Promise.race([began, pause(DRAG_START_WAIT_MS, env.signal)]);
+      if (native) await Promise.race([began, pause(WAITS.dragStart.ms, env.signal)]);
       const point = await dropPoint(page, source, from, to, env);
       await page.mouse.move(point.x, point.y, { steps: MOVE_STEPS });
       if (data) await dropNative(cdp, point, data);

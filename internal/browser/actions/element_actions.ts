@@ -10,6 +10,7 @@ import { isolatedRealm } from "../runtime/realm.ts";
 import { parseKeys } from "./keys.ts";
 import { cut } from "../shared/text.ts";
 import { closingInput } from "../tabs/self_closing.ts";
+import { WAITS } from "../settle/budgets.ts";
 
 /** Texts up to this long are typed key by key (autocompletes listen to keys); longer ones are inserted. */
 const KEY_BY_KEY_MAX = 60;
@@ -245,7 +246,7 @@ export async function uploadFile(
       await inputEl.dispose();
     }
   }
-  const chooser = page.waitForFileChooser({ timeout: 3000 });
+  const chooser = page.waitForFileChooser({ timeout: WAITS.fileChooser.ms });
   chooser.catch(() => {/* reported below */});
   await clickElement(page, target, env);
   try {

@@ -4,6 +4,8 @@ import type { Downloads } from "../downloads/downloads.ts";
 import { type FocusedInfo, inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { pause } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
+import { waitForNetworkIdle } from "../settle/network.ts";
 
 /** A move in the tab's history. */
 export type HistoryAction = "back" | "forward" | "reload";
@@ -28,7 +30,7 @@ export async function goHistory(page: Page, action: HistoryAction): Promise<void
       await cdp.detach().catch(() => {/* the page is closing */});
     }
   }
-  const options = { waitUntil: "domcontentloaded", timeout: 30_000 } as const;
+  const options = { waitUntil: "domcontentloaded", timeout: WAITS.navigation.ms } as const;
   try {
     if (action === "back") await page.goBack(options);
     else if (action === "forward") await page.goForward(options);
@@ -46,7 +48,7 @@ export interface WaitOptions {
   /** A CSS selector to reach `state` (default `visible`). */
   selector?: string;
   state?: "visible" | "hidden" | "attached" | "detached";
-  /** No network request for half a second. */
+  /** No request that counts (`settle/network.ts`) for `WAITS.networkIdle`. */
   networkIdle?: boolean;
   /** A plain pause, in ms. */
   ms?: number;
@@ -84,13 +86,12 @@ export async function waitFor(page: Page, options: WaitOptions): Promise<string>
     done.push(`"${options.selector}" is ${state}`);
   }
   if (options.networkIdle) {
-    try {
-      await page.waitForNetworkIdle({ idleTime: 500, timeout, concurrency: 0 });
-    } catch (cause) {
+    const quietMs = WAITS.networkIdle.ms;
+    const signal = options.signal;
+    if (!await waitForNetworkIdle(page, { quietMs, timeoutMs: timeout, signal })) {
       throw new ActionError(
         "timeout",
-        `The network was still busy after ${timeout} ms (pages that poll never go idle): wait by ms instead`,
-        { cause },
+        `The network was still busy after ${timeout} ms (the page kept asking for more): wait by ms instead`,
       );
     }
     done.push("the network is idle");
@@ -136,9 +137,9 @@ export async function waitForDownloads(
   signal?: AbortSignal,
 ): Promise<DownloadRecord[]> {
   const deadline = performance.now() + timeoutMs;
-  // Downloads has one begin listener, used by the session: look every 50 ms, up to the deadline.
+  // Downloads has one begin listener, used by the session: look every `WAITS.downloadBeginPoll`, up to the deadline.
   while (!downloads.beganSince(mark) && performance.now() < deadline) {
-    await pause(Math.min(50, deadline - performance.now()), signal);
+    await pause(Math.min(WAITS.downloadBeginPoll.ms, deadline - performance.now()), signal);
   }
   return downloads.pending ? await downloads.finishPending(signal) : [];
 }

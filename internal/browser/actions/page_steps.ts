@@ -11,6 +11,7 @@ import { inRealm, onElement, type ScrollResult } from "../runtime/page_runtime.t
 import { isolatedRealm } from "../runtime/realm.ts";
 import type { PointerEnv } from "./actionability.ts";
 import { perform, type Target } from "./pipeline.ts";
+import { loadPage } from "../tabs/load_page.ts";
 
 /** Where a scroll goes: a screen up or down, or sideways. */
 export type ScrollDirection = "up" | "down" | "left" | "right";
@@ -30,8 +31,7 @@ export function openUrl(env: ActionEnv, url: string, options: ActOptions): Promi
   return runAction(env, options, async (page) => {
     let status = 0;
     try {
-      const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: 30_000 });
-      status = response?.status() ?? 0;
+      status = await loadPage(page, url) ?? 0;
     } catch (cause) {
       const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
       throw new BrowserError(`Cannot open "${url}": ${why}`, { cause });

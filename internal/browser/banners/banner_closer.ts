@@ -2,13 +2,10 @@ import type { Frame, Page } from "puppeteer-core";
 import { type BannerClosing, inRealm } from "../runtime/page_runtime.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
+import { WAITS } from "../settle/budgets.ts";
 
-/** Passes per domain, and the time they may take in total and in one step, in ms. */
+/** Passes per domain; the time they may take is `WAITS.bannerDomain` and `WAITS.bannerStep`. */
 const MAX_PASSES = 3;
-const DOMAIN_BUDGET_MS = 2000;
-const STEP_BUDGET_MS = 800;
-/** A domain is checked again no sooner than this after a pass. */
-const RECHECK_MS = 1000;
 
 /**
  * Closes cookie and consent banners without the model: after a navigation and on the first
@@ -57,9 +54,9 @@ export class BannerCloser {
     const state = this.#domains.get(domain) ?? { passes: 0, spent: 0, lastAt: -Infinity };
     this.#domains.set(domain, state);
     // A pass that found nothing a moment ago (the same step) would find nothing again.
-    const recent = performance.now() - state.lastAt < RECHECK_MS;
-    if (recent || state.passes >= MAX_PASSES || state.spent >= DOMAIN_BUDGET_MS) return [];
-    const budget = Math.min(STEP_BUDGET_MS, DOMAIN_BUDGET_MS - state.spent);
+    const recent = performance.now() - state.lastAt < WAITS.bannerRecheck.ms;
+    if (recent || state.passes >= MAX_PASSES || state.spent >= WAITS.bannerDomain.ms) return [];
+    const budget = Math.min(WAITS.bannerStep.ms, WAITS.bannerDomain.ms - state.spent);
     const started = performance.now();
     const out: string[] = [];
     while (state.passes < MAX_PASSES) {
@@ -83,7 +80,7 @@ export class BannerCloser {
     const out: string[] = [];
     const started = performance.now();
     for (let pass = 0; pass < MAX_PASSES; pass++) {
-      const left = DOMAIN_BUDGET_MS - (performance.now() - started);
+      const left = WAITS.bannerDomain.ms - (performance.now() - started);
       if (left <= 0) break;
       const closed = await this.#pass(page, null, left);
       out.push(...closed);
@@ -99,7 +96,7 @@ export class BannerCloser {
    */
   async clearCover(page: Page, frame: Frame, at: { x: number; y: number }): Promise<string[]> {
     if (!this.#enabled) return [];
-    return await this.#pass(page, { frame, at }, STEP_BUDGET_MS);
+    return await this.#pass(page, { frame, at }, WAITS.bannerStep.ms);
   }
 
   async #pass(

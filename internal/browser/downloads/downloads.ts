@@ -3,9 +3,7 @@ import type { Browser, CDPSession, Frame, Page } from "puppeteer-core";
 import type { DownloadRecord } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { browserCdpSession } from "../launch/browser_launch.ts";
-
-/** Longest wait for one download to finish, in ms. */
-const DOWNLOAD_TIMEOUT_MS = 120_000;
+import { WAITS } from "../settle/budgets.ts";
 
 interface Item {
   guid: string;
@@ -134,7 +132,7 @@ export class Downloads implements AsyncDisposable {
     for (const item of this.#items.filter((i) => !i.reported)) {
       const started = performance.now();
       // finished never rejects: a rejection here is the deadline or the signal.
-      const waited = await withDeadline(item.finished.promise, DOWNLOAD_TIMEOUT_MS, signal)
+      const waited = await withDeadline(item.finished.promise, WAITS.download.ms, signal)
         .then(() => true, () => false);
       if (!waited || !item.result) {
         const waitedMs = Math.round(performance.now() - started);

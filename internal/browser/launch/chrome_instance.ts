@@ -1,7 +1,11 @@
-import type { HTTPResponse, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
 import { capturePage } from "../screenshots/screenshot.ts";
+import { loadPage } from "../tabs/load_page.ts";
+import { Tabs } from "../tabs/tabs.ts";
+import { BrowserHealth } from "./browser_health.ts";
 import { closeBrowser, openBrowser, type OpenedBrowser } from "./browser_launch.ts";
 
 /** One tab of a {@link ChromeInstance}. */
@@ -26,13 +30,15 @@ export const MAX_CONTENT = 100_000;
 
 let instances = 0;
 let tabCount = 0;
-const tabIds = new WeakMap<Page, string>();
 
 /**
  * A browser driven by CSS selectors and script, for tool modules (the `chrome` module): launched
- * and closed by the same code as the agent's browser, its tabs named by ids unique in the
- * process. A process that died is noticed (`alive` false) and its temporary profile removed.
- * Failures throw an `ActionError` with a kind (`not_found`, `timeout`, `gone`, `failed`).
+ * and closed by the same code as the agent's browser (`launch/`), its tabs kept by the same
+ * {@link Tabs} and loaded by the same {@link loadPage}, its liveness watched by the same
+ * {@link BrowserHealth}; its tabs named by ids unique in the process. A browser whose process
+ * died is noticed (`alive` false) and its temporary profile removed; it still knows the ids of
+ * its tabs, to say so. Failures throw an `ActionError` with a kind (`not_found`, `timeout`,
+ * `gone`, `failed`).
  *
  * @example
  * ```ts
@@ -45,34 +51,31 @@ export class ChromeInstance implements AsyncDisposable {
   /** `chrome-1`, unique in this process. */
   readonly id: string;
   readonly #opened: OpenedBrowser;
-  #alive = true;
+  readonly #health: BrowserHealth;
+  readonly #tabs: Tabs;
+  /** Its tabs by id: the open ones, and those open when the browser went away. */
+  readonly #byId = new Map<string, Page>();
+  readonly #ids = new WeakMap<Page, string>();
   #closing: Promise<void> | undefined;
 
   private constructor(opened: OpenedBrowser) {
     this.id = `chrome-${++instances}`;
     this.#opened = opened;
-    const proc = opened.browser.process();
-    const died = () => {
-      if (!this.#alive) return;
-      this.#alive = false;
-      // The process is gone: only its temporary profile is left to remove.
-      void this.close();
-    };
-    proc?.once("exit", died);
-    opened.browser.once("disconnected", died);
+    this.#health = new BrowserHealth(opened.browser);
+    this.#tabs = new Tabs(opened.browser, opened.page, (page) => this.#adopt(page));
+    // The process died or its connection dropped: only its temporary profile is left to remove.
+    this.#health.lost.addEventListener("abort", () => void this.close(), { once: true });
   }
 
   /** Starts a new Chromium with a temporary profile and one blank tab. */
   static async launch(options: ChromeInstanceOptions): Promise<ChromeInstance> {
     const opened = await openBrowser({ headless: options.headless ?? true, ...options });
-    const instance = new ChromeInstance(opened);
-    instance.#idOf(opened.page);
-    return instance;
+    return new ChromeInstance(opened);
   }
 
   /** False once the browser was closed or its process died. */
   get alive(): boolean {
-    return this.#alive && this.#opened.browser.connected;
+    return this.#closing === undefined && !this.#health.lost.aborted;
   }
 
   /** The browser's process ID (launched browsers). */
@@ -80,31 +83,30 @@ export class ChromeInstance implements AsyncDisposable {
     return this.#opened.browser.process()?.pid;
   }
 
-  /** Every open tab, in the browser's order. */
+  /** Every open tab, in the order they were opened. */
   async tabs(): Promise<ChromeTab[]> {
-    const pages = await this.#pages();
-    return await Promise.all(pages.map((p) => this.#describe(p)));
+    this.#check();
+    return await Promise.all(this.#tabs.pages.map((p) => this.#describe(p)));
   }
 
   /** Opens a tab, at `url` when given (waiting for its load up to `timeoutMs`). */
-  async newTab(url?: string, timeoutMs = 30_000): Promise<ChromeTab> {
+  async newTab(url?: string, timeoutMs: number = WAITS.navigation.ms): Promise<ChromeTab> {
     this.#check();
-    const page = await this.#opened.browser.newPage();
-    const id = this.#idOf(page);
-    if (url) await this.navigate(id, url, timeoutMs);
+    const page = await this.#tabs.open();
+    if (url) await this.navigate(this.#idOf(page), url, timeoutMs);
     return await this.#describe(page);
   }
 
   /** Closes the tab `tabId`. */
   async closeTab(tabId: string): Promise<void> {
-    const page = await this.#page(tabId);
-    await withDeadline(page.close(), 5000).catch(() => {/* the tab went away */});
+    const page = this.#page(tabId);
+    this.#byId.delete(tabId);
+    await withDeadline(page.close(), WAITS.tabClose.ms).catch(() => {/* the tab went away */});
   }
 
-  /** True when `tabId` is one of this browser's open tabs. */
-  async hasTab(tabId: string): Promise<boolean> {
-    if (!this.alive) return false;
-    return (await this.#pages()).some((p) => tabIds.get(p) === tabId);
+  /** True when `tabId` is one of this browser's tabs (also when the browser went away since). */
+  hasTab(tabId: string): boolean {
+    return this.#byId.has(tabId);
   }
 
   /** Loads `url`; its HTTP status (null for a page without one), final URL and title. */
@@ -113,37 +115,37 @@ export class ChromeInstance implements AsyncDisposable {
     url: string,
     timeoutMs: number,
   ): Promise<{ status: number | null; url: string; title: string }> {
-    const page = await this.#page(tabId);
-    let response: HTTPResponse | null;
+    const page = this.#page(tabId);
+    let status: number | null;
     try {
-      response = await page.goto(url, { timeout: timeoutMs, waitUntil: "load" });
+      status = await loadPage(page, url, { until: "load", timeoutMs });
     } catch (error) {
       throw this.#failure(error, `Loading "${url}"`, timeoutMs);
     }
-    return { status: response?.status() ?? null, url: page.url(), title: await page.title() };
+    return { status, url: page.url(), title: await page.title() };
   }
 
   /** The tab's URL. */
-  async url(tabId: string): Promise<string> {
-    return (await this.#page(tabId)).url();
+  url(tabId: string): string {
+    return this.#page(tabId).url();
   }
 
   /** A PNG of the viewport or the whole page, base64. */
   async screenshot(tabId: string, fullPage: boolean): Promise<string> {
-    const page = await this.#page(tabId);
+    const page = this.#page(tabId);
     return await capturePage(page, { format: "png", fullPage });
   }
 
   /** The HTML of the page, or of the first element `selector` matches. */
   async content(tabId: string, selector?: string): Promise<string> {
-    const page = await this.#page(tabId);
+    const page = this.#page(tabId);
     if (!selector) return await page.content();
     return await this.#on(page, selector, (el) => el.outerHTML);
   }
 
   /** The visible text of the page, or of the first element `selector` matches. */
   async text(tabId: string, selector?: string): Promise<string> {
-    const page = await this.#page(tabId);
+    const page = this.#page(tabId);
     return await this.#on(
       page,
       selector ?? "body",
@@ -153,7 +155,7 @@ export class ChromeInstance implements AsyncDisposable {
 
   /** Clicks the first element `selector` matches (scrolled into view, a real mouse click). */
   async click(tabId: string, selector: string): Promise<void> {
-    const page = await this.#page(tabId);
+    const page = this.#page(tabId);
     const handle = await this.#find(page, selector);
     try {
       await handle.click();
@@ -166,7 +168,7 @@ export class ChromeInstance implements AsyncDisposable {
 
   /** Types `text` into the element `selector` matches; `clear` replaces its value first. */
   async type(tabId: string, selector: string, text: string, clear: boolean): Promise<void> {
-    const page = await this.#page(tabId);
+    const page = this.#page(tabId);
     const handle = await this.#find(page, selector);
     try {
       await handle.focus();
@@ -194,8 +196,12 @@ export class ChromeInstance implements AsyncDisposable {
    * Runs `expression` (JavaScript, a promise is awaited) in the page; its value as JSON text.
    * The expression is the caller's own code: nothing is spliced into it.
    */
-  async evaluate(tabId: string, expression: string, timeoutMs = 30_000): Promise<string> {
-    const page = await this.#page(tabId);
+  async evaluate(
+    tabId: string,
+    expression: string,
+    timeoutMs: number = WAITS.script.ms,
+  ): Promise<string> {
+    const page = this.#page(tabId);
     try {
       const value = await withDeadline(page.evaluate(expression), timeoutMs);
       return JSON.stringify(value) ?? "undefined";
@@ -210,13 +216,13 @@ export class ChromeInstance implements AsyncDisposable {
     what: { selector?: string; text?: string },
     timeoutMs: number,
   ): Promise<void> {
-    const page = await this.#page(tabId);
+    const page = this.#page(tabId);
     try {
       if (what.selector) await page.waitForSelector(what.selector, { timeout: timeoutMs });
       if (what.text !== undefined) {
         await page.waitForFunction(
           (text: string) => (document.body?.innerText ?? "").includes(text),
-          { timeout: timeoutMs, polling: 100 },
+          { timeout: timeoutMs, polling: WAITS.textPoll.ms },
           what.text,
         );
       }
@@ -228,8 +234,10 @@ export class ChromeInstance implements AsyncDisposable {
 
   /** Closes the browser (killed after 5 s) and removes its temporary profile; idempotent. */
   close(): Promise<void> {
-    this.#alive = false;
-    return this.#closing ??= closeBrowser(this.#opened, [], undefined);
+    if (this.#closing) return this.#closing;
+    this.#tabs.dispose();
+    this.#health.dispose();
+    return this.#closing = closeBrowser(this.#opened, [], undefined);
   }
 
   [Symbol.asyncDispose](): Promise<void> {
@@ -245,15 +253,10 @@ export class ChromeInstance implements AsyncDisposable {
     }
   }
 
-  async #pages(): Promise<Page[]> {
+  /** The open tab `tabId`; throws `gone` when the browser went away, `not_found` for no tab. */
+  #page(tabId: string): Page {
     this.#check();
-    const pages = await this.#opened.browser.pages();
-    for (const page of pages) this.#idOf(page);
-    return pages;
-  }
-
-  async #page(tabId: string): Promise<Page> {
-    const page = (await this.#pages()).find((p) => tabIds.get(p) === tabId);
+    const page = this.#byId.get(tabId);
     if (!page) {
       throw new ActionError(
         "not_found",
@@ -263,14 +266,24 @@ export class ChromeInstance implements AsyncDisposable {
     return page;
   }
 
+  /** Names a tab the tabs took in (the first, one it opened, one a page of it opened). */
+  #adopt(page: Page): void {
+    this.#health.watch(page);
+    const id = `tab-${++tabCount}`;
+    this.#ids.set(page, id);
+    this.#byId.set(id, page);
+    // A tab that closes while the browser runs is forgotten; one the browser took along is not.
+    page.once("close", () => {
+      if (this.#opened.browser.connected) this.#byId.delete(id);
+    });
+  }
+
   #idOf(page: Page): string {
-    let id = tabIds.get(page);
-    if (!id) tabIds.set(page, id = `tab-${++tabCount}`);
-    return id;
+    return this.#ids.get(page)!;
   }
 
   async #describe(page: Page): Promise<ChromeTab> {
-    const title = await withDeadline(page.title(), 5000).catch(() => "");
+    const title = await withDeadline(page.title(), WAITS.tabTitle.ms).catch(() => "");
     return { id: this.#idOf(page), url: page.url(), title };
   }
 

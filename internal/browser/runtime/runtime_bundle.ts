@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "8f3279adb1cc";
+export const RUNTIME_VERSION = "0c8a0778388f";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -5432,8 +5432,7 @@ export const RUNTIME_SOURCE = [
   "  }",
   "",
   "  // ../../webmcp/page/declared_tools.ts",
-  "  var NATIVE_LIST_MS = 1e3;",
-  "  async function declaredTools(token) {",
+  "  async function declaredTools(token, nativeMs) {",
   "    const id = askId();",
   "    let listed;",
   "    let fromNative = () => {",
@@ -5447,7 +5446,7 @@ export const RUNTIME_SOURCE = [
   '      ask(token, "list", { id });',
   "      if (!listed) return [];",
   "      if (!listed.native) return listed.tools;",
-  "      const more = await withDeadline(native, NATIVE_LIST_MS).catch(() => []);",
+  "      const more = await withDeadline(native, nativeMs).catch(() => []);",
   "      return [...listed.tools, ...more];",
   "    } finally {",
   "      for (const off of stop) off();",
@@ -5544,7 +5543,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("8f3279adb1cc", api);',
+  '    install("0c8a0778388f", api);',
   "    activityTracker();",
   "  }",
   "})();",

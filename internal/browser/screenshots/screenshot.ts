@@ -15,6 +15,7 @@ import { BrowserError } from "../../entity/mod.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
 
 /** Options of {@link takeScreenshot}. */
 export interface ScreenshotOptions {
@@ -51,15 +52,11 @@ export interface CaptureOptions {
   fullPage?: boolean;
 }
 
-/** How long one picture may take in all, however often the page changes documents meanwhile. */
-export const CAPTURE_LIMIT_MS = 10_000;
 /**
  * How often a capture begins again because the page changed documents; past it the capture waits
  * for its answer (a page that changes its address within the document all the time).
  */
 const RESTARTS = 5;
-/** The wait before asking again when the tab has no document to draw, between two. */
-const BETWEEN_DOCUMENTS_MS = 50;
 /** Chromium's answer while the tab has no active document (a navigation is committing). */
 const NO_DOCUMENT = /Not attached to an active page/i;
 
@@ -120,7 +117,7 @@ export async function takeScreenshot(
 export async function capturePage(
   page: Page,
   options: CaptureOptions,
-  limitMs = CAPTURE_LIMIT_MS,
+  limitMs = WAITS.screenshot.ms,
 ): Promise<string> {
   const params = {
     format: options.format,
@@ -150,8 +147,8 @@ export async function capturePage(
       } catch (error) {
         // Anything else (the time that ran out too) ends the capture below.
         if (!NO_DOCUMENT.test(error instanceof Error ? error.message : String(error))) throw error;
-        if (Date.now() + BETWEEN_DOCUMENTS_MS >= deadline) throw late();
-        await pause(BETWEEN_DOCUMENTS_MS);
+        if (Date.now() + WAITS.screenshotRetry.ms >= deadline) throw late();
+        await pause(WAITS.screenshotRetry.ms);
       } finally {
         moved?.stop();
       }

@@ -1,4 +1,5 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
+import { pause } from "../shared/deadline.ts";
 import { BOUNDS, type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
 
 /** Requests that never end on their own (a socket, an event stream): never waited for. */
@@ -8,6 +9,25 @@ const IGNORED_TYPES = new Set([...ENDLESS_TYPES, "ping", "media", "manifest", "o
 /** Addresses of analytics and error reporting: they report, they never load what a page shows. */
 const ANALYTICS =
   /google-analytics\.com|googletagmanager\.com|doubleclick\.net|facebook\.com\/tr|connect\.facebook\.net|mc\.yandex\.ru|hotjar\.|segment\.(io|com)|mixpanel\.com|clarity\.ms|sentry\.io|newrelic\.com|nr-data\.net|datadoghq|amplitude\.com|\/collect\?|\/beacon\b/i;
+
+/**
+ * The one definition of which requests keep "the network" busy, read by settling
+ * ({@link NetworkWatch}), a new tab's early requests (`unseen_requests.ts`) and `browser_wait`'s
+ * network idle ({@link waitForNetworkIdle}): every request but those that report (analytics,
+ * beacons), never end (sockets, event streams) or show nothing the page waits on (media,
+ * manifests). `type` is the resource type in any case (`XHR`, `xhr`).
+ *
+ * @example
+ * ```ts
+ * countsForIdle("https://www.google-analytics.com/g/collect?v=2", "fetch"); // false
+ * ```
+ */
+export function countsForIdle(url: string, type: string): boolean {
+  return !IGNORED_TYPES.has(type.toLowerCase()) && !ANALYTICS.test(url);
+}
+
+/** Each tab's watch, for {@link waitForNetworkIdle} (the latest one made for the tab). */
+const watches = new WeakMap<Page, NetworkWatch>();
 
 /**
  * A request settling counts: when it started, and what it is to the action it started in (its
@@ -57,11 +77,12 @@ export class NetworkWatch {
   readonly #ended = new WeakSet<HTTPRequest>();
 
   constructor(page: Page) {
+    watches.set(page, this);
     page.on("request", (req) => {
       if (this.#actionAt > -Infinity && this.#sinceAction.length < BOUNDS.requests) {
         this.#sinceAction.push(req);
       }
-      if (IGNORED_TYPES.has(req.resourceType()) || ANALYTICS.test(req.url())) return;
+      if (!countsForIdle(req.url(), req.resourceType())) return;
       const now = performance.now();
       const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
       if (main) this.#mainNav = req; // an earlier page asked for is no download any more
@@ -172,6 +193,14 @@ export class NetworkWatch {
     return performance.now() - this.#lastEvent;
   }
 
+  /**
+   * Whether the network is idle as settling sees it: no request holds (see {@link holding}) and
+   * none that counts started or finished for `quietMs`.
+   */
+  idle(quietMs: number): boolean {
+    return !this.holding() && this.quietMs() >= quietMs;
+  }
+
   /** Every request since the action started, and whether each has ended (`--settle simple`). */
   sinceAction(): { req: HTTPRequest; ended: boolean }[] {
     return this.#sinceAction.map((req) => ({ req, ended: this.#ended.has(req) }));
@@ -186,4 +215,29 @@ function becomesDownload(req: HTTPRequest): boolean {
   const status = req.response()?.status() ?? 0;
   return status >= 200 && status < 300 && status !== 204 && status !== 205 &&
     req.failure()?.errorText === "net::ERR_ABORTED";
+}
+
+/**
+ * Waits until the network of `page` is idle for `quietMs` ({@link NetworkWatch.idle}: analytics,
+ * polls and long-lived requests hold nothing, as in settling), at most `timeoutMs`; false when
+ * the time ran out. A tab nobody watched yet is watched from now on.
+ *
+ * @example
+ * ```ts
+ * if (!await waitForNetworkIdle(page, { quietMs: 500, timeoutMs: 10_000 })) console.log("busy");
+ * ```
+ */
+export async function waitForNetworkIdle(
+  page: Page,
+  options: { quietMs: number; timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<boolean> {
+  const watch = watches.get(page) ?? new NetworkWatch(page);
+  const deadline = performance.now() + options.timeoutMs;
+  for (;;) {
+    if (watch.idle(options.quietMs)) return true;
+    const left = deadline - performance.now();
+    if (left <= 0) return false;
+    // Nothing to ask the page: the watch hears every request, so a short step costs nothing.
+    await pause(Math.min(SETTLE.pendingPollMs, left), options.signal);
+  }
 }

@@ -1,7 +1,5 @@
 import type { Page } from "puppeteer-core";
-
-/** Longest wait, after input the closing tab did not answer, for puppeteer to see the tab gone. */
-const CLOSE_SEEN_WAIT_MS = 1000;
+import { WAITS } from "../settle/budgets.ts";
 
 /**
  * Sends input that may close its own tab: a button or a key whose handler calls `window.close()`.
@@ -31,7 +29,7 @@ export async function closingInput(page: Page, input: () => Promise<void>): Prom
       await new Promise<void>((resolve) => {
         closed = resolve;
         page.on("close", closed);
-        timer = setTimeout(resolve, CLOSE_SEEN_WAIT_MS);
+        timer = setTimeout(resolve, WAITS.selfClosingTab.ms);
       });
     } finally {
       clearTimeout(timer);

@@ -13,6 +13,7 @@ import {
   runAction,
 } from "../actions/action_runner.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
+import { loadPage } from "./load_page.ts";
 
 /** Opens `href` (the link `[id]`) in a new tab, which becomes the current one. */
 export function openInTab(
@@ -25,7 +26,7 @@ export function openInTab(
     const tab = await page.browserContext().newPage();
     // The allowed-domains rule holds in the new tab before it loads anything (redirects too).
     await env.domains?.attach(tab);
-    await tab.goto(href, { waitUntil: "domcontentloaded", timeout: 30_000 }).catch(
+    await loadPage(tab, href).catch(
       async (cause) => {
         await tab.close().catch(() => {/* it closed already */});
         const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);

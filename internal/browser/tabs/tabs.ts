@@ -1,11 +1,10 @@
 import type { Browser, Page, Target } from "puppeteer-core";
 import { ActionError, type TabInfo } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
+import { UnseenRequests } from "../settle/unseen_requests.ts";
 
 export type { TabInfo };
-
-/** Longest wait, at the end of an action, for a tab the browser announced to become usable. */
-const ANNOUNCED_TAB_WAIT_MS = 2000;
 
 /**
  * The tabs of a run: the first page, and every tab a page of ours opens (`target=_blank`,
@@ -66,7 +65,10 @@ export class Tabs {
     browser.on("targetdiscovered", discovered);
     browser.on("targetdestroyed", destroyed);
     browser.on("targetcreated", created);
+    // A tab an action opens is listened to from its birth: its early requests hold its settle.
+    const unlisten = UnseenRequests.listen(first, () => this.#acting);
     this.#stop = () => {
+      unlisten();
       browser.off("targetdiscovered", discovered);
       browser.off("targetdestroyed", destroyed);
       browser.off("targetcreated", created);
@@ -101,6 +103,16 @@ export class Tabs {
     this.#stop();
   }
 
+  /**
+   * Opens a blank tab in the first tab's browser (context) and adds it to the tabs; the current
+   * tab stays current.
+   */
+  async open(): Promise<Page> {
+    const page = await this.#current.browserContext().newPage();
+    if (!this.#pages.includes(page)) this.#add(page);
+    return page;
+  }
+
   /** Marks the start of an action: tabs opened from now on are its doing. */
   startAction(): void {
     this.#acting = true;
@@ -111,12 +123,12 @@ export class Tabs {
 
   /**
    * Ends the action; returns the tabs it opened and whether the current tab closed itself. A tab
-   * the browser announced but puppeteer has not made ready yet is waited for (2 s at most).
+   * the browser announced but puppeteer has not made ready yet is waited for (`WAITS.announcedTab`).
    */
   async endAction(): Promise<{ opened: Page[]; closedItself: boolean }> {
-    const deadline = performance.now() + ANNOUNCED_TAB_WAIT_MS;
+    const deadline = performance.now() + WAITS.announcedTab.ms;
     while (this.#expected.size > 0 && performance.now() < deadline) {
-      await pause(20);
+      await pause(WAITS.announcedTabPoll.ms);
     }
     this.#expected.clear();
     await Promise.all(this.#pending);

@@ -5,13 +5,7 @@ import { isolatedRealm } from "../runtime/realm.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { frameRowFor } from "./policy.ts";
 import type { WallSeen } from "./page/walls.ts";
-
-/**
- * How long a child frame may take to answer; a slower one is taken to show no check (an ad's
- * frame may hang). The top document is waited for, however busy the machine: a look cut short
- * would show the model the check.
- */
-const FRAME_DEADLINE_MS = 1500;
+import { WAITS } from "../settle/budgets.ts";
 
 /**
  * The human-verification check that blocks the tab, if any (see `page/walls.ts`): looked for in
@@ -34,7 +28,7 @@ export async function findWall(page: Page): Promise<VerificationWall | undefined
   if (top === FAILED) return undefined;
   if (top) return { ...top, url: page.url() };
   const children = page.frames().filter((f) => f !== main && !frameRowFor(f.url()));
-  const seen = await Promise.all(children.map((f) => look(f, FRAME_DEADLINE_MS)));
+  const seen = await Promise.all(children.map((f) => look(f, WAITS.wallFrame.ms)));
   const i = seen.findIndex((s) => s && s !== FAILED);
   if (i < 0) return undefined;
   const inner = seen[i] as Omit<VerificationWall, "url">;

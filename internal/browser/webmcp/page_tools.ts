@@ -20,11 +20,9 @@ import { isNavigationError } from "../runtime/page_changed.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { withDeadline } from "../shared/deadline.ts";
+import { WAITS } from "../settle/budgets.ts";
 import { clean, cut } from "../shared/text.ts";
 import type { DeclaredTool } from "./page/tool_events.ts";
-
-/** How long a page's tool may take to answer. */
-const PAGE_TOOL_TIMEOUT_MS = 30_000;
 
 /** The longest description the view shows, and the longest answer a report quotes. */
 const DESCRIPTION_CHARS = 300;
@@ -53,7 +51,12 @@ function pageText(text: string, max: number): string {
 export async function listPageTools(page: Page): Promise<PageTool[]> {
   let declared: DeclaredTool[];
   try {
-    declared = await inRealm(isolatedRealm(page.mainFrame()), "declaredTools", LISTENER_TOKEN);
+    declared = await inRealm(
+      isolatedRealm(page.mainFrame()),
+      "declaredTools",
+      LISTENER_TOKEN,
+      WAITS.pageToolList.ms,
+    );
   } catch (error) {
     if (isNavigationError(error)) return [];
     throw error;
@@ -74,7 +77,7 @@ export async function listPageTools(page: Page): Promise<PageTool[]> {
  * Runs the current page's tool `name` with `input`, as an action: the page settles, the outcome
  * says what changed and what the tool answered (`toolAnswer`). Throws `not_found` when the page
  * declares no such tool, `invalid_args` when `input` lacks what its schema requires, `timeout`
- * when it does not answer in {@link PAGE_TOOL_TIMEOUT_MS}.
+ * when it does not answer in `WAITS.pageToolCall`.
  */
 export async function runPageTool(
   env: ActionEnv,
@@ -96,12 +99,16 @@ export async function runPageTool(
       LISTENER_TOKEN,
       name,
       input,
-      PAGE_TOOL_TIMEOUT_MS,
+      WAITS.pageToolCall.ms,
     );
     const did = `Called the page's tool "${name}"`;
     let result;
     try {
-      result = await withDeadline(called, PAGE_TOOL_TIMEOUT_MS + 5_000, options.signal);
+      result = await withDeadline(
+        called,
+        WAITS.pageToolCall.ms + WAITS.pageToolGrace.ms,
+        options.signal,
+      );
     } catch (error) {
       // The draft's executeTool answers null then: the navigation is the report.
       if (isNavigationError(error)) return `${did}; the page changed before it answered`;
@@ -112,7 +119,7 @@ export async function runPageTool(
       throw new ActionError(
         "timeout",
         `The page's tool "${name}" gave no answer within ${
-          PAGE_TOOL_TIMEOUT_MS / 1000
+          WAITS.pageToolCall.ms / 1000
         } s: observe the page to see what it did before calling it again`,
       );
     }

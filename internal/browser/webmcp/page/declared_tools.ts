@@ -18,17 +18,17 @@ import {
   type ToolEventKind,
 } from "./tool_events.ts";
 
-/** How long the browser's own API may take to list its tools. */
-const NATIVE_LIST_MS = 1_000;
-
 /** What a call came to: the tool's answer, no tool of that name, or no answer in time. */
 export type ToolCallResult =
   | { state: "answered"; ok: boolean; text: string }
   | { state: "absent" }
   | { state: "timeout" };
 
-/** The tools the page declared, its registry's first, then the browser's own API's. */
-export async function declaredTools(token: string): Promise<DeclaredTool[]> {
+/**
+ * The tools the page declared, its registry's first, then the browser's own API's (waited for
+ * `nativeMs` at most).
+ */
+export async function declaredTools(token: string, nativeMs: number): Promise<DeclaredTool[]> {
   const id = askId();
   let listed: Listing | undefined;
   let fromNative: (tools: DeclaredTool[]) => void = () => {};
@@ -41,7 +41,7 @@ export async function declaredTools(token: string): Promise<DeclaredTool[]> {
     ask(token, "list", { id });
     if (!listed) return [];
     if (!listed.native) return listed.tools;
-    const more = await withDeadline(native, NATIVE_LIST_MS).catch(() => []);
+    const more = await withDeadline(native, nativeMs).catch(() => []);
     return [...listed.tools, ...more];
   } finally {
     for (const off of stop) off();
