@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "258ddfea96cb";
+export const RUNTIME_VERSION = "ac6a1c5c3879";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2375,7 +2375,8 @@ export const RUNTIME_SOURCE = [
   "    else el.value = pick.value;",
   '    el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));',
   '    el.dispatchEvent(new Event("change", { bubbles: true }));',
-  "    return { ok: true, text: clean(pick.text) };",
+  "    const chosen = el.multiple ? Array.from(el.selectedOptions, (o) => clean(o.text)) : void 0;",
+  "    return { ok: true, text: clean(pick.text), ...chosen ? { chosen } : {} };",
   "  }",
   '  var OPTION_SELECTOR = \'[role="option"], [role="menuitem"], [role="menuitemradio"], [role="menuitemcheckbox"], [role="treeitem"], li, [data-value]\';',
   "  function findCustomOption(el, wanted) {",
@@ -3258,6 +3259,9 @@ export const RUNTIME_SOURCE = [
   "    const states = [];",
   '    if ((tag === "input" || tag === "select" || tag === "textarea") && el.required || el.getAttribute("aria-required") === "true") {',
   '      states.push("REQUIRED");',
+  "    }",
+  '    if (tag === "select" && el.multiple || el.getAttribute("aria-multiselectable") === "true") {',
+  '      states.push("MULTIPLE");',
   "    }",
   '    const aChecked = el.getAttribute("aria-checked");',
   '    if (aChecked === "true") states.push("CHECKED");',
@@ -5566,7 +5570,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("258ddfea96cb", api);',
+  '    install("ac6a1c5c3879", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -128,6 +128,13 @@ function statesOf(el: Element, tag: string, role: string): string[] {
   ) {
     states.push("REQUIRED");
   }
+  // A list that takes several choices: `select` adds to it (its value lists them all).
+  if (
+    (tag === "select" && (el as HTMLSelectElement).multiple) ||
+    el.getAttribute("aria-multiselectable") === "true"
+  ) {
+    states.push("MULTIPLE");
+  }
   const aChecked = el.getAttribute("aria-checked");
   if (aChecked === "true") states.push("CHECKED");
   else if (aChecked === "false") states.push("UNCHECKED");
