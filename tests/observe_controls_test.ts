@@ -39,3 +39,30 @@ Deno.test("observe marks a list that takes several choices {MULTIPLE}, and selec
   const one = await said(browser.select(idIn(summary, "Size"), "Large"));
   assert.match(one, /^Selected "Large" in \[\d+\]/);
 });
+
+const SLIDERS = `<!doctype html><title>Filters</title>
+<style>
+  .track { position: relative; width: 300px; height: 8px; margin: 20px; background: #ccc; }
+  .knob { position: absolute; left: 110px; top: -6px; width: 20px; height: 20px; background: #333; }
+</style>
+<label>Volume <input type=range min=0 max=100 value=40></label>
+<div role=slider aria-label=Rating aria-valuenow=3 aria-valuemin=1 aria-valuemax=5 tabindex=0>***</div>
+<p>Price</p>
+<div class=track><div class=knob id=k1></div></div><span>120</span>
+<p>Zoom</p>
+<div class=track><div class=knob id=k2></div></div>
+<script>
+  for (const id of ["k1", "k2"]) document.getElementById(id).addEventListener("mousedown", () => {});
+</script>`;
+
+Deno.test("observe shows a slider's value and bounds on the slider, a knob on a track with no ARIA too", async () => {
+  await using site = startFixtureServer({ routes: [page(SLIDERS)] });
+  await using browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(site.url("/")));
+  const { summary } = await browser.observe();
+  assert.match(summary, /^\[\d+\] <input type=range min=0 max=100> Volume value="40"$/m);
+  assert.match(summary, /^\[\d+\] <div role=slider min=1 max=5> Rating value="3"$/m);
+  // The number the page shows beside the track is the knob's value; without one, its place.
+  assert.match(summary, /^Price\n\[\d+\] <div slider> value="120"$/m);
+  assert.match(summary, /^Zoom\n\[\d+\] <div slider> value="40%"$/m);
+});

@@ -13,6 +13,7 @@ import { clean, cut, MASK, norm, toggleGlyph } from "../../../shared/text.ts";
 import { derivedExpansion, derivedStates } from "../shown_states.ts";
 import type { ElementItem } from "../../../shared/walk_types.ts";
 import { LABELS, noteRead } from "./reads.ts";
+import { knobSlider, rangeAttrs } from "./slider.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
 
 /** The element's local ID in this document, given on first sight and kept while it exists. */
@@ -93,6 +94,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     const now = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow");
     if (now !== null && value === undefined) value = now;
   }
+  attrs.push(...rangeAttrs(el, role));
   states.push(...statesOf(el, tag, role));
   if (el === w.active) states.push("FOCUSED");
   const item: ElementItem = {
@@ -226,6 +228,7 @@ export function finish(w: WalkScope, c: Ctl): void {
     if (row?.matches("tr, [role=row]")) item.row = idFor(w, row);
   }
   if (c.kind === 1 && c.inner === 0) asDropdown(w, c);
+  if (c.kind === 1 && c.inner === 0 && item.role !== "combobox") knobSlider(el, item);
 }
 
 /**
