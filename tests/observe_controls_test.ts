@@ -66,3 +66,33 @@ Deno.test("observe shows a slider's value and bounds on the slider, a knob on a 
   assert.match(summary, /^Price\n\[\d+\] <div slider> value="120"$/m);
   assert.match(summary, /^Zoom\n\[\d+\] <div slider> value="40%"$/m);
 });
+
+const CLAUSES = Array.from({ length: 40 }, (_, i) => `<p>Clause ${i}: the terms of part ${i}.</p>`)
+  .join("");
+const BOXES = `<!doctype html><title>Agreement</title>
+<h1>Terms</h1>
+<div id=terms style="height:150px; overflow:auto; line-height:20px">${CLAUSES}</div>
+<label>Notes <textarea rows=3>${"A line of notes\n".repeat(20)}</textarea></label>
+<ul style="height:100px; overflow:auto">
+  ${Array.from({ length: 20 }, (_, i) => `<li><a href="/i${i}">Item ${i}</a></li>`).join("")}
+</ul>
+<button>Accept</button>`;
+
+Deno.test("observe gives a scroll box of text a line with its ID that says more lies below, and scroll moves it a page of the box", async () => {
+  await using site = startFixtureServer({ routes: [page(BOXES)] });
+  await using browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(site.url("/")));
+  let { summary } = await browser.observe();
+  assert.match(summary, /^Clause 0: the terms of part 0\.$/m);
+  assert.match(summary, /^\[\d+\] <div scrollable> Terms: more below$/m);
+  assert.match(summary, /^\[\d+\] <textarea scrollable> Notes value=/m);
+  // What lies below a panel of controls is still shown.
+  assert.match(summary, /^\[\d+\] <button> Accept$/m);
+
+  const scrolled = await said(browser.scroll("down", idIn(summary, "Terms: more below")));
+  // A page of the 150 px box, one 20 px line kept: not a share of it.
+  assert.match(scrolled, /Scrolled the scrollable <div> "terms" down 130 px/);
+  summary = (await browser.observe()).summary;
+  assert.match(summary, /^\[\d+\] <div scrollable> Terms: more above and below$/m);
+  assert.doesNotMatch(summary, /^Clause 0: /m);
+});

@@ -71,6 +71,8 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   } else if (tag === "textarea") {
     const ta = el as HTMLTextAreaElement;
     if (ta.value) value = exact(ta.value);
+    // Its text goes on past its box: scrolling it moves the text (scroll_box.ts).
+    if (ta.scrollHeight > ta.clientHeight + 4) attrs.push("scrollable");
     if (ta.readOnly) states.push("READONLY");
   } else if (tag === "select") {
     const sel = el as HTMLSelectElement;

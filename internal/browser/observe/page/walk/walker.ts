@@ -29,6 +29,7 @@ import {
 import { describe, finish } from "./describe.ts";
 import { childContext, clipOf, isInline, labelSink } from "./child_context.ts";
 import { isWrapper, leafName, partName } from "./wrappers.ts";
+import { scrollBoxItem } from "./scroll_box.ts";
 import { handMarks, operability } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
@@ -367,9 +368,12 @@ export class FrameWalker {
   ): void {
     const tag = el.localName;
     const display = s.display;
+    const panels = this.scrollers.length;
     const panel = clipOf(this.#w, el, s, r, own, this.scrollers);
     const child = childContext(el, s, own, listed, panel, this.#labelSink);
     const inline = isInline(display);
+    // A scroll box of text gets a line of its own after the text it shows (scroll_box.ts).
+    const box = this.scrollers.length > panels && !own.control && this.#w.o.mode === "observe";
     // Words of neighbouring blocks (and inline blocks) never run together.
     const apart = !inline || display.startsWith("inline-");
     if (apart && child.control) child.control.buf += " ";
@@ -385,6 +389,11 @@ export class FrameWalker {
     if (apart && child.control) child.control.buf += " ";
     else if (apart) this.runs.space();
     if (!inline) this.runs.endBlock(el);
+    if (box) {
+      this.runs.flush();
+      const line = scrollBoxItem(this.#w, el, r!, this.scrollers[panel.scroller]!, own.where);
+      if (line) this.items.push(line);
+    }
   }
 
   /** A checkbox or radio drawn by its label: listed at the label's place, clicked by script. */
