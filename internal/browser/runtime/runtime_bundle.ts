@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "5e0ec29a1c02";
+export const RUNTIME_VERSION = "adcd0d9afa49";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1903,7 +1903,8 @@ export const RUNTIME_SOURCE = [
   "  var MAX_CHARS = 60;",
   "  var MAX_TEXTS = 20;",
   '  var CONTROLS = "input:not([type=hidden]), select, textarea, button, [role=textbox], [role=combobox], [role=button], [contenteditable=true]";',
-  "  var NOT_LABEL = `${CONTROLS}, a, label, option, script, style, noscript, template`;",
+  "  var NOT_LABEL = `${CONTROLS}, a, label, option, script, style, noscript, template, h1, h2, h3, h4, h5, h6, [role=heading], dialog, [role=dialog], [role=alertdialog], [role=alert]`;",
+  "  var SENTENCE = /^(\\S+\\s+){3,}\\S*[.!?]$/;",
   "  function layoutLabel(field) {",
   '    const type = field.localName === "input" ? field.type : "";',
   '    if (/^(image|button|submit|reset|file|hidden)$/.test(type)) return "";',
@@ -1949,6 +1950,7 @@ export const RUNTIME_SOURCE = [
   "      if (blocked(t, up !== null)) continue;",
   "      const p = n.parentElement;",
   "      if (!p?.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;",
+  "      if (layered(p, container)) continue;",
   "      best = { el: n, distance };",
   "    }",
   '    return best ? labelOf2(best.el, field) : "";',
@@ -1968,7 +1970,13 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function labelOf2(n, field) {",
   "    const text = labelText(n, field);",
-  '    return text.length <= MAX_CHARS ? text : "";',
+  '    return text.length <= MAX_CHARS && !SENTENCE.test(text) ? text : "";',
+  "  }",
+  "  function layered(p, container) {",
+  "    for (let e = p; e && e !== container; e = e.parentElement) {",
+  '      if (getComputedStyle(e).position === "fixed") return true;',
+  "    }",
+  "    return false;",
   "  }",
   "  function leftOf(t, r) {",
   "    const mid = (t.top + t.bottom) / 2;",
@@ -5683,7 +5691,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("5e0ec29a1c02", api);',
+  '    install("adcd0d9afa49", api);',
   "    activityTracker();",
   "  }",
   "})();",
