@@ -96,3 +96,28 @@ Deno.test("observe gives a scroll box of text a line with its ID that says more 
   assert.match(summary, /^\[\d+\] <div scrollable> Terms: more above and below$/m);
   assert.doesNotMatch(summary, /^Clause 0: /m);
 });
+
+const WIDGET = `<!doctype html><title>Pick</title>
+<p>Flavour</p>
+<div style="border:1px solid; width:200px; cursor:pointer"
+  onclick="this.querySelector('input').focus()">
+  <span>Choose a flavour</span>
+  <input style="opacity:0; width:1px; border:0" aria-label="Search flavours">
+</div>
+<label>Name <input></label>`;
+
+Deno.test("observe shows {FOCUSED} on a widget just clicked whose focus went to a hidden input inside it", async () => {
+  await using site = startFixtureServer({ routes: [page(WIDGET)] });
+  await using browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(site.url("/")));
+  const { summary } = await browser.observe();
+  const widget = idIn(summary, /^\[\d+\] <div> Choose a flavour$/);
+  await said(browser.click(widget));
+  let next = (await browser.observe()).summary;
+  assert.match(next, new RegExp(`^\\[${widget}\\] <div> \\{FOCUSED\\} Choose a flavour$`, "m"));
+  // One line has the focus: a field that has it itself, not the widget.
+  await said(browser.click(idIn(next, "Name")));
+  next = (await browser.observe()).summary;
+  assert.match(next, /^\[\d+\] <input type=text> \{FOCUSED\} Name$/m);
+  assert.doesNotMatch(next, /<div> \{FOCUSED\}/);
+});

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "adcd0d9afa49";
+export const RUNTIME_VERSION = "e8efcd9e4aba";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2316,6 +2316,11 @@ export const RUNTIME_SOURCE = [
   "      label: cut(accessibleName(el), 100),",
   '      inFrame: tag === "iframe" || tag === "frame"',
   "    };",
+  "  }",
+  "  function holdsFocus2(el, active) {",
+  "    if (!active || active === el) return false;",
+  "    for (let n = active; n; n = composedParent(n)) if (n === el) return true;",
+  "    return false;",
   "  }",
   "  function focusedState() {",
   "    const el = deepActiveElement();",
@@ -4703,6 +4708,12 @@ export const RUNTIME_SOURCE = [
   "    #finish(c) {",
   "      finish(this.#w, c);",
   "      const it = c.item;",
+  '      if (!it.states.includes("FOCUSED") && holdsFocus2(c.el, this.#w.active)) {',
+  "        const shown = this.items.slice(c.index + 1).some(",
+  '          (i) => i.kind === "el" && i.states.includes("FOCUSED")',
+  "        );",
+  '        if (!shown) it.states.push("FOCUSED");',
+  "      }",
   "      if (!isWrapper(c) || this.items[c.index] !== it) return;",
   "      this.items.splice(c.index, 1);",
   "      const inner = this.items[c.index];",
@@ -5691,7 +5702,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("adcd0d9afa49", api);',
+  '    install("e8efcd9e4aba", api);',
   "    activityTracker();",
   "  }",
   "})();",

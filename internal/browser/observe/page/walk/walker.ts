@@ -30,6 +30,7 @@ import { describe, finish } from "./describe.ts";
 import { childContext, clipOf, isInline, labelSink } from "./child_context.ts";
 import { isWrapper, leafName, partName } from "./wrappers.ts";
 import { scrollBoxItem } from "./scroll_box.ts";
+import { holdsFocus } from "../focus.ts";
 import { handMarks, operability } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
@@ -208,6 +209,13 @@ export class FrameWalker {
   #finish(c: Ctl): void {
     finish(this.#w, c);
     const it = c.item;
+    // The focus inside it on no line of its own (a widget's hidden input): the control has it.
+    if (!it.states.includes("FOCUSED") && holdsFocus(c.el, this.#w.active)) {
+      const shown = this.items.slice(c.index + 1).some((i) =>
+        i.kind === "el" && i.states.includes("FOCUSED")
+      );
+      if (!shown) it.states.push("FOCUSED");
+    }
     if (!isWrapper(c) || this.items[c.index] !== it) return;
     this.items.splice(c.index, 1);
     // The one control it wraps is what a person drags or double-clicks: it takes the marks.
