@@ -85,7 +85,7 @@ Deno.test("observe gives a scroll box of text a line with its ID that says more 
   let { summary } = await browser.observe();
   assert.match(summary, /^Clause 0: the terms of part 0\.$/m);
   assert.match(summary, /^\[\d+\] <div scrollable> Terms: more below$/m);
-  assert.match(summary, /^\[\d+\] <textarea scrollable> Notes value=/m);
+  assert.match(summary, /^\[\d+\] <textarea scrollable="more below"> Notes value=/m);
   // What lies below a panel of controls is still shown.
   assert.match(summary, /^\[\d+\] <button> Accept$/m);
 
@@ -95,6 +95,12 @@ Deno.test("observe gives a scroll box of text a line with its ID that says more 
   summary = (await browser.observe()).summary;
   assert.match(summary, /^\[\d+\] <div scrollable> Terms: more above and below$/m);
   assert.doesNotMatch(summary, /^Clause 0: /m);
+  // A text area's line says where its text goes on, as it scrolls.
+  await said(browser.scroll("down", idIn(summary, "Notes")));
+  assert.match(
+    (await browser.observe()).summary,
+    /^\[\d+\] <textarea scrollable="more above and below"> Notes value=/m,
+  );
 });
 
 const WIDGET = `<!doctype html><title>Pick</title>

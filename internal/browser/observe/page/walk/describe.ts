@@ -14,6 +14,7 @@ import { derivedExpansion, derivedStates } from "../shown_states.ts";
 import type { ElementItem } from "../../../shared/walk_types.ts";
 import { LABELS, noteRead } from "./reads.ts";
 import { knobSlider, rangeAttrs } from "./slider.ts";
+import { moreText } from "./scroll_box.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
 
 /** The element's local ID in this document, given on first sight and kept while it exists. */
@@ -71,8 +72,9 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   } else if (tag === "textarea") {
     const ta = el as HTMLTextAreaElement;
     if (ta.value) value = exact(ta.value);
-    // Its text goes on past its box: scrolling it moves the text (scroll_box.ts).
-    if (ta.scrollHeight > ta.clientHeight + 4) attrs.push("scrollable");
+    // Its text goes on past its box: where, as a scroll box's line says it (scroll_box.ts).
+    const more = moreText(ta);
+    if (more) attrs.push(`scrollable="${more}"`);
     if (ta.readOnly) states.push("READONLY");
   } else if (tag === "select") {
     const sel = el as HTMLSelectElement;
