@@ -79,6 +79,7 @@ const NOT_NAMES = `<!doctype html><title>Sign in</title>
   </div>
   <div class=group><h3>Shipping address</h3><div><input type=text placeholder=Street></div></div>
   <div><span>Age</span> <input type=number></div>
+  <div><div>How did you hear of us?</div><input type=text></div>
 </div>`;
 
 Deno.test("observe names no field by the page's instruction sentence, a heading over its group or a popup's text", async () => {
@@ -93,4 +94,5 @@ Deno.test("observe names no field by the page's instruction sentence, a heading 
   assert.match(summary, /^\[\d+\] <input type=text> Street$/m);
   // A short text beside a field still names it.
   assert.match(summary, /^\[\d+\] <input type=number> Age$/m);
+  assert.match(summary, /^\[\d+\] <input type=text> How did you hear of us\?$/m);
 });

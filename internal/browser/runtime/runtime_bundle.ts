@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "34d1ee4769d6";
+export const RUNTIME_VERSION = "cd6dc0f6450a";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1904,7 +1904,7 @@ export const RUNTIME_SOURCE = [
   "  var MAX_TEXTS = 20;",
   '  var CONTROLS = "input:not([type=hidden]), select, textarea, button, [role=textbox], [role=combobox], [role=button], [contenteditable=true]";',
   "  var NOT_LABEL = `${CONTROLS}, a, label, option, script, style, noscript, template, h1, h2, h3, h4, h5, h6, [role=heading], dialog, [role=dialog], [role=alertdialog], [role=alert]`;",
-  "  var SENTENCE = /^(\\S+\\s+){3,}\\S*[.!?]$/;",
+  "  var SENTENCE = /^(\\S+\\s+){3,}\\S*[.!]$/;",
   "  function layoutLabel(field) {",
   '    const type = field.localName === "input" ? field.type : "";',
   '    if (/^(image|button|submit|reset|file|hidden)$/.test(type)) return "";',
@@ -5707,7 +5707,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("34d1ee4769d6", api);',
+  '    install("cd6dc0f6450a", api);',
   "    activityTracker();",
   "  }",
   "})();",

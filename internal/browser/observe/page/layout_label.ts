@@ -31,8 +31,11 @@ const CONTROLS =
  */
 const NOT_LABEL =
   `${CONTROLS}, a, label, option, script, style, noscript, template, h1, h2, h3, h4, h5, h6, [role=heading], dialog, [role=dialog], [role=alertdialog], [role=alert]`;
-/** A sentence of four words or more: the page's instruction or message, not a field's name. */
-const SENTENCE = /^(\S+\s+){3,}\S*[.!?]$/;
+/**
+ * A sentence of four words or more: the page's instruction or message, not a field's name (a
+ * question is one: "How did you hear of us?").
+ */
+const SENTENCE = /^(\S+\s+){3,}\S*[.!]$/;
 
 /**
  * The text beside or above `field` that names it, or "". Reads the field's containers up to
