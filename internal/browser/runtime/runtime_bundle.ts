@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "cd6dc0f6450a";
+export const RUNTIME_VERSION = "40e218fa114e";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -3869,18 +3869,9 @@ export const RUNTIME_SOURCE = [
   '      if (more) attrs.push(`scrollable="${more}"`);',
   '      if (ta.readOnly) states.push("READONLY");',
   '    } else if (tag === "select") {',
-  "      const sel = el;",
-  "      const opts = sel.options;",
-  "      const names = [];",
-  "      for (let i = 0; i < opts.length && i < 6; i++) names.push(clean(opts[i].textContent));",
-  "      attrs.push(",
-  "        `options=${JSON.stringify(",
-  '          cut(names.join("|"), 100) + (opts.length > 6 ? `|…${opts.length} in all` : "")',
-  "        )}`",
-  "      );",
-  "      const chosen = [];",
-  "      for (const opt of sel.selectedOptions) chosen.push(clean(opt.textContent));",
-  '      if (chosen.length) value = cut(chosen.join(", "), o.maxLabel);',
+  "      const parts = selectParts(el, o.maxLabel);",
+  "      attrs.push(parts.options);",
+  "      value = parts.value;",
   "    } else if (el.isContentEditable) {",
   '      attrs.push("contenteditable");',
   "    }",
@@ -3910,6 +3901,16 @@ export const RUNTIME_SOURCE = [
   "    }",
   "    if (w.observing && w.seenBefore && isFresh(w, el)) item.fresh = true;",
   '    return { item, el, buf: "", sr: "", kind: 2, index: -1, inner: 0, last: null };',
+  "  }",
+  "  function selectParts(sel, max) {",
+  "    const opts = sel.options;",
+  "    const names = [];",
+  "    for (let i = 0; i < opts.length && i < 6; i++) names.push(clean(opts[i].textContent));",
+  '    const list = cut(names.join("|"), 100) + (opts.length > 6 ? `|…${opts.length} in all` : "");',
+  "    const chosen = [];",
+  "    for (const opt of sel.selectedOptions) chosen.push(clean(opt.textContent));",
+  "    const options = `options=${JSON.stringify(list)}`;",
+  '    return chosen.length ? { options, value: cut(chosen.join(", "), max) } : { options };',
   "  }",
   "  function statesOf(el, tag, role) {",
   "    const states = [];",
@@ -5707,7 +5708,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("cd6dc0f6450a", api);',
+  '    install("40e218fa114e", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -77,20 +77,9 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     if (more) attrs.push(`scrollable="${more}"`);
     if (ta.readOnly) states.push("READONLY");
   } else if (tag === "select") {
-    const sel = el as HTMLSelectElement;
-    const opts = sel.options;
-    const names: string[] = [];
-    for (let i = 0; i < opts.length && i < 6; i++) names.push(clean(opts[i]!.textContent));
-    attrs.push(
-      `options=${
-        JSON.stringify(
-          cut(names.join("|"), 100) + (opts.length > 6 ? `|…${opts.length} in all` : ""),
-        )
-      }`,
-    );
-    const chosen: string[] = [];
-    for (const opt of sel.selectedOptions) chosen.push(clean(opt.textContent));
-    if (chosen.length) value = cut(chosen.join(", "), o.maxLabel);
+    const parts = selectParts(el as HTMLSelectElement, o.maxLabel);
+    attrs.push(parts.options);
+    value = parts.value;
   } else if ((el as HTMLElement).isContentEditable) {
     attrs.push("contenteditable");
   }
@@ -120,6 +109,18 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   }
   if (w.observing && w.seenBefore && isFresh(w, el)) item.fresh = true;
   return { item, el, buf: "", sr: "", kind: 2, index: -1, inner: 0, last: null };
+}
+
+/** A select's first six options as an attribute, and its chosen ones as its value. */
+function selectParts(sel: HTMLSelectElement, max: number): { options: string; value?: string } {
+  const opts = sel.options;
+  const names: string[] = [];
+  for (let i = 0; i < opts.length && i < 6; i++) names.push(clean(opts[i]!.textContent));
+  const list = cut(names.join("|"), 100) + (opts.length > 6 ? `|…${opts.length} in all` : "");
+  const chosen: string[] = [];
+  for (const opt of sel.selectedOptions) chosen.push(clean(opt.textContent));
+  const options = `options=${JSON.stringify(list)}`;
+  return chosen.length ? { options, value: cut(chosen.join(", "), max) } : { options };
 }
 
 /**
