@@ -36,6 +36,11 @@ Deno.test("observe marks a list that takes several choices {MULTIPLE}, and selec
     /^Added "Olives" to the choices of \[\d+\], a list that keeps several .*chosen now: "Ham", "Olives"/,
   );
   assert.match((await browser.observe()).summary, /\{MULTIPLE\} Toppings value="Ham, Olives"$/m);
+  const again = await said(browser.select(idIn(summary, "Toppings"), "Ham"));
+  assert.match(
+    again,
+    /^"Ham" was already among the choices of \[\d+\].*chosen now: "Ham", "Olives"/,
+  );
   const one = await said(browser.select(idIn(summary, "Size"), "Large"));
   assert.match(one, /^Selected "Large" in \[\d+\]/);
 });

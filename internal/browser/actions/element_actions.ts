@@ -164,9 +164,12 @@ export async function selectOption(
       const text = JSON.stringify(r.text);
       if (!r.chosen) return { did: `Selected ${text} in [${id}]` };
       const all = r.chosen.map((t) => JSON.stringify(t)).join(", ");
+      const added = r.already
+        ? `${text} was already among the choices of [${id}]`
+        : `Added ${text} to the choices of [${id}]`;
       return {
-        did: `Added ${text} to the choices of [${id}], a list that keeps several ` +
-          `(select adds, it never removes one); chosen now: ${all}`,
+        did: `${added}, a list that keeps several (select adds, it never removes one); ` +
+          `chosen now: ${all}`,
       };
     });
   }

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "40e218fa114e";
+export const RUNTIME_VERSION = "cc4d441bb993";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2384,12 +2384,13 @@ export const RUNTIME_SOURCE = [
   "    const options = Array.from(el.options).filter((o) => !o.disabled);",
   "    const pick = options.find((o) => norm(o.text) === w) ?? options.find((o) => o.value === wanted) ?? options.find((o) => norm(o.text).startsWith(w)) ?? options.find((o) => norm(o.text).includes(w));",
   "    if (!pick || !w) return { ok: false, options: options.map((o) => clean(o.text)) };",
+  "    const already = el.multiple && pick.selected;",
   "    if (el.multiple) pick.selected = true;",
   "    else el.value = pick.value;",
   '    el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));',
   '    el.dispatchEvent(new Event("change", { bubbles: true }));',
   "    const chosen = el.multiple ? Array.from(el.selectedOptions, (o) => clean(o.text)) : void 0;",
-  "    return { ok: true, text: clean(pick.text), ...chosen ? { chosen } : {} };",
+  "    return { ok: true, text: clean(pick.text), ...chosen ? { chosen, already } : {} };",
   "  }",
   '  var OPTION_SELECTOR = \'[role="option"], [role="menuitem"], [role="menuitemradio"], [role="menuitemcheckbox"], [role="treeitem"], li, [data-value]\';',
   "  function findCustomOption(el, wanted) {",
@@ -5708,7 +5709,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("40e218fa114e", api);',
+  '    install("cc4d441bb993", api);',
   "    activityTracker();",
   "  }",
   "})();",
