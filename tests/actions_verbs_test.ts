@@ -63,10 +63,16 @@ Deno.test("drag() sets a knob that only follows the pointer by dropping it onto 
   await using server = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   const summary = await open(browser, server.url("/actions/verbs/slider.html"));
-  const knob = idIn(summary, /<div>/);
+  const knob = idIn(summary, /^\[\d+\] <div slider> \{DRAGGABLE\} value="0%"$/);
   const moved = await said(browser.drag(knob, { to: "22" }));
   assert.match(moved, /"Temperature: 0" now reads "Temperature: 22"/);
-  assert.match((await browser.observe()).summary, /^Temperature: 22$/m);
+  const after = (await browser.observe()).summary;
+  assert.match(after, /^Temperature: 22$/m);
+  // The knob shows where it sits along its track.
+  assert.match(
+    after,
+    new RegExp(`^\\[${knob}\\] <div slider> \\{DRAGGABLE\\} value="5\\d%"$`, "m"),
+  );
 });
 
 Deno.test("click(double) makes a cell editable, and the new value is saved", async () => {

@@ -91,7 +91,7 @@ Deno.test("observe names fields as a screen reader does and shows ARIA widgets w
     /^\[\d+\] <li role=option> \{SELECTED\} Lisbon$/,
     /^\[\d+\] <button role=tab> \{SELECTED\} Details$/,
     /^\[\d+\] <div role=switch> \{UNCHECKED\} Dark mode$/,
-    /^\[\d+\] <div role=slider> Volume value="30"$/,
+    /^\[\d+\] <div role=slider min=0 max=100> Volume value="30"$/,
     /^\[\d+\] <div role=menuitem> \{DISABLED\} Delete$/,
     /^\[\d+\] <div role=treeitem> \{COLLAPSED\} Documents$/,
     /^\[\d+\] <input type=password> \{REQUIRED\} Password value="••••"$/,

@@ -66,3 +66,33 @@ for (const place of PLACES) {
     );
   });
 }
+
+const NOT_NAMES = `<!doctype html><title>Sign in</title>
+<div class=page>
+  <div class=card>
+    <p>Enter your user name and password below.</p>
+    <div><input type=text placeholder="User name"></div>
+    <div style="display:flex">
+      <div style="position:fixed; left:0; top:60px; width:180px">Session ends</div>
+      <input type=password style="margin-left:200px" disabled>
+    </div>
+  </div>
+  <div class=group><h3>Shipping address</h3><div><input type=text placeholder=Street></div></div>
+  <div><span>Age</span> <input type=number></div>
+  <div><div>How did you hear of us?</div><input type=text></div>
+</div>`;
+
+Deno.test("observe names no field by the page's instruction sentence, a heading over its group or a popup's text", async () => {
+  await using site = startFixtureServer({
+    routes: [() => new Response(NOT_NAMES, { headers: { "content-type": "text/html" } })],
+  });
+  await using browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(site.url("/")));
+  const { summary } = await browser.observe();
+  assert.match(summary, /^\[\d+\] <input type=text> User name$/m);
+  assert.match(summary, /^\[\d+\] <input type=password> \{DISABLED\}$/m);
+  assert.match(summary, /^\[\d+\] <input type=text> Street$/m);
+  // A short text beside a field still names it.
+  assert.match(summary, /^\[\d+\] <input type=number> Age$/m);
+  assert.match(summary, /^\[\d+\] <input type=text> How did you hear of us\?$/m);
+});

@@ -21,14 +21,14 @@ for (const place of PLACES) {
     assert.match(summary, /^\[\d+\] <input type=password> Password value="••••"$/m);
     // The quoted part is the value's exact start; the mark says it goes on and how to see it all.
     const long =
-      /^\[\d+\] <textarea> Long value="(Lorem ipsum[^"]*)"… \(cut: 1128 characters in all; find shows the whole value\)$/m
+      /^\[\d+\] <textarea scrollable="more below"> Long value="(Lorem ipsum[^"]*)"… \(cut: 1128 characters in all; find shows the whole value\)$/m
         .exec(summary);
     assert.ok(long, summary);
     assert.ok("Lorem ipsum dolor sit amet. ".repeat(40).startsWith(long[1]!), long[1]);
     const found = await browser.find("Long");
     assert.match(
       found.text,
-      /<textarea> Long value="(Lorem ipsum dolor sit amet\. ){40}The end\."$/m,
+      /<textarea scrollable="more below"> Long value="(Lorem ipsum dolor sit amet\. ){40}The end\."$/m,
     );
 
     // type types exactly what it is given, and the view shows it back exactly.

@@ -72,7 +72,10 @@ Deno.test("observe() lists elements operated by a drag, a double click, a right 
     ["a link in a draggable item, which it fills", /^\[\d+\] \{DRAGGABLE\} Ticket 7$/],
     ["an element with a contextmenu listener", /^\[\d+\] <div> \{RIGHT-CLICK\} Options for/],
     ["a span with only a mouseenter listener", /^\[\d+\] <span> \{HOVER\} the secret page$/],
-    ["a knob with a pointerdown listener and a grab cursor", /^\[\d+\] <div> \{DRAGGABLE\}$/],
+    [
+      "a knob with a pointerdown listener and a grab cursor, on a track",
+      /^\[\d+\] <div slider> \{DRAGGABLE\} value="\d+%"$/,
+    ],
     ["a link that also listens to mouseenter", /^\[\d+\] Pricing$/],
   ];
   const lines = elementLines(summary);

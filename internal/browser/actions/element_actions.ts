@@ -157,12 +157,21 @@ export async function selectOption(
   if ((await onElement(el, "controlKind")) === "select") {
     return await perform(page, target, "select in", env, async () => {
       let seen: string[] = [];
-      const chosen = await onLadder(env, async () => {
+      const r = await onLadder(env, async () => {
         const r = await onElement(el, "chooseNativeOption", option);
-        return r.ok ? r.text : (seen = r.options, undefined);
+        return r.ok ? r : (seen = r.options, undefined);
       });
-      if (chosen === undefined) throw new ActionError("not_found", noOption(id, option, seen));
-      return { did: `Selected ${JSON.stringify(chosen)} in [${id}]` };
+      if (r === undefined) throw new ActionError("not_found", noOption(id, option, seen));
+      const text = JSON.stringify(r.text);
+      if (!r.chosen) return { did: `Selected ${text} in [${id}]` };
+      const all = r.chosen.map((t) => JSON.stringify(t)).join(", ");
+      const added = r.already
+        ? `${text} was already among the choices of [${id}]`
+        : `Added ${text} to the choices of [${id}]`;
+      return {
+        did: `${added}, a list that keeps several (select adds, it never removes one); ` +
+          `chosen now: ${all}`,
+      };
     });
   }
   // The list itself first: a disabled or covered list is not operated, open or not.

@@ -15,7 +15,9 @@ import { clean, norm } from "../../shared/text.ts";
 export function chooseNativeOption(
   el: Element,
   wanted: string,
-): { ok: true; text: string } | { ok: false; options: string[] } {
+):
+  | { ok: true; text: string; chosen?: string[]; already?: boolean }
+  | { ok: false; options: string[] } {
   if (!(el instanceof HTMLSelectElement)) return { ok: false, options: [] };
   const w = norm(wanted);
   const options = Array.from(el.options).filter((o) => !o.disabled);
@@ -23,11 +25,14 @@ export function chooseNativeOption(
     options.find((o) => norm(o.text).startsWith(w)) ??
     options.find((o) => norm(o.text).includes(w));
   if (!pick || !w) return { ok: false, options: options.map((o) => clean(o.text)) };
+  const already = el.multiple && pick.selected;
   if (el.multiple) pick.selected = true;
   else el.value = pick.value;
   el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
   el.dispatchEvent(new Event("change", { bubbles: true }));
-  return { ok: true, text: clean(pick.text) };
+  // A list that takes several: the option is added to the chosen ones, which are all told.
+  const chosen = el.multiple ? Array.from(el.selectedOptions, (o) => clean(o.text)) : undefined;
+  return { ok: true, text: clean(pick.text), ...(chosen ? { chosen, already } : {}) };
 }
 
 /** What the options of custom dropdowns are. */

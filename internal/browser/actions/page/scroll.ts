@@ -68,7 +68,12 @@ export function scrollBy(el: Element | null, screens: number): ScrollResult {
   const height = isPage ? innerHeight : box.clientHeight;
   const before = box.scrollTop;
   const shown = inView(box, isPage);
-  box.scrollBy({ top: height * screens, behavior: "instant" });
+  // A box moves a page of itself, one line kept: a share of a short box is a line or two.
+  const step = isPage ? height * screens : Math.sign(screens) * Math.max(
+    Math.abs(screens) * height,
+    height - lineHeight(box),
+  );
+  box.scrollBy({ top: step, behavior: "instant" });
   const moved = box.scrollTop - before;
   const below = () => box.scrollHeight - box.clientHeight - box.scrollTop;
   const atBottom = screens > 0 && below() <= 2;
@@ -77,6 +82,12 @@ export function scrollBy(el: Element | null, screens: number): ScrollResult {
   if (atBottom) watchGrowth(box);
   const left = screens > 0 ? below() : box.scrollTop;
   return scrollResult(box, isPage, { moved, left, atBottom, shown });
+}
+
+/** The height of a line of text in `box`, in pixels. */
+function lineHeight(box: Element): number {
+  const s = getComputedStyle(box);
+  return parseFloat(s.lineHeight) || 1.2 * (parseFloat(s.fontSize) || 16);
 }
 
 /**

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { deepActiveElement } from "../../runtime/page/dom.ts";
+import { composedParent, deepActiveElement } from "../../runtime/page/dom.ts";
 import { describeFocus } from "../../effects/page/effects.ts";
 import { accessibleName } from "./names.ts";
 import { implicitRole } from "./roles.ts";
@@ -33,6 +33,16 @@ export function focusedElementInfo(): FocusedInfo | undefined {
     label: cut(accessibleName(el), 100),
     inFrame: tag === "iframe" || tag === "frame",
   };
+}
+
+/**
+ * Whether `el` holds the focused element `active` (through shadow roots) without being it: a
+ * widget that types into a hidden input inside itself has the focus as a person sees it.
+ */
+export function holdsFocus(el: Element, active: Element | null): boolean {
+  if (!active || active === el) return false;
+  for (let n: Node | null = active; n; n = composedParent(n)) if (n === el) return true;
+  return false;
 }
 
 /** The focused element as a key press finds it: described, and the state a person sees. */

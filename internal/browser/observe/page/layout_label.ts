@@ -25,8 +25,17 @@ const MAX_TEXTS = 20;
 /** Controls: their text and what sits beyond them is not a label of another field. */
 const CONTROLS =
   "input:not([type=hidden]), select, textarea, button, [role=textbox], [role=combobox], [role=button], [contenteditable=true]";
-/** Text inside these names something else. */
-const NOT_LABEL = `${CONTROLS}, a, label, option, script, style, noscript, template`;
+/**
+ * Text inside these names something else: a control, a link, a label; a heading names the
+ * group of fields under it, a dialog or alert speaks of itself.
+ */
+const NOT_LABEL =
+  `${CONTROLS}, a, label, option, script, style, noscript, template, h1, h2, h3, h4, h5, h6, [role=heading], dialog, [role=dialog], [role=alertdialog], [role=alert]`;
+/**
+ * A sentence of four words or more: the page's instruction or message, not a field's name (a
+ * question is one: "How did you hear of us?").
+ */
+const SENTENCE = /^(\S+\s+){3,}\S*[.!]$/;
 
 /**
  * The text beside or above `field` that names it, or "". Reads the field's containers up to
@@ -102,6 +111,7 @@ function nearest(look: Look, container: Element | ShadowRoot, inner: Node): stri
     if (blocked(t, up !== null)) continue;
     const p = n.parentElement;
     if (!p?.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+    if (layered(p, container)) continue;
     best = { el: n, distance };
   }
   return best ? labelOf(best.el, field) : "";
@@ -127,10 +137,21 @@ function outside(t: DOMRect, r: DOMRect, toggle: boolean): boolean {
   return toggle ? t.right <= r.right : t.left >= r.right;
 }
 
-/** The label text of `n`, when it is short enough to be one. */
+/** The label text of `n`, when it is short enough to be one and no sentence. */
 function labelOf(n: Text, field: Element): string {
   const text = labelText(n, field);
-  return text.length <= MAX_CHARS ? text : "";
+  return text.length <= MAX_CHARS && !SENTENCE.test(text) ? text : "";
+}
+
+/**
+ * Whether text in `p` is drawn on a layer of its own inside `container` (a banner or popup
+ * fixed over the page): it sits beside the field only by chance.
+ */
+function layered(p: Element, container: Element | ShadowRoot): boolean {
+  for (let e: Element | null = p; e && e !== container; e = e.parentElement) {
+    if (getComputedStyle(e).position === "fixed") return true;
+  }
+  return false;
 }
 
 /** How far text `t` ends left of the field in the same row, or null. */

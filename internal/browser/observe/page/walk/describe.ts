@@ -13,6 +13,8 @@ import { clean, cut, MASK, norm, toggleGlyph } from "../../../shared/text.ts";
 import { derivedExpansion, derivedStates } from "../shown_states.ts";
 import type { ElementItem } from "../../../shared/walk_types.ts";
 import { LABELS, noteRead } from "./reads.ts";
+import { knobSlider, rangeAttrs } from "./slider.ts";
+import { moreText } from "./scroll_box.ts";
 import type { Ctl, WalkScope } from "./scope.ts";
 
 /** The element's local ID in this document, given on first sight and kept while it exists. */
@@ -70,22 +72,14 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   } else if (tag === "textarea") {
     const ta = el as HTMLTextAreaElement;
     if (ta.value) value = exact(ta.value);
+    // Its text goes on past its box: where, as a scroll box's line says it (scroll_box.ts).
+    const more = moreText(ta);
+    if (more) attrs.push(`scrollable="${more}"`);
     if (ta.readOnly) states.push("READONLY");
   } else if (tag === "select") {
-    const sel = el as HTMLSelectElement;
-    const opts = sel.options;
-    const names: string[] = [];
-    for (let i = 0; i < opts.length && i < 6; i++) names.push(clean(opts[i]!.textContent));
-    attrs.push(
-      `options=${
-        JSON.stringify(
-          cut(names.join("|"), 100) + (opts.length > 6 ? `|…${opts.length} in all` : ""),
-        )
-      }`,
-    );
-    const chosen: string[] = [];
-    for (const opt of sel.selectedOptions) chosen.push(clean(opt.textContent));
-    if (chosen.length) value = cut(chosen.join(", "), o.maxLabel);
+    const parts = selectParts(el as HTMLSelectElement, o.maxLabel);
+    attrs.push(parts.options);
+    value = parts.value;
   } else if ((el as HTMLElement).isContentEditable) {
     attrs.push("contenteditable");
   }
@@ -93,6 +87,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
     const now = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow");
     if (now !== null && value === undefined) value = now;
   }
+  attrs.push(...rangeAttrs(el, role));
   states.push(...statesOf(el, tag, role));
   if (el === w.active) states.push("FOCUSED");
   const item: ElementItem = {
@@ -116,6 +111,18 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   return { item, el, buf: "", sr: "", kind: 2, index: -1, inner: 0, last: null };
 }
 
+/** A select's first six options as an attribute, and its chosen ones as its value. */
+function selectParts(sel: HTMLSelectElement, max: number): { options: string; value?: string } {
+  const opts = sel.options;
+  const names: string[] = [];
+  for (let i = 0; i < opts.length && i < 6; i++) names.push(clean(opts[i]!.textContent));
+  const list = cut(names.join("|"), 100) + (opts.length > 6 ? `|…${opts.length} in all` : "");
+  const chosen: string[] = [];
+  for (const opt of sel.selectedOptions) chosen.push(clean(opt.textContent));
+  const options = `options=${JSON.stringify(list)}`;
+  return chosen.length ? { options, value: cut(chosen.join(", "), max) } : { options };
+}
+
 /**
  * The ARIA and form states of an element, as the summary writes them, and those it shows only
  * by its look (`shown_states.ts`).
@@ -127,6 +134,13 @@ function statesOf(el: Element, tag: string, role: string): string[] {
       (el as HTMLInputElement).required || el.getAttribute("aria-required") === "true"
   ) {
     states.push("REQUIRED");
+  }
+  // A list that takes several choices: `select` adds to it (its value lists them all).
+  if (
+    (tag === "select" && (el as HTMLSelectElement).multiple) ||
+    el.getAttribute("aria-multiselectable") === "true"
+  ) {
+    states.push("MULTIPLE");
   }
   const aChecked = el.getAttribute("aria-checked");
   if (aChecked === "true") states.push("CHECKED");
@@ -219,6 +233,7 @@ export function finish(w: WalkScope, c: Ctl): void {
     if (row?.matches("tr, [role=row]")) item.row = idFor(w, row);
   }
   if (c.kind === 1 && c.inner === 0) asDropdown(w, c);
+  if (c.kind === 1 && c.inner === 0 && item.role !== "combobox") knobSlider(el, item);
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { frameId } from "../../../runtime/page/dom.ts";
 import { labelsOf } from "../label_index.ts";
-import { clipTo, contentBox, intersects, rgba, rootBg, textHidden } from "../paint.ts";
+import { contentBox, intersects, rootBg, textHidden } from "../paint.ts";
 import {
   implicitRole,
   interactive,
@@ -18,7 +18,6 @@ import {
   NOT_TEXT,
 } from "../roles.ts";
 import { isLigature } from "../icon_names.ts";
-import { clean } from "../../../shared/text.ts";
 import {
   type Box,
   type ElementItem,
@@ -27,12 +26,15 @@ import {
   type Scroller,
   WHERE,
 } from "../../../shared/walk_types.ts";
-import { describe, finish, idFor } from "./describe.ts";
-import { handMarks, operability, provenControl } from "../operations.ts";
+import { describe, finish } from "./describe.ts";
+import { childContext, clipOf, isInline, labelSink } from "./child_context.ts";
+import { isWrapper, leafName, partName } from "./wrappers.ts";
+import { scrollBoxItem } from "./scroll_box.ts";
+import { holdsFocus } from "../focus.ts";
+import { handMarks, operability } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
-import { nestedList, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
-import { notePlaced, noteRead } from "./reads.ts";
+import { notePlaced } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { gap, TextRuns } from "./text_runs.ts";
 import { clippedAway, clippedToNothing } from "./visually_hidden.ts";
@@ -63,26 +65,7 @@ export class FrameWalker {
     this.#w = w;
     this.#reuse = reuse;
     this.runs = new TextRuns(w, this.items);
-    this.#labelSink = {
-      item: {
-        kind: "el",
-        lid: 0,
-        tag: "label",
-        role: "",
-        attrs: [],
-        states: [],
-        label: "",
-        where: 0,
-        y: 0,
-      },
-      el: document.documentElement,
-      buf: "",
-      sr: "",
-      kind: 2,
-      index: -1,
-      inner: 0,
-      last: null,
-    };
+    this.#labelSink = labelSink();
   }
 
   /** Walks the document's body. */
@@ -201,7 +184,7 @@ export class FrameWalker {
       return;
     }
     if (LEAF.has(tag)) {
-      this.#leaf(el, ctx);
+      leafName(el, ctx.control);
       if (control && control !== ctx.control) this.#finish(control);
       return;
     }
@@ -226,12 +209,14 @@ export class FrameWalker {
   #finish(c: Ctl): void {
     finish(this.#w, c);
     const it = c.item;
-    const unproven = c.bySign && !provenControl(c.el, !!(it.label || it.icon));
-    if (!unproven && (c.inner === 0 || /[\p{L}\p{N}]/u.test(c.buf + c.sr))) return;
-    const wrapper = unproven || c.kind === 1 ||
-      (!NATIVE.has(c.el.localName) && c.el.hasAttribute("role") && !it.label &&
-        !CONTAINERS.has(it.role) && it.states.length === 0);
-    if (!wrapper || this.items[c.index] !== it) return;
+    // The focus inside it on no line of its own (a widget's hidden input): the control has it.
+    if (!it.states.includes("FOCUSED") && holdsFocus(c.el, this.#w.active)) {
+      const shown = this.items.slice(c.index + 1).some((i) =>
+        i.kind === "el" && i.states.includes("FOCUSED")
+      );
+      if (!shown) it.states.push("FOCUSED");
+    }
+    if (!isWrapper(c) || this.items[c.index] !== it) return;
     this.items.splice(c.index, 1);
     // The one control it wraps is what a person drags or double-clicks: it takes the marks.
     const inner = this.items[c.index];
@@ -377,18 +362,6 @@ export class FrameWalker {
     return ctx.control;
   }
 
-  /** A leaf inside a control adds to its label: a picture's `alt`, an icon's title. */
-  #leaf(el: Element, ctx: Ctx): void {
-    const c = ctx.control;
-    if (c && el.localName === "img") {
-      const alt = clean(el.getAttribute("alt"));
-      if (alt) c.buf += " " + alt;
-    } else if (c && el.localName === "svg") {
-      const t = clean(el.getAttribute("aria-label") ?? el.querySelector("title")?.textContent);
-      if (t) c.sr += " " + t;
-    }
-  }
-
   /**
    * Walks the children of `el` (its shadow root when it has one) with their context: `own`
    * is the context `el` itself got (its clip, the control it is or is in, where it is);
@@ -401,61 +374,14 @@ export class FrameWalker {
     own: Ctx,
     listed: boolean,
   ): void {
-    const w = this.#w;
     const tag = el.localName;
     const display = s.display;
-    let clip = own.clip;
-    let scroller = own.scroller;
-    const overflowX = s.overflowX, overflowY = s.overflowY;
-    if ((overflowX !== "visible" || overflowY !== "visible") && r && r.width > 0 && r.height > 0) {
-      noteRead(el); // scripts scroll it without a mutation
-      const scrollable = /auto|scroll/.test(overflowX + overflowY) &&
-        (el.scrollHeight > el.clientHeight + 4 || el.scrollWidth > el.clientWidth + 4) &&
-        tag !== "body" && tag !== "html";
-      if (!(scrollable && w.pageScope)) {
-        clip = clipTo(clip, r, overflowX, overflowY);
-        if (scrollable) {
-          scroller = this.scrollers.length;
-          this.scrollers.push({
-            name: scrollerName(el),
-            total: 0,
-            above: 0,
-            below: 0,
-            lid: idFor(w, el),
-          });
-        } else scroller = -1;
-      }
-    }
-    const inline = display === "contents" || display.startsWith("inline") || display === "ruby";
-    const cell = display === "table-cell";
-    let heading = own.heading;
-    const hm = /^h([1-6])$/.exec(tag);
-    if (hm) heading = Number(hm[1]);
-    else if (el.getAttribute("role") === "heading") {
-      heading = Number(el.getAttribute("aria-level")) || 2;
-    }
-    const child: Ctx = {
-      block: inline || cell ? own.block : el,
-      cell: cell ? el : own.cell,
-      heading: inline || cell ? own.heading : heading,
-      nest: own.nest + (nestedList(el) ? 1 : 0),
-      control: tag === "label" && (el as HTMLLabelElement).control && !listed
-        ? this.#labelSink
-        : own.control,
-      owner: listed ? own.control : own.owner,
-      clip,
-      posClip: s.position === "static" ? own.posClip : clip,
-      scroller,
-      bg: own.bg,
-      cursor: s.cursor,
-      where: own.where,
-      hidden: s.visibility !== "visible",
-    };
-    if (s.backgroundImage !== "none") child.bg = null;
-    else {
-      const bg = rgba(s.backgroundColor);
-      if (bg && bg[3] > 0.5) child.bg = bg;
-    }
+    const panels = this.scrollers.length;
+    const panel = clipOf(this.#w, el, s, r, own, this.scrollers);
+    const child = childContext(el, s, own, listed, panel, this.#labelSink);
+    const inline = isInline(display);
+    // A scroll box of text gets a line of its own after the text it shows (scroll_box.ts).
+    const box = this.scrollers.length > panels && !own.control && this.#w.o.mode === "observe";
     // Words of neighbouring blocks (and inline blocks) never run together.
     const apart = !inline || display.startsWith("inline-");
     if (apart && child.control) child.control.buf += " ";
@@ -471,6 +397,11 @@ export class FrameWalker {
     if (apart && child.control) child.control.buf += " ";
     else if (apart) this.runs.space();
     if (!inline) this.runs.endBlock(el);
+    if (box) {
+      this.runs.flush();
+      const line = scrollBoxItem(this.#w, el, r!, this.scrollers[panel.scroller]!, own.where);
+      if (line) this.items.push(line);
+    }
   }
 
   /** A checkbox or radio drawn by its label: listed at the label's place, clicked by script. */
@@ -499,29 +430,4 @@ export class FrameWalker {
       if (w.o.mode !== "read") this.items.push(c.item);
     }
   }
-}
-
-/** Elements that are controls by their tag, never dropped as wrappers. */
-const NATIVE = new Set(["a", "button", "input", "select", "textarea", "summary", "label"]);
-/** Roles of controls made to hold others (a listbox's options): never dropped as wrappers. */
-const CONTAINERS = new Set([
-  "listbox",
-  "menu",
-  "menubar",
-  "tablist",
-  "tree",
-  "grid",
-  "radiogroup",
-  "combobox",
-  "toolbar",
-]);
-
-/**
- * An element inside a control that names itself (`aria-label`, `title`, or `alt` off a picture:
- * `<i class="x" title="Settings">`) gives the control the name a screen reader says.
- */
-function partName(el: Element, c: Ctl): void {
-  const name = el.getAttribute("aria-label") ?? el.getAttribute("title") ??
-    (el.localName === "img" ? null : el.getAttribute("alt"));
-  if (name && c.sr.length < 80) c.sr += " " + name;
 }
