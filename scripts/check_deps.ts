@@ -84,8 +84,9 @@ const FEATURES: Record<string, readonly string[]> = {
   // What an action changed is read with the walk's roles and states, the action's activity and
   // the runtime's DOM helpers.
   effects: ["observe", "runtime", "settle"],
-  // The options carry the observation's; a chrome module instance takes screenshots.
-  launch: ["observe", "screenshots"],
+  // The options carry the observation's; a chrome module instance takes screenshots, keeps its
+  // tabs with Tabs and loads pages as the session does.
+  launch: ["observe", "screenshots", "tabs"],
   // The walk names options as the select verb does and the focus as effects word it; --vision
   // observations carry a screenshot.
   observe: ["actions", "effects", "runtime", "screenshots"],
@@ -105,8 +106,9 @@ const FEATURES: Record<string, readonly string[]> = {
   screenshots: ["runtime"],
   settle: ["runtime"],
   shared: [],
-  // Opening, switching and closing tabs are actions, and a new tab's banners are closed.
-  tabs: ["actions", "banners"],
+  // Opening, switching and closing tabs are actions, a new tab's banners are closed, and its
+  // first settle counts requests as settling does (one definition of network idle).
+  tabs: ["actions", "banners", "settle"],
   verification: ["runtime"],
   // A page's tool runs as an action, and may open a prompt.
   webmcp: ["actions", "dialogs", "runtime"],

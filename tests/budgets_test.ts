@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
-import { type WaitName, WAITS } from "../internal/browser/settle/budgets.ts";
+import { type WaitName, WAITS } from "../internal/browser/shared/budgets.ts";
 
-// The waits outside settling (internal/browser/settle/budgets.ts): one row per wait, each read by
+// The waits outside settling (internal/browser/shared/budgets.ts): one row per wait, each read by
 // the code that waits, and no file on the action path (the browser package, replay) with a time
 // literal of its own instead.
 
@@ -17,11 +17,11 @@ const AWAITING: Partial<Record<WaitName, string>> = {
 /** Files that may keep a time literal, and why: none of them waits on an action's behalf. */
 const ALLOWED: Record<string, string> = {
   "internal/browser/settle/policy.ts": "settling's own table of numbers",
-  "internal/browser/settle/budgets.ts": "the table itself",
+  "internal/browser/shared/budgets.ts": "the table itself",
   "internal/browser/observe/frame_walk.ts": "the observe work of issue 34 moves it to WAITS",
   "internal/browser/actions/page/wait_text.ts":
     "in-page code of the text wait (reads only policy.ts); actions/wait_step.ts owns it",
-  "internal/browser/browser_session.ts": "the default settle cap (--settle-max), settling's own",
+  "internal/browser/session_core.ts": "the default settle cap (--settle-max), settling's own",
   "internal/browser/launch/browser_launch.ts": "starting and closing the browser, not an action",
   "internal/browser/launch/find_chrome.ts": "asking Chromium its version before a run starts",
 };
@@ -66,7 +66,7 @@ for (const [name, row] of Object.entries(WAITS) as [WaitName, (typeof WAITS)[Wai
     assert.ok(row.reason.length > 20, `${name} needs its reason`);
     const read = new RegExp(`\\bWAITS\\.${name}\\b`);
     const readers = [...PRODUCT].filter(([path, lines]) =>
-      !path.endsWith("settle/budgets.ts") && lines.some((l) => read.test(l))
+      !path.endsWith("shared/budgets.ts") && lines.some((l) => read.test(l))
     ).map(([path]) => path);
     if (name in AWAITING) {
       assert.deepEqual(readers, [], `${name} is read now: take it off AWAITING`);
@@ -87,7 +87,7 @@ Deno.test("WAITS holds every wait: no file on the action path sets one with a li
       if (LITERAL_WAITS.some((re) => re.test(line))) found.push(`${path}: ${line.trim()}`);
     }
   }
-  assert.deepEqual(found, [], "read a row of WAITS (settle/budgets.ts) instead");
+  assert.deepEqual(found, [], "read a row of WAITS (shared/budgets.ts) instead");
 });
 
 Deno.test("WAITS allow-list names only files that still keep a time literal", () => {

@@ -69,7 +69,7 @@ export { renderElement, renderSummary } from "./observe/dom_summary.ts";
 export type { ObserveOptions } from "./observe/observer.ts";
 export { DEFAULT_TOKEN_BUDGET } from "./observe/token_budget.ts";
 export { parseKeys } from "./actions/keys.ts";
-export { type Budget, WAITS } from "./settle/budgets.ts";
+export { type Budget, WAITS } from "./shared/budgets.ts";
 export {
   MAX_TEMP_DIR,
   type SessionInfo,

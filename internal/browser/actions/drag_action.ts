@@ -15,7 +15,7 @@ import { perform, refusal, type Target } from "./pipeline.ts";
 import { handleInRealm, onElement } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { pause } from "../shared/deadline.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 /** Where a drag ends: on an element, on a text shown on the page, and/or moved by pixels. */
 export interface DropAt {

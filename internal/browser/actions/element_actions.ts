@@ -10,7 +10,7 @@ import { isolatedRealm } from "../runtime/realm.ts";
 import { parseKeys } from "./keys.ts";
 import { cut } from "../shared/text.ts";
 import { closingInput } from "../tabs/self_closing.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 /** Texts up to this long are typed key by key (autocompletes listen to keys); longer ones are inserted. */
 const KEY_BY_KEY_MAX = 60;

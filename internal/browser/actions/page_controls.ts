@@ -4,7 +4,7 @@ import type { Downloads } from "../downloads/downloads.ts";
 import { type FocusedInfo, inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { pause } from "../shared/deadline.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 import { waitForNetworkIdle } from "../settle/network.ts";
 
 /** A move in the tab's history. */

@@ -2,7 +2,7 @@ import type { Frame, Page } from "puppeteer-core";
 import { type BannerClosing, inRealm } from "../runtime/page_runtime.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 /** Passes per domain; the time they may take is `WAITS.bannerDomain` and `WAITS.bannerStep`. */
 const MAX_PASSES = 3;

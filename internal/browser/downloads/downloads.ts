@@ -3,7 +3,7 @@ import type { Browser, CDPSession, Frame, Page } from "puppeteer-core";
 import type { DownloadRecord } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { browserCdpSession } from "../launch/browser_launch.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 interface Item {
   guid: string;

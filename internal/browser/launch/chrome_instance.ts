@@ -1,7 +1,7 @@
 import type { Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 import { capturePage } from "../screenshots/screenshot.ts";
 import { loadPage } from "../tabs/load_page.ts";
 import { Tabs } from "../tabs/tabs.ts";

@@ -15,7 +15,7 @@ import { BrowserError } from "../../entity/mod.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 /** Options of {@link takeScreenshot}. */
 export interface ScreenshotOptions {

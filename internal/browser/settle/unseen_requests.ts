@@ -1,5 +1,5 @@
 import type { CDPSession, Page, Protocol } from "puppeteer-core";
-import { WAITS } from "./budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 import { countsForIdle } from "./network.ts";
 import { SETTLE } from "./policy.ts";
 

@@ -1,5 +1,5 @@
 import type { Page } from "puppeteer-core";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 /** What {@link loadPage} waits for, and how long at most. */
 export interface LoadOptions {

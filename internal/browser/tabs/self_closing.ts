@@ -1,5 +1,5 @@
 import type { Page } from "puppeteer-core";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 /**
  * Sends input that may close its own tab: a button or a key whose handler calls `window.close()`.

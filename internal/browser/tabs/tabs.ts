@@ -1,7 +1,7 @@
 import type { Browser, Page, Target } from "puppeteer-core";
 import { ActionError, type TabInfo } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 import { UnseenRequests } from "../settle/unseen_requests.ts";
 
 export type { TabInfo };

@@ -5,7 +5,7 @@ import { isolatedRealm } from "../runtime/realm.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { frameRowFor } from "./policy.ts";
 import type { WallSeen } from "./page/walls.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 
 /**
  * The human-verification check that blocks the tab, if any (see `page/walls.ts`): looked for in

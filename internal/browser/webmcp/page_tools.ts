@@ -20,7 +20,7 @@ import { isNavigationError } from "../runtime/page_changed.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { withDeadline } from "../shared/deadline.ts";
-import { WAITS } from "../settle/budgets.ts";
+import { WAITS } from "../shared/budgets.ts";
 import { clean, cut } from "../shared/text.ts";
 import type { DeclaredTool } from "./page/tool_events.ts";
 
