@@ -114,6 +114,8 @@ export type Effect =
     removed: string[];
     from?: string;
     to?: string;
+    /** Attributes its line shows now and did not (`scrollable="more above"`). */
+    attrs?: string[];
     /** It now shows under another line of both views (`to`) than before (`from`). */
     moved?: { from: string; to: string };
   }

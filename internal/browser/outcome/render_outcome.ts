@@ -203,6 +203,7 @@ function elementPhrase(e: Extract<Effect, { kind: "element" }>): string {
     const was = e.from ? ` (was ${JSON.stringify(e.from)})` : "";
     said.push(`now reads ${JSON.stringify(e.to)}${was}`);
   }
+  if (e.attrs?.length) said.push(`now shows ${e.attrs.join(" ")}`);
   if (e.moved) {
     said.push(
       `moved from under ${JSON.stringify(cut(e.moved.from, 40))} to under ${
@@ -210,7 +211,7 @@ function elementPhrase(e: Extract<Effect, { kind: "element" }>): string {
       }`,
     );
   }
-  const name = e.to !== undefined || !e.name ? "" : ` ${e.name}`;
+  const name = e.to !== undefined || e.attrs?.length || !e.name ? "" : ` ${e.name}`;
   return `[${e.id}]${name} ${said.join(" and ")}`;
 }
 

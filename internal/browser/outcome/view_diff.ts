@@ -12,6 +12,8 @@ export interface ElementChange {
   /** Its text or value as the earlier view read it, and as the next one does, when they differ. */
   from?: string;
   to?: string;
+  /** Attributes its line shows now and did not, or shows otherwise (`scrollable="more above"`). */
+  attrs?: string[];
   /** It moved from under one line both views show to under another (a card to another column). */
   moved?: { from: string; to: string };
 }
@@ -134,13 +136,17 @@ function elementChange(a: ObservedElement, b: ObservedElement): ElementChange | 
   const added = is.filter((s) => !had.has(s) && !UNREPORTED.has(s));
   const removed = was.filter((s) => !has.has(s) && !UNREPORTED.has(s));
   const from = readOf(a), to = readOf(b);
-  if (added.length === 0 && removed.length === 0 && from === to) return undefined;
+  const attrs = b.attrs.filter((x) => !a.attrs.includes(x));
+  if (added.length === 0 && removed.length === 0 && from === to && attrs.length === 0) {
+    return undefined;
+  }
   return {
     id: a.id,
     name: nameOf(a),
     added,
     removed,
     ...(from !== to ? { from, to } : {}),
+    ...(attrs.length ? { attrs } : {}),
   };
 }
 
