@@ -64,8 +64,11 @@ export async function walkPage(
   ): Promise<WalkEntry[]> => {
     const children = frame.childFrames().filter(shown);
     const fids = await Promise.all(children.map((f) => ownerIn(f, walk.token, owners)));
+    const items = options.mode === "read"
+      ? await withFrames(frame, walk, children, fids)
+      : walk.items;
     const nested = new Map<number, Promise<WalkEntry[]>>();
-    for (const item of walk.items) {
+    for (const item of items) {
       if (item.kind !== "frame") continue;
       const i = fids.indexOf(item.fid);
       const child = children[i];
@@ -101,7 +104,7 @@ export async function walkPage(
       );
     }
     const out: WalkEntry[] = [];
-    for (const item of walk.items) {
+    for (const item of items) {
       if (item.kind === "frame") {
         const inner = nested.get(item.fid);
         if (inner) out.push(...await inner);
@@ -115,6 +118,29 @@ export async function walkPage(
 }
 
 const LOADING = "The page is loading: observe again";
+
+/**
+ * read: the walker lists text only, no frames; each shown child frame is placed where its
+ * `<iframe>` is, before the first text below the frame's top, so `read` reads frames in place.
+ */
+async function withFrames(
+  frame: Frame,
+  walk: FrameWalk,
+  children: Frame[],
+  fids: number[],
+): Promise<PageItem[]> {
+  const [offset, ...tops] = await Promise.all([frame, ...children].map(ownerTop));
+  const items = walk.items.slice();
+  children.forEach((_, i) => {
+    const top = tops[i], fid = fids[i]!;
+    if (top === undefined || offset === undefined || fid <= 0) return;
+    const y = (top - offset) / walk.height;
+    const at = items.findIndex((it) => it.kind !== "frame" && it.y > y);
+    const box = { top: 0, left: 0, bottom: 0, right: 0 };
+    items.splice(at < 0 ? items.length : at, 0, { kind: "frame", fid, where: 0, y, box });
+  });
+  return items;
+}
 
 /** Frames worth walking: attached, and not the browser's error page for a frame that failed to load
  * (it may never get a context to run in). */
@@ -212,6 +238,31 @@ async function askOwnerId(frame: Frame): Promise<number> {
     }
   } catch {
     return 0; // the frame detached meanwhile
+  }
+}
+
+/**
+ * The top of the `<iframe>` that holds `frame`, in the top page's viewport (0 for the top page);
+ * undefined when it shows nothing (`display: none`, no size) or its frame went away.
+ */
+function ownerTop(frame: Frame): Promise<number | undefined> {
+  if (!frame.parentFrame()) return Promise.resolve(0);
+  // askOwnerTop never rejects; only its deadline does, and then the place is unknown.
+  return withDeadline(askOwnerTop(frame), FRAME_TIMEOUT_MS).catch(() => undefined);
+}
+
+async function askOwnerTop(frame: Frame): Promise<number | undefined> {
+  try {
+    const owner = await frame.frameElement();
+    if (!owner) return undefined;
+    try {
+      const box = await owner.boundingBox();
+      return box && box.width > 0 && box.height > 0 ? box.y : undefined;
+    } finally {
+      await owner.dispose();
+    }
+  } catch {
+    return undefined; // the frame detached meanwhile
   }
 }
 
