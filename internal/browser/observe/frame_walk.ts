@@ -142,10 +142,14 @@ async function withFrames(
   return items;
 }
 
-/** Frames worth walking: attached, and not the browser's error page for a frame that failed to load
- * (it may never get a context to run in). */
+/**
+ * Frames worth walking: attached, with a document (a lazy frame out of view has loaded none: no
+ * URL, not even about:blank), and not the browser's error page for a frame that failed to load.
+ * The others never get a context to run in: asking them would cost the whole frame deadline.
+ */
 function shown(frame: Frame): boolean {
-  return !frame.detached && !frame.url().startsWith("chrome-error:");
+  const url = frame.url();
+  return !frame.detached && url !== "" && !url.startsWith("chrome-error:");
 }
 
 /**
