@@ -27,7 +27,7 @@ for (const bar of ["text", "aria"]) {
   });
 }
 
-Deno.test("wait(text) sees a text come in a frame and go in a shadow root; text at opacity 0 does not show", async () => {
+Deno.test("wait(text) sees a text come in a frame and go in a shadow root, and says what came and went; text at opacity 0 does not show", async () => {
   await using site = startFixtureServer();
   await using browser = await browserSession();
   await said(browser.navigate(site.url("/actions/wait_text.html")));
@@ -39,8 +39,10 @@ Deno.test("wait(text) sees a text come in a frame and go in a shadow root; text 
   await said(browser.click(idIn(summary, /<button> Send$/)));
   const gone = await said(browser.wait({ seconds: 10, text: "Connecting", gone: true }));
   assert.match(gone, /^Waited [\d.]+ s until "Connecting" disappeared\./, gone);
+  assert.match(gone, /"Connecting to the mail server" is gone/, gone);
   const sent = await said(browser.wait({ seconds: 10, text: "sent to ada" }));
   assert.match(sent, /^Waited [\d.]+ s until "sent to ada" appeared\./, sent);
+  assert.match(sent, /in its frame: "Sent to Ada at 9:41" appeared/, sent);
   const again = await said(browser.wait({ seconds: 0.5, text: "Connected" }));
   assert.match(
     again,

@@ -1,9 +1,10 @@
 import type { Page } from "puppeteer-core";
 import type { Did } from "./action_runner.ts";
 import { pause } from "../shared/deadline.ts";
+import type { Effect } from "../../entity/mod.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { cut } from "../shared/text.ts";
-import { arrived, NOTHING, placesIn, type Sight, textSight } from "./text_sight.ts";
+import { arrived, NOTHING, type Place, placesIn, type Sight, textSight } from "./text_sight.ts";
 
 /** What {@link waitStep} waits for: a time, or a text to show (or to go) within a time. */
 export interface WaitRequest {
@@ -27,8 +28,9 @@ const LOOK_EVERY_MS = 100;
  * with `gone`, until it no longer does), at most that long. A text appears when it shows in a
  * place that did not show it when the wait began (see {@link arrived}): the page's own "Wait
  * until the bar reaches 75%" does not end a wait for "75%", the bar reaching it does. `gone`
- * returns at once when the text does not show. Says what it waited for and whether it happened;
- * the action path around it reports what changed meanwhile.
+ * returns at once when the text does not show. Says what it waited for and whether it happened,
+ * and what it saw come or go (`effects`: a text in a frame the page's change report may miss);
+ * the action path around it reports what else changed meanwhile.
  *
  * @example
  * ```ts
@@ -58,10 +60,11 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
       const fresh = arrived(before, now);
       if (fresh.length > 0) {
         const bar = fresh.every((p) => p.kind === "bar") ? " (a progress bar's value)" : "";
-        return { did: `Waited ${took()} until ${shown} appeared${bar}` };
+        return { did: `Waited ${took()} until ${shown} appeared${bar}`, saw: saw(fresh, "lines") };
       }
     } else if (placesIn(now) === 0) {
-      return { did: `Waited ${took()} until ${shown} disappeared` };
+      const went = [...before.place.values()];
+      return { did: `Waited ${took()} until ${shown} disappeared`, saw: saw(went, "gone") };
     }
   }
   if (!appear) return { did: `Waited ${took()}: ${shown} still shows` };
@@ -83,4 +86,23 @@ async function look(page: Page, text: string): Promise<Sight | undefined> {
     if (isNavigationError(error)) return undefined;
     throw error;
   }
+}
+
+/**
+ * What the wait saw come (`lines`) or go (`gone`), as the page's change report says it: the
+ * texts and names of those places. A bar's value is no text of the page: it is said by `did`.
+ */
+function saw(places: Place[], how: "lines" | "gone"): Effect[] {
+  const out: Effect[] = [];
+  for (const inFrame of [false, true]) {
+    const quotes = places.filter((p) => p.inFrame === inFrame && p.kind !== "bar")
+      .map((p) => cut(p.quote, 80));
+    if (quotes.length === 0) continue;
+    out.push({
+      kind: "text",
+      [how]: [...new Set(quotes)].slice(0, 3),
+      ...(inFrame ? { inFrame } : {}),
+    });
+  }
+  return out;
 }
