@@ -18,12 +18,20 @@ function framesPage(otherOrigin: string): string {
   <p>Payment comes next</p>
   <iframe src="${otherOrigin}/terms.html" style="width: 100%; height: 200px"></iframe>
   <p>Questions? Call us</p>
+  <button onclick="frames[1].postMessage('busy', '*')">Check terms</button>
   <script>document.getElementById("outer").srcdoc = ${JSON.stringify(outer)};</script>
 </body></html>`;
 }
 
 const TERMS = `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body>
-<p>Returns are free within 30 days</p><button>Accept terms</button></body></html>`;
+<p>Returns are free within 30 days</p><button>Accept terms</button>
+<script>
+  // Told to, the frame runs a long script: it answers nothing for 8 s.
+  addEventListener("message", () => {
+    const end = Date.now() + 8000;
+    while (Date.now() < end);
+  });
+</script></body></html>`;
 
 function site() {
   const html = (body: string) =>
@@ -78,4 +86,20 @@ Deno.test("find() and read() answer from a nested frame with the IDs that act th
 
   const accept = await browser.find("accept terms");
   assert.match(accept.text, /^\[\d+\] <button> Accept terms$/m);
+});
+
+Deno.test("find() and read() say which frame did not answer in time instead of only 'no matches'", async () => {
+  await using server = site();
+  await using browser = await BrowserSession.start({ headless: true, settleCapMs: 300 });
+  await said(browser.navigate(server.url("/checkout.html")));
+  const check = await browser.find("check terms", "button");
+  await said(browser.click(check.matches[0]!.id!));
+
+  const found = await browser.find("returns are free");
+  assert.match(
+    found.text,
+    /^No matches for "returns are free" on the page \(1 frame did not answer in time: http:\/\/localhost:\d+\/terms\.html; ask again\)$/,
+  );
+  const read = await browser.read({ query: "returns are free" });
+  assert.match(read.text, /^No text mentions "returns are free" on the page \(1 frame did not/);
 });

@@ -28,6 +28,8 @@ export interface PageWalk {
   scrollers: PageScroller[];
   /** Each frame's walk, by frame (tokens for IDs, `seenBefore`). */
   walks: Map<Frame, FrameWalk>;
+  /** Frames shown on the page that did not answer in time: what they show is left out. */
+  missed: Frame[];
 }
 
 /**
@@ -50,6 +52,7 @@ export async function walkPage(
   const inFrame = (frame: Frame, w: FrameWalk) =>
     w.scrollers.map((sc) => ({ ...sc, frame, token: w.token }));
   const totals = { above: main.above, below: main.below, scrollers: inFrame(mainFrame, main) };
+  const missed: Frame[] = [];
   const pageScope = options.scope === "page";
   const view: Box = { top: 0, left: 0, bottom: main.height, right: main.width };
   const margin = pageScope ? Infinity : main.height * options.margin;
@@ -91,7 +94,10 @@ export async function walkPage(
           clip: pageScope ? null : childView,
           band: pageScope ? null : childBand,
         }).then((w) => {
-          if (!w) return [];
+          if (!w) {
+            if (!child.detached) missed.push(child);
+            return [];
+          }
           walks.set(child, w);
           totals.above += w.above;
           totals.below += w.below;
@@ -114,10 +120,29 @@ export async function walkPage(
   };
 
   const entries = await expand(mainFrame, main, 0, view, band);
-  return { entries, main, walks, ...totals };
+  return { entries, main, walks, missed, ...totals };
 }
 
 const LOADING = "The page is loading: observe again";
+
+/**
+ * What an answer from the whole page (find, read) adds when frames did not answer in time (a
+ * frame busy with a long script, a loaded machine): they were not searched, so "no matches" is not
+ * known. Empty when every frame answered.
+ *
+ * @example
+ * ```ts
+ * missedNote(walk); // ' (1 frame did not answer in time: http://localhost:8000/chat.html; ask again)'
+ * ```
+ */
+export function missedNote(walk: Pick<PageWalk, "missed">): string {
+  const n = walk.missed.length;
+  if (n === 0) return "";
+  const urls = walk.missed.slice(0, 2).map((f) => f.url()).join(", ");
+  return ` (${n} frame${n === 1 ? "" : "s"} did not answer in time: ${urls}${
+    n > 2 ? ", …" : ""
+  }; ask again)`;
+}
 
 /**
  * read: the walker lists text only, no frames; each shown child frame is placed where its

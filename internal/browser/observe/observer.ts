@@ -8,7 +8,7 @@ import {
 } from "../../entity/mod.ts";
 import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
-import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
+import { missedNote, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { handleInRealm, inRealm } from "../runtime/page_runtime.ts";
 import { type ElementItem, type PageItem, WHERE } from "../shared/walk_types.ts";
@@ -166,11 +166,14 @@ export class PageObserver {
     const what = role
       ? `${role} element${count === 1 ? "" : "s"} matching`
       : `match${count === 1 ? "" : "es"} for`;
+    const missed = missedNote(walk);
     const head = count === 0
       ? `No ${
         role ? `${role} elements matching` : hidden ? "visible matches for" : "matches for"
-      } ${JSON.stringify(text)} on the page${hidden ? ":" : ""}`
-      : `${count} ${what} ${JSON.stringify(text)}${cut ? ` (first ${count - cut} shown)` : ""}:`;
+      } ${JSON.stringify(text)} on the page${missed}${hidden ? ":" : ""}`
+      : `${count} ${what} ${JSON.stringify(text)}${
+        cut ? ` (first ${count - cut} shown)` : ""
+      }${missed}:`;
     return {
       head,
       matches,
@@ -194,7 +197,7 @@ export class PageObserver {
       maxText: 4000,
       maxLabel: MAX_LABEL,
     });
-    return readPages(walk.entries, options, this.#options.tokenBudget);
+    return readPages(walk, options, this.#options.tokenBudget);
   }
 
   /** The element behind an ID from an observation; throws when it never existed or is gone. */
