@@ -1,6 +1,6 @@
 import type { Page } from "puppeteer-core";
 import type { Did } from "./action_runner.ts";
-import { pause } from "../shared/deadline.ts";
+import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
 import type { Effect } from "../../entity/mod.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { cut } from "../shared/text.ts";
@@ -49,12 +49,13 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
   const text = request.text;
   const shown = JSON.stringify(cut(text, 60));
   const appear = request.gone !== true;
-  // A document being replaced shows nothing yet: all the next one shows is new.
+  // A document being replaced shows nothing yet: all the next one shows is new. The first look
+  // has no deadline but the walk's own: what shows already must be known to tell what is new.
   const before = await look(page, text) ?? NOTHING;
   if (!appear && placesIn(before) === 0) return { did: `${shown} does not show` };
   while (!request.signal?.aborted && performance.now() - start < capMs) {
     await pause(Math.min(LOOK_EVERY_MS, capMs - (performance.now() - start)), request.signal);
-    const now = await look(page, text);
+    const now = await look(page, text, capMs - (performance.now() - start));
     if (!now) continue;
     if (appear) {
       const fresh = arrived(before, now);
@@ -78,12 +79,16 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
   };
 }
 
-/** Where `text` shows now; undefined while the document is being replaced (look again). */
-async function look(page: Page, text: string): Promise<Sight | undefined> {
+/**
+ * Where `text` shows now; undefined while the document is being replaced (look again), or when
+ * the page did not answer within `ms` (the time the wait has left).
+ */
+async function look(page: Page, text: string, ms?: number): Promise<Sight | undefined> {
   try {
-    return await textSight(page, text);
+    const sight = textSight(page, text);
+    return await (ms === undefined ? sight : withDeadline(sight, Math.max(ms, 0)));
   } catch (error) {
-    if (isNavigationError(error)) return undefined;
+    if (isNavigationError(error) || error instanceof DeadlineError) return undefined;
     throw error;
   }
 }
