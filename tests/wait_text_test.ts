@@ -43,6 +43,10 @@ Deno.test("wait(text) sees a text come in a frame and go in a shadow root, and s
   const sent = await said(browser.wait({ seconds: 10, text: "sent to ada" }));
   assert.match(sent, /^Waited [\d.]+ s until "sent to ada" appeared\./, sent);
   assert.match(sent, /in its frame: "Sent to Ada at 9:41" appeared/, sent);
+  // The end of a long field's value counts, as find reads it.
+  const logged = await said(browser.wait({ seconds: 10, text: "delivery confirmed" }));
+  assert.match(logged, /^Waited [\d.]+ s until "delivery confirmed" appeared\./, logged);
+  assert.match(logged, /"…[^"]*09:41 delivery confirmed by the server/, logged);
   const again = await said(browser.wait({ seconds: 0.5, text: "Connected" }));
   assert.match(
     again,

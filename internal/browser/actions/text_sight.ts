@@ -2,6 +2,7 @@ import type { Page } from "puppeteer-core";
 import { walkPage } from "../observe/frame_walk.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
+import { cut } from "../shared/text.ts";
 
 /** One place a text shows: an element, a run of text, or a progress bar's value. */
 export interface Place {
@@ -45,6 +46,8 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
     margin: 0,
     maxText: 150,
     maxLabel: 80,
+    // A field's whole value, as find reads it: a text typed late in a long value counts.
+    maxValue: 4000,
     query: text,
   });
   const sight: Sight = { count: new Map(), place: new Map() };
@@ -57,9 +60,10 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
     if (e.kind !== "item") continue;
     const inFrame = e.frame !== main;
     const it = e.item;
-    if (it.kind === "text") add(`${e.token} ${it.text}`, { kind: "text", quote: it.text, inFrame });
-    else {
-      const quote = it.value ? `${it.label} ${it.value}`.trim() : it.label;
+    if (it.kind === "text") {
+      add(`${e.token} ${it.text}`, { kind: "text", quote: around(it.text, text), inFrame });
+    } else {
+      const quote = around(it.value ? `${it.label} ${it.value}`.trim() : it.label, text);
       add(`${e.token}:${it.lid}`, { kind: "element", quote, inFrame });
     }
   }
@@ -71,6 +75,19 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
   }));
   return sight;
 }
+
+/**
+ * The part of `line` that shows `text`, at most {@link QUOTE} characters: a long field's value is
+ * quoted where the text is, not by its start.
+ */
+function around(raw: string, text: string): string {
+  const line = raw.replace(/\s+/g, " ");
+  const at = line.toLowerCase().indexOf(text.trim().toLowerCase());
+  if (line.length <= QUOTE || at < QUOTE / 4) return cut(line, QUOTE);
+  return `…${cut(line.slice(at - QUOTE / 4).trimStart(), QUOTE - 1)}`;
+}
+
+const QUOTE = 80;
 
 /** How many places `sight` shows its text in. */
 export function placesIn(sight: Sight): number {
