@@ -23,6 +23,13 @@ function framesPage(otherOrigin: string): string {
 </body></html>`;
 }
 
+/** A cross-origin frame three screens down the page. */
+function farPage(otherOrigin: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Far</title></head>
+<body><h1>Terms</h1><div style="height: 2400px"></div>
+<iframe src="${otherOrigin}/terms.html" style="width: 100%; height: 200px"></iframe></body></html>`;
+}
+
 const TERMS = `<!doctype html><html lang="en"><head><meta charset="utf-8"></head><body>
 <p>Returns are free within 30 days</p><button>Accept terms</button>
 <script>
@@ -41,6 +48,8 @@ function site() {
       (_req, url) =>
         url.pathname === "/checkout.html"
           ? html(framesPage(`http://localhost:${url.port}`))
+          : url.pathname === "/far.html"
+          ? html(farPage(`http://localhost:${url.port}`))
           : url.pathname === "/terms.html"
           ? html(TERMS)
           : undefined,
@@ -102,4 +111,15 @@ Deno.test("find() and read() say which frame did not answer in time instead of o
   );
   const read = await browser.read({ query: "returns are free" });
   assert.match(read.text, /^No text mentions "returns are free" on the page \(1 frame did not/);
+});
+
+Deno.test("find() says how far down the page a match inside a frame is, in screens of the page", async () => {
+  await using server = site();
+  await using browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(server.url("/far.html")));
+  const found = await browser.find("returns are free");
+  const at = /^"Returns are free within 30 days" \(([\d.]+) screens down\)$/m.exec(found.text);
+  assert.ok(at, found.text);
+  // The frame's top is 2,400 px down a page whose window is 720 px high or so.
+  assert.ok(Number(at[1]) > 1.5 && Number(at[1]) < 4, found.text);
 });

@@ -64,6 +64,7 @@ export async function walkPage(
     depth: number,
     view: Box,
     band: Box,
+    top: number,
   ): Promise<WalkEntry[]> => {
     const children = frame.childFrames().filter(shown);
     const fids = await Promise.all(children.map((f) => ownerIn(f, walk.token, owners)));
@@ -102,7 +103,8 @@ export async function walkPage(
           totals.above += w.above;
           totals.below += w.below;
           totals.scrollers.push(...inFrame(child, w));
-          return expand(child, w, depth + 1, childView, childBand).then((inner) => [
+          const under = top + item.box.top;
+          return expand(child, w, depth + 1, childView, childBand, under).then((inner) => [
             { kind: "frame", frame: child, depth: depth + 1, where: item.where } as WalkEntry,
             ...inner,
           ]);
@@ -114,12 +116,18 @@ export async function walkPage(
       if (item.kind === "frame") {
         const inner = nested.get(item.fid);
         if (inner) out.push(...await inner);
-      } else out.push({ kind: "item", frame, token: walk.token, depth, item });
+      } else {
+        // find and read place an item by its `y` in screens of the top page, not of its frame.
+        const placed = options.mode === "observe" || frame === mainFrame
+          ? item
+          : { ...item, y: (top + item.y * walk.height) / main.height };
+        out.push({ kind: "item", frame, token: walk.token, depth, item: placed });
+      }
     }
     return out;
   };
 
-  const entries = await expand(mainFrame, main, 0, view, band);
+  const entries = await expand(mainFrame, main, 0, view, band, 0);
   return { entries, main, walks, missed, ...totals };
 }
 
@@ -161,7 +169,7 @@ async function withFrames(
     if (top === undefined || offset === undefined || fid <= 0) return;
     const y = (top - offset) / walk.height;
     const at = items.findIndex((it) => it.kind !== "frame" && it.y > y);
-    const box = { top: 0, left: 0, bottom: 0, right: 0 };
+    const box = { top: top - offset, left: 0, bottom: top - offset, right: 0 };
     items.splice(at < 0 ? items.length : at, 0, { kind: "frame", fid, where: 0, y, box });
   });
   return items;
