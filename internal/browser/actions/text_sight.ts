@@ -2,7 +2,7 @@ import type { Page } from "puppeteer-core";
 import { walkPage } from "../observe/frame_walk.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
-import { cut } from "../shared/text.ts";
+import { cut, norm } from "../shared/text.ts";
 
 /** One place a text shows: an element, a run of text, or a progress bar's value. */
 export interface Place {
@@ -15,9 +15,10 @@ export interface Place {
 
 /**
  * Where a text shows on the page, by place: how many places of each key, and one of them each.
- * The key is the document and the element (its local number) for an element or a bar, the
- * document and the text for a run of text (runs have no element of their own; a run the page
- * drew again alike is the same run).
+ * The key is the document and the element (its local number) for an element or a bar; for a run
+ * of text, which has no element of its own, the document and the words around the text in it
+ * ({@link beside}): a run drawn again alike is the same run, and so is a line that names the
+ * text and changes elsewhere ("Uploaded 3 files, the 75% mark is the goal").
  */
 export interface Sight {
   count: Map<string, number>;
@@ -56,12 +57,14 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
     if (!sight.place.has(key)) sight.place.set(key, place);
   };
   const main = page.mainFrame();
+  const query = norm(text);
   for (const e of walk.entries) {
     if (e.kind !== "item") continue;
     const inFrame = e.frame !== main;
     const it = e.item;
     if (it.kind === "text") {
-      add(`${e.token} ${it.text}`, { kind: "text", quote: around(it.text, text), inFrame });
+      const key = `${e.token} ${beside(it.text, query)}`;
+      add(key, { kind: "text", quote: around(it.text, text), inFrame });
     } else {
       const quote = around(it.value ? `${it.label} ${it.value}`.trim() : it.label, text);
       add(`${e.token}:${it.lid}`, { kind: "element", quote, inFrame });
@@ -88,6 +91,17 @@ function around(raw: string, text: string): string {
 }
 
 const QUOTE = 80;
+
+/** How many characters on each side of the text tell one run's place from another's. */
+const BESIDE = 12;
+
+/** The text `query` (normalised) with up to {@link BESIDE} characters of `line` around it. */
+function beside(line: string, query: string): string {
+  const n = norm(line);
+  const at = n.indexOf(query);
+  if (at < 0) return n;
+  return n.slice(Math.max(0, at - BESIDE), at + query.length + BESIDE);
+}
 
 /** How many places `sight` shows its text in. */
 export function placesIn(sight: Sight): number {
