@@ -117,11 +117,11 @@ Deno.test("the wait tool lets the model wait for a text, and for seconds", async
   }
 });
 
-Deno.test("wait(text) returns at once when the text already shows; wait(text, gone) waits for it to go; the progress line says what was waited for", async () => {
+Deno.test("wait(text) for a text the page showed already waits for it to show anew; wait(text, gone) waits for it to go; the progress line says what was waited for", async () => {
   await using server = site();
   await using model = startScriptedModel([
     { tool: "navigate", args: { url: server.url("/activity/working.html?ms=2000") } },
-    { tool: "wait", args: { text: "Summarise the report" } },
+    { tool: "wait", args: { text: "Summarise the report", seconds: 0.5 } },
     (req) => ({ tool: "click", args: { id: idOf(req, "Summarise the report") } }),
     { tool: "wait", args: { text: "Working on it", gone: true, seconds: 10 } },
     { tool: "wait", args: { text: "Working on it", gone: true } },
@@ -140,7 +140,7 @@ Deno.test("wait(text) returns at once when the text already shows; wait(text, go
     const last = model.requests.at(-1)!.user;
     assert.match(
       last,
-      /2\. .*wait\(text="Summarise the report"\) → "Summarise the report" already shows\./,
+      /2\. .*wait\(text="Summarise the report", seconds=0\.5\) → Waited [\d.]+ s: "Summarise the report" did not appear anew \(it showed already when the wait began, in "Summarise the report"\)\./,
     );
     assert.match(
       last,

@@ -50,10 +50,13 @@ for (const place of PLACES) {
     await using site = startFixtureServer({ routes: [placesRoute()] });
     await using browser = await BrowserSession.start({ headless: true });
     await said(browser.navigate(site.url(`/${place}/perception/panels.html`)));
-    await browser.observe();
+    const view = (await browser.observe()).summary;
     const end = await browser.find("End of messages");
-    const at = /^"End of messages".* scroll with \[(\d+)\] to see it$/m.exec(end.text);
+    // The ID to scroll with heads the match's line: find lists it, the view never showed it.
+    const at = /^\[(\d+)\] "End of messages".* scroll with \[\1\] to see it$/m.exec(end.text);
     assert.ok(at, end.text);
+    assert.ok(end.matches.some((m) => m.id === Number(at[1])), end.text);
+    usable(end.text, view);
     assert.doesNotMatch((await browser.observe()).summary, /^End of messages$/m);
     await said(browser.scroll(undefined, Number(at[1])));
     assert.match((await browser.observe()).summary, /^End of messages$/m);
@@ -62,9 +65,24 @@ for (const place of PLACES) {
       /^"Subject 37".* same row: \[(\d+)\] <span> \(icon: archive\), \[(\d+)\] <span> \(icon: trash\), \[(\d+)\] <span> \(icon: star\)$/m
         .exec(found.text);
     assert.ok(row, found.text);
+    usable(found.text, view);
     await said(browser.click(Number(row[2])));
     assert.match((await browser.observe()).summary, /^Deleted 37$/m);
   });
+}
+
+/**
+ * Every ID a find answer names is listed with its line (`[4] <span> (icon: trash)`, `[9] "End"`)
+ * in the answer, or heads a line of the view the model read.
+ */
+function usable(answer: string, view: string): void {
+  const listed = new Set([
+    ...[...answer.matchAll(/\[(\d+)\] [<"]/g)].map((m) => m[1]),
+    ...[...view.matchAll(/^\s*\*?\[(\d+)\]/gm)].map((m) => m[1]),
+  ]);
+  for (const [, id] of answer.matchAll(/\[(\d+)\]/g)) {
+    assert.ok(listed.has(id), `[${id}] is named but never listed:\n${answer}`);
+  }
 }
 
 /** How many controls of the inbox the view lists (three per message row shown). */

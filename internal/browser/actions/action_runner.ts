@@ -16,7 +16,7 @@ import {
   type PromptAnswer,
   refuseWhileHeld,
 } from "../dialogs/dialog_answers.ts";
-import { cut } from "../shared/text.ts";
+import { cut, norm } from "../shared/text.ts";
 import type { PageActivity } from "../settle/page_activity.ts";
 import type { Settled } from "../settle/settled.ts";
 import type { Tabs } from "../tabs/tabs.ts";
@@ -76,6 +76,12 @@ export interface Did {
   settled?: () => Promise<Did>;
   /** What a scroll brought into view: new headings and lines. */
   revealed?: { headings: string[]; samples: string[] };
+  /**
+   * What the step itself saw come or go (a wait's text, in a frame or a shadow root too): said
+   * where the page's change report does not say it. Present, even empty, when the step saw the
+   * page change: then the report never says that nothing changed (a bar's value has no words).
+   */
+  saw?: Effect[];
 }
 
 /**
@@ -251,11 +257,31 @@ async function measure(run: Run, outcome: ActionOutcome, done: Did, now: Page): 
   if (shown && shown.headings.length + shown.samples.length > 0) {
     effects.unshift({ kind: "revealed", ...shown });
   }
+  if (done.saw) {
+    effects.push(...unsaid(effects, done.saw));
+    // The step saw a change no effect words: "nothing changed" would be false.
+    if (effects.length === 0) outcome.measured = false;
+  }
   outcome.effects = effects;
   if (now !== run.page || now.url() !== probe.url) {
     outcome.banners = await env.banners.afterLoad(now);
   }
   outcome.blocked = env.domains?.take() ?? [];
+}
+
+/**
+ * The effects of `saw` whose texts `effects` do not quote already (a wait's text the change
+ * report saw too is said once), each with only its unsaid texts.
+ */
+function unsaid(effects: Effect[], saw: Effect[]): Effect[] {
+  const said = norm(JSON.stringify(effects));
+  const fresh = (l: string) => !said.includes(JSON.stringify(norm(l).slice(0, 40)).slice(1, -1));
+  return saw.flatMap((e) => {
+    if (e.kind !== "text") return [];
+    const lines = (e.lines ?? []).filter(fresh), gone = (e.gone ?? []).filter(fresh);
+    if (lines.length + gone.length === 0) return [];
+    return [{ ...e, ...(e.lines ? { lines } : {}), ...(e.gone ? { gone } : {}) }];
+  });
 }
 
 /**

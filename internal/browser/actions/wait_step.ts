@@ -1,15 +1,16 @@
 import type { Page } from "puppeteer-core";
 import type { Did } from "./action_runner.ts";
-import { pause } from "../shared/deadline.ts";
-import { inRealm } from "../runtime/page_runtime.ts";
-import { isolatedRealm } from "../runtime/realm.ts";
+import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
+import type { Effect } from "../../entity/mod.ts";
+import { isNavigationError } from "../runtime/page_changed.ts";
 import { cut } from "../shared/text.ts";
+import { arrived, NOTHING, type Place, placesIn, type Sight, textSight } from "./text_sight.ts";
 
 /** What {@link waitStep} waits for: a time, or a text to show (or to go) within a time. */
 export interface WaitRequest {
   /** How long to wait, or the most to wait for `text`, in seconds. */
   seconds: number;
-  /** Wait until this text shows (at once when it shows already). */
+  /** Wait until this text shows in a place that did not show it when the wait began. */
   text?: string;
   /** Wait instead until `text` no longer shows (at once when it does not). */
   gone?: boolean;
@@ -17,14 +18,23 @@ export interface WaitRequest {
 }
 
 /**
+ * How often a wait for a text looks again: a person glancing at the page; a look walks every
+ * frame as `find` does (tens of ms on most pages).
+ */
+const LOOK_EVERY_MS = 100;
+
+/**
  * Waits as a person would while a page works: a number of seconds, or until a text shows (or,
- * with `gone`, until it no longer does), at most that long; it returns at once when the page
- * already is so. Says what it waited for and whether it happened; the action path around it
- * reports what changed meanwhile.
+ * with `gone`, until it no longer does), at most that long. A text appears when it shows in a
+ * place that did not show it when the wait began (see {@link arrived}): the page's own "Wait
+ * until the bar reaches 75%" does not end a wait for "75%", the bar reaching it does. `gone`
+ * returns at once when the text does not show. Says what it waited for and whether it happened,
+ * and what it saw come or go (`effects`: a text in a frame the page's change report may miss);
+ * the action path around it reports what else changed meanwhile.
  *
  * @example
  * ```ts
- * await waitStep(page, { seconds: 10, text: "Results" }); // { did: 'Waited 0.7 s until "Results" appeared' }
+ * await waitStep(page, { seconds: 10, text: "Results" }); // { did: 'Waited 0.7 s until "Results" appeared', … }
  * await waitStep(page, { seconds: 10, text: "Loading", gone: true }); // { did: '"Loading" does not show' }
  * ```
  */
@@ -38,26 +48,66 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
   }
   const text = request.text;
   const shown = JSON.stringify(cut(text, 60));
-  const realm = () => isolatedRealm(page.mainFrame());
   const appear = request.gone !== true;
-  const already = await inRealm(realm(), "textShows", text).then(
-    (shows) => shows === appear,
-    () => false, // the document is being replaced: wait for the new one below
-  );
-  if (already) return { did: appear ? `${shown} already shows` : `${shown} does not show` };
-  const event = appear ? "appeared" : "disappeared";
-  while (!request.signal?.aborted) {
-    const left = capMs - (performance.now() - start);
-    if (left <= 0) break;
-    try {
-      if (await inRealm(realm(), "waitForText", text, appear, left)) {
-        return { did: `Waited ${took()} until ${shown} ${event}` };
+  // A document being replaced shows nothing yet: all the next one shows is new. The first look
+  // has no deadline but the walk's own: what shows already must be known to tell what is new.
+  const before = await look(page, text) ?? NOTHING;
+  if (!appear && placesIn(before) === 0) return { did: `${shown} does not show` };
+  while (!request.signal?.aborted && performance.now() - start < capMs) {
+    await pause(Math.min(LOOK_EVERY_MS, capMs - (performance.now() - start)), request.signal);
+    const now = await look(page, text, capMs - (performance.now() - start));
+    if (!now) continue;
+    if (appear) {
+      const fresh = arrived(before, now);
+      if (fresh.length > 0) {
+        const bar = fresh.every((p) => p.kind === "bar") ? " (a progress bar's value)" : "";
+        return { did: `Waited ${took()} until ${shown} appeared${bar}`, saw: saw(fresh, "lines") };
       }
-    } catch {
-      // The document was replaced while waiting (a navigation): look in the new one.
-      await pause(Math.min(50, left), request.signal);
+    } else if (placesIn(now) === 0) {
+      const went = [...before.place.values()];
+      return { did: `Waited ${took()} until ${shown} disappeared`, saw: saw(went, "gone") };
     }
   }
-  const not = appear ? "did not appear" : "still shows";
-  return { did: `Waited ${took()}: ${shown} ${not}` };
+  if (!appear) return { did: `Waited ${took()}: ${shown} still shows` };
+  const was = [...before.place.values()][0];
+  return {
+    did: was
+      ? `Waited ${took()}: ${shown} did not appear anew (it showed already when the wait began, in ${
+        JSON.stringify(cut(was.quote, 80))
+      })`
+      : `Waited ${took()}: ${shown} did not appear`,
+  };
+}
+
+/**
+ * Where `text` shows now; undefined while the document is being replaced (look again), or when
+ * the page did not answer within `ms` (the time the wait has left).
+ */
+async function look(page: Page, text: string, ms?: number): Promise<Sight | undefined> {
+  try {
+    const sight = textSight(page, text);
+    return await (ms === undefined ? sight : withDeadline(sight, Math.max(ms, 0)));
+  } catch (error) {
+    if (isNavigationError(error) || error instanceof DeadlineError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * What the wait saw come (`lines`) or go (`gone`), as the page's change report says it: the
+ * texts and names of those places. A bar's value is no text of the page: it is said by `did`.
+ */
+function saw(places: Place[], how: "lines" | "gone"): Effect[] {
+  const out: Effect[] = [];
+  for (const inFrame of [false, true]) {
+    const quotes = places.filter((p) => p.inFrame === inFrame && p.kind !== "bar")
+      .map((p) => cut(p.quote, 80));
+    if (quotes.length === 0) continue;
+    out.push({
+      kind: "text",
+      [how]: [...new Set(quotes)].slice(0, 3),
+      ...(inFrame ? { inFrame } : {}),
+    });
+  }
+  return out;
 }

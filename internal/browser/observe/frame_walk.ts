@@ -28,6 +28,8 @@ export interface PageWalk {
   scrollers: PageScroller[];
   /** Each frame's walk, by frame (tokens for IDs, `seenBefore`). */
   walks: Map<Frame, FrameWalk>;
+  /** Frames shown on the page that did not answer in time: what they show is left out. */
+  missed: Frame[];
 }
 
 /**
@@ -50,6 +52,7 @@ export async function walkPage(
   const inFrame = (frame: Frame, w: FrameWalk) =>
     w.scrollers.map((sc) => ({ ...sc, frame, token: w.token }));
   const totals = { above: main.above, below: main.below, scrollers: inFrame(mainFrame, main) };
+  const missed: Frame[] = [];
   const pageScope = options.scope === "page";
   const view: Box = { top: 0, left: 0, bottom: main.height, right: main.width };
   const margin = pageScope ? Infinity : main.height * options.margin;
@@ -61,11 +64,15 @@ export async function walkPage(
     depth: number,
     view: Box,
     band: Box,
+    top: number,
   ): Promise<WalkEntry[]> => {
     const children = frame.childFrames().filter(shown);
     const fids = await Promise.all(children.map((f) => ownerIn(f, walk.token, owners)));
+    const items = options.mode === "read"
+      ? await withFrames(frame, walk, children, fids)
+      : walk.items;
     const nested = new Map<number, Promise<WalkEntry[]>>();
-    for (const item of walk.items) {
+    for (const item of items) {
       if (item.kind !== "frame") continue;
       const i = fids.indexOf(item.fid);
       const child = children[i];
@@ -88,12 +95,16 @@ export async function walkPage(
           clip: pageScope ? null : childView,
           band: pageScope ? null : childBand,
         }).then((w) => {
-          if (!w) return [];
+          if (!w) {
+            if (!child.detached) missed.push(child);
+            return [];
+          }
           walks.set(child, w);
           totals.above += w.above;
           totals.below += w.below;
           totals.scrollers.push(...inFrame(child, w));
-          return expand(child, w, depth + 1, childView, childBand).then((inner) => [
+          const under = top + item.box.top;
+          return expand(child, w, depth + 1, childView, childBand, under).then((inner) => [
             { kind: "frame", frame: child, depth: depth + 1, where: item.where } as WalkEntry,
             ...inner,
           ]);
@@ -101,25 +112,77 @@ export async function walkPage(
       );
     }
     const out: WalkEntry[] = [];
-    for (const item of walk.items) {
+    for (const item of items) {
       if (item.kind === "frame") {
         const inner = nested.get(item.fid);
         if (inner) out.push(...await inner);
-      } else out.push({ kind: "item", frame, token: walk.token, depth, item });
+      } else {
+        // find and read place an item by its `y` in screens of the top page, not of its frame.
+        const placed = options.mode === "observe" || frame === mainFrame
+          ? item
+          : { ...item, y: (top + item.y * walk.height) / main.height };
+        out.push({ kind: "item", frame, token: walk.token, depth, item: placed });
+      }
     }
     return out;
   };
 
-  const entries = await expand(mainFrame, main, 0, view, band);
-  return { entries, main, walks, ...totals };
+  const entries = await expand(mainFrame, main, 0, view, band, 0);
+  return { entries, main, walks, missed, ...totals };
 }
 
 const LOADING = "The page is loading: observe again";
 
-/** Frames worth walking: attached, and not the browser's error page for a frame that failed to load
- * (it may never get a context to run in). */
+/**
+ * What an answer from the whole page (find, read) adds when frames did not answer in time (a
+ * frame busy with a long script, a loaded machine): they were not searched, so "no matches" is not
+ * known. Empty when every frame answered.
+ *
+ * @example
+ * ```ts
+ * missedNote(walk); // ' (1 frame did not answer in time: http://localhost:8000/chat.html; ask again)'
+ * ```
+ */
+export function missedNote(walk: Pick<PageWalk, "missed">): string {
+  const n = walk.missed.length;
+  if (n === 0) return "";
+  const urls = walk.missed.slice(0, 2).map((f) => f.url()).join(", ");
+  return ` (${n} frame${n === 1 ? "" : "s"} did not answer in time: ${urls}${
+    n > 2 ? ", …" : ""
+  }; ask again)`;
+}
+
+/**
+ * read: the walker lists text only, no frames; each shown child frame is placed where its
+ * `<iframe>` is, before the first text below the frame's top, so `read` reads frames in place.
+ */
+async function withFrames(
+  frame: Frame,
+  walk: FrameWalk,
+  children: Frame[],
+  fids: number[],
+): Promise<PageItem[]> {
+  const [offset, ...tops] = await Promise.all([frame, ...children].map(ownerTop));
+  const items = walk.items.slice();
+  children.forEach((_, i) => {
+    const top = tops[i], fid = fids[i]!;
+    if (top === undefined || offset === undefined || fid <= 0) return;
+    const y = (top - offset) / walk.height;
+    const at = items.findIndex((it) => it.kind !== "frame" && it.y > y);
+    const box = { top: top - offset, left: 0, bottom: top - offset, right: 0 };
+    items.splice(at < 0 ? items.length : at, 0, { kind: "frame", fid, where: 0, y, box });
+  });
+  return items;
+}
+
+/**
+ * Frames worth walking: attached, with a document (a lazy frame out of view has loaded none: no
+ * URL, not even about:blank), and not the browser's error page for a frame that failed to load.
+ * The others never get a context to run in: asking them would cost the whole frame deadline.
+ */
 function shown(frame: Frame): boolean {
-  return !frame.detached && !frame.url().startsWith("chrome-error:");
+  const url = frame.url();
+  return !frame.detached && url !== "" && !url.startsWith("chrome-error:");
 }
 
 /**
@@ -212,6 +275,31 @@ async function askOwnerId(frame: Frame): Promise<number> {
     }
   } catch {
     return 0; // the frame detached meanwhile
+  }
+}
+
+/**
+ * The top of the `<iframe>` that holds `frame`, in the top page's viewport (0 for the top page);
+ * undefined when it shows nothing (`display: none`, no size) or its frame went away.
+ */
+function ownerTop(frame: Frame): Promise<number | undefined> {
+  if (!frame.parentFrame()) return Promise.resolve(0);
+  // askOwnerTop never rejects; only its deadline does, and then the place is unknown.
+  return withDeadline(askOwnerTop(frame), FRAME_TIMEOUT_MS).catch(() => undefined);
+}
+
+async function askOwnerTop(frame: Frame): Promise<number | undefined> {
+  try {
+    const owner = await frame.frameElement();
+    if (!owner) return undefined;
+    try {
+      const box = await owner.boundingBox();
+      return box && box.width > 0 && box.height > 0 ? box.y : undefined;
+    } finally {
+      await owner.dispose();
+    }
+  } catch {
+    return undefined; // the frame detached meanwhile
   }
 }
 

@@ -8,7 +8,7 @@ import {
 } from "../../entity/mod.ts";
 import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
-import { type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
+import { missedNote, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { handleInRealm, inRealm } from "../runtime/page_runtime.ts";
 import { type ElementItem, type PageItem, WHERE } from "../shared/walk_types.ts";
@@ -140,10 +140,13 @@ export class PageObserver {
       const line = this.#line(entry);
       if (!line) continue;
       const where = position(entry.item.y);
+      const beside = this.#beside(entry);
+      // A text found with an ID to scroll to is listed with it, as an element is.
+      const id = line.kind === "element" ? line.element.id : beside.id;
       const shown = (line.kind === "element"
         ? renderElement({ ...line.element, level: 0 })
-        : `"${line.text}"`) +
-        where + this.#beside(entry);
+        : `${id ? `[${id}] ` : ""}"${line.text}"`) +
+        where + beside.text;
       count++;
       const t = estimateTokens(shown) + 1;
       if (tokens + t > limit) {
@@ -151,9 +154,7 @@ export class PageObserver {
         continue;
       }
       tokens += t;
-      matches.push(
-        line.kind === "element" ? { text: shown, id: line.element.id } : { text: shown },
-      );
+      matches.push(id ? { text: shown, id } : { text: shown });
     }
     // Matches inside collapsed or hidden parts: the control that shows them, to expand first.
     const hiddenLines = hiddenMatches(
@@ -165,11 +166,14 @@ export class PageObserver {
     const what = role
       ? `${role} element${count === 1 ? "" : "s"} matching`
       : `match${count === 1 ? "" : "es"} for`;
+    const missed = missedNote(walk);
     const head = count === 0
       ? `No ${
         role ? `${role} elements matching` : hidden ? "visible matches for" : "matches for"
-      } ${JSON.stringify(text)} on the page${hidden ? ":" : ""}`
-      : `${count} ${what} ${JSON.stringify(text)}${cut ? ` (first ${count - cut} shown)` : ""}:`;
+      } ${JSON.stringify(text)} on the page${missed}${hidden ? ":" : ""}`
+      : `${count} ${what} ${JSON.stringify(text)}${
+        cut ? ` (first ${count - cut} shown)` : ""
+      }${missed}:`;
     return {
       head,
       matches,
@@ -193,7 +197,7 @@ export class PageObserver {
       maxText: 4000,
       maxLabel: MAX_LABEL,
     });
-    return readPages(walk.entries, options, this.#options.tokenBudget);
+    return readPages(walk, options, this.#options.tokenBudget);
   }
 
   /** The element behind an ID from an observation; throws when it never existed or is gone. */
@@ -289,19 +293,20 @@ export class PageObserver {
 
   /**
    * find: what to act on for a text match: the controls in its row (`— same row: [4] …`), or
-   * the ID that `scroll` brings it into view with.
+   * the ID of its block, that `scroll` brings it into view with (`id`: the line shows it first).
    */
-  #beside(entry: WalkEntry & { kind: "item" }): string {
+  #beside(entry: WalkEntry & { kind: "item" }): { text: string; id?: number } {
     const item = entry.item;
-    if (item.kind !== "text") return "";
+    if (item.kind !== "text") return { text: "" };
     if (item.near?.length) {
       const near = item.near.map((it) =>
         renderElement({ ...this.#element(entry.frame, entry.token, it), level: 0 })
       );
-      return ` — same row: ${near.join(", ")}`;
+      return { text: ` — same row: ${near.join(", ")}` };
     }
-    if (item.at === undefined) return "";
-    return ` — scroll with [${this.#ids.assign(entry.frame, entry.token, item.at).id}] to see it`;
+    if (item.at === undefined) return { text: "" };
+    const { id } = this.#ids.assign(entry.frame, entry.token, item.at);
+    return { text: ` — scroll with [${id}] to see it`, id };
   }
 
   /** Lines in reading order (dialog first), cut to the token budget, with closing notes. */

@@ -5,29 +5,29 @@
  * @module
  */
 import { estimateTokens } from "../../entity/mod.ts";
-import type { WalkEntry } from "./frame_walk.ts";
+import { missedNote, type PageWalk } from "./frame_walk.ts";
 import { passages } from "./page_scope.ts";
 
 /** Fewest tokens a page of text holds, however small the observation budget. */
 const MIN_PAGE_TOKENS = 300;
 
 /**
- * Page `options.page` (from 1) of the text lines of `entries`, in pages of about `tokenBudget`
- * tokens (at least {@link MIN_PAGE_TOKENS}); with `query`, only the passages that mention it
- * (with their headings).
+ * Page `options.page` (from 1) of the text lines of the walk's `entries`, in pages of about
+ * `tokenBudget` tokens (at least {@link MIN_PAGE_TOKENS}); with `query`, only the passages that
+ * mention it (with their headings). Frames that did not answer in time are named.
  *
  * @example
  * ```ts
- * const { text, pages } = readPages(walk.entries, { query: "opening hours" }, 2000);
+ * const { text, pages } = readPages(walk, { query: "opening hours" }, 2000);
  * ```
  */
 export function readPages(
-  entries: readonly WalkEntry[],
+  walk: Pick<PageWalk, "entries" | "missed">,
   options: { query?: string; page?: number },
   tokenBudget: number,
 ): { text: string; pages: number } {
   let lines: { text: string; heading?: number }[] = [];
-  for (const e of entries) {
+  for (const e of walk.entries) {
     if (e.kind === "item" && e.item.kind === "text") {
       lines.push(e.item.heading ? { text: e.item.text, heading: e.item.heading } : e.item);
     }
@@ -49,15 +49,18 @@ export function readPages(
     used += Math.min(t, budget);
   }
   const n = Math.min(Math.max(1, options.page ?? 1), pages.length);
+  const missed = missedNote(walk);
   if (rendered.length === 0) {
     return {
-      text: query ? `No text mentions ${JSON.stringify(query)} on the page` : "(no text)",
+      text: query
+        ? `No text mentions ${JSON.stringify(query)} on the page${missed}`
+        : `(no text)${missed}`,
       pages: 0,
     };
   }
   const more = n < pages.length ? `; read page ${n + 1} for more` : "";
   const head = `Text${
     query ? ` mentioning ${JSON.stringify(query)}` : ""
-  }, page ${n} of ${pages.length}${more}:`;
+  }, page ${n} of ${pages.length}${more}${missed}:`;
   return { text: [head, ...pages[n - 1]!].join("\n"), pages: pages.length };
 }

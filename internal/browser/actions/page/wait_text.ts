@@ -1,39 +1,76 @@
 /// <reference lib="dom" />
 /**
- * Waiting for a text to appear on the page or leave it, for the `wait` tool.
+ * What `wait(text)` reads off progress bars: a bar shows its value by its length, which is text
+ * to a person ("the bar reaches 75%") though not to the DOM.
  *
  * @module
  */
 import { norm } from "../../shared/text.ts";
 
-/** Whether the visible text of the document contains `text` (compared as `find` compares). */
-export function textShows(text: string): boolean {
-  return norm(document.body?.innerText).includes(norm(text));
-}
+/** The elements that are progress bars, and why each counts. */
+const BARS = [
+  // The native elements: their value and maximum.
+  "progress",
+  "meter",
+  // ARIA: aria-valuenow, -valuemin, -valuemax and -valuetext say the value.
+  "[role=progressbar]",
+  "[role=meter]",
+  // Bootstrap, Bulma and most kits: a bar whose width is the value, often with no ARIA.
+  ".progress-bar",
+  ".progressbar",
+].join(",");
 
 /**
- * Waits until `text` shows (`appear`) or no longer shows, at most `capMs`; true when it did.
- * Looks at every DOM change, and every 100 ms for changes of style alone.
+ * The progress bars of this document that show `text` as their value, by their place among the
+ * document's bars (for telling a bar that reached it from one that showed it already): `75%`
+ * matches a bar at 75 of 100 (`aria-valuenow`, `<progress value>`, or a width of 75 % of its
+ * track), `3` one at 3, `Step 3 of 4` one whose `aria-valuetext` says so.
+ *
+ * @example
+ * ```ts
+ * progressShows("75%"); // [0]: the first bar on the page is at 75 %
+ * ```
  */
-export function waitForText(text: string, appear: boolean, capMs: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const check = () => {
-      if (textShows(text) !== appear) return;
-      stop();
-      resolve(true);
-    };
-    const observer = new MutationObserver(check);
-    const tick = setInterval(check, 100);
-    const cap = setTimeout(() => {
-      stop();
-      resolve(false);
-    }, capMs);
-    const stop = () => {
-      observer.disconnect();
-      clearInterval(tick);
-      clearTimeout(cap);
-    };
-    observer.observe(document, { subtree: true, childList: true, characterData: true });
-    check();
+export function progressShows(text: string): number[] {
+  const wanted = squeeze(text);
+  const out: number[] = [];
+  document.querySelectorAll(BARS).forEach((el, i) => {
+    if (barValues(el).some((v) => squeeze(v) === wanted)) out.push(i);
   });
+  return out;
+}
+
+/** The texts a bar's value reads as: its value text, its percentage, its number. */
+function barValues(el: Element): string[] {
+  const track = el.parentElement;
+  if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return [];
+  const r = el.getBoundingClientRect();
+  if (r.height === 0 || (r.width === 0 && !track?.getBoundingClientRect().width)) return [];
+  const out: string[] = [];
+  const said = el.getAttribute("aria-valuetext");
+  if (said) out.push(said);
+  const native = el instanceof HTMLProgressElement || el instanceof HTMLMeterElement;
+  const now = native ? el.value : number(el.getAttribute("aria-valuenow"));
+  if (now !== undefined) {
+    const min = native && el instanceof HTMLMeterElement
+      ? el.min
+      : number(el.getAttribute("aria-valuemin")) ?? 0;
+    const max = native ? el.max : number(el.getAttribute("aria-valuemax")) ?? 100;
+    out.push(String(now));
+    if (max > min) out.push(`${Math.round(((now - min) / (max - min)) * 100)}%`);
+    return out;
+  }
+  // No value said: its length along its track.
+  const full = track?.getBoundingClientRect().width ?? 0;
+  if (full > 0) out.push(`${Math.round((r.width / full) * 100)}%`);
+  return out;
+}
+
+function number(s: string | null): number | undefined {
+  const n = s === null || s.trim() === "" ? NaN : Number(s);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function squeeze(s: string): string {
+  return norm(s).replace(/\s+/g, "");
 }

@@ -52,7 +52,7 @@ import { install } from "./state.ts";
 import { elementWithText, nativeDraggable, selectTextIn } from "../../actions/page/select_text.ts";
 import { scrollSideways } from "../../actions/page/scroll_sideways.ts";
 import { walkFrame } from "../../observe/page/walk/walk_frame.ts";
-import { textShows, waitForText } from "../../actions/page/wait_text.ts";
+import { progressShows } from "../../actions/page/wait_text.ts";
 import { verificationWall, viewportSize } from "../../verification/page/walls.ts";
 import { callDeclaredTool, declaredTools } from "../../webmcp/page/declared_tools.ts";
 
@@ -88,8 +88,7 @@ export const api = {
   measureEffects,
   focusedElementInfo,
   focusedState,
-  textShows,
-  waitForText,
+  progressShows,
   hideFieldText,
   showFieldText,
   hideSecretText,

@@ -1,0 +1,125 @@
+import type { Page } from "puppeteer-core";
+import { walkPage } from "../observe/frame_walk.ts";
+import { inRealm } from "../runtime/page_runtime.ts";
+import { isolatedRealm } from "../runtime/realm.ts";
+import { cut, norm } from "../shared/text.ts";
+
+/** One place a text shows: an element, a run of text, or a progress bar's value. */
+export interface Place {
+  kind: "element" | "text" | "bar";
+  /** What it reads (a text run, an element's name or value), for the report. */
+  quote: string;
+  /** In a child frame, not the page itself. */
+  inFrame: boolean;
+}
+
+/**
+ * Where a text shows on the page, by place: how many places of each key, and one of them each.
+ * The key is the document and the element (its local number) for an element or a bar; for a run
+ * of text, which has no element of its own, the document and the words around the text in it
+ * ({@link beside}): a run drawn again alike is the same run, and so is a line that names the
+ * text and changes elsewhere ("Uploaded 3 files, the 75% mark is the goal").
+ */
+export interface Sight {
+  count: Map<string, number>;
+  place: Map<string, Place>;
+}
+
+/** Nothing seen: what a document not there yet shows. */
+export const NOTHING: Sight = { count: new Map(), place: new Map() };
+
+/**
+ * Where `text` shows, as `find` sees it: visible text and controls' names and values in every
+ * frame and open shadow root, case and accents aside; hidden, transparent and collapsed text
+ * does not show. Progress bars count by their value (`progressShows`). Throws as `walkPage`
+ * throws while the document is replaced.
+ *
+ * @example
+ * ```ts
+ * const before = await textSight(page, "75%");
+ * // later: arrived(before, await textSight(page, "75%")) → the places that were not there
+ * ```
+ */
+export async function textSight(page: Page, text: string): Promise<Sight> {
+  const walk = await walkPage(page, {
+    mode: "find",
+    scope: "page",
+    margin: 0,
+    maxText: 150,
+    maxLabel: 80,
+    // A field's whole value, as find reads it: a text typed late in a long value counts.
+    maxValue: 4000,
+    query: text,
+  });
+  const sight: Sight = { count: new Map(), place: new Map() };
+  const add = (key: string, place: Place) => {
+    sight.count.set(key, (sight.count.get(key) ?? 0) + 1);
+    if (!sight.place.has(key)) sight.place.set(key, place);
+  };
+  const main = page.mainFrame();
+  const query = norm(text);
+  for (const e of walk.entries) {
+    if (e.kind !== "item") continue;
+    const inFrame = e.frame !== main;
+    const it = e.item;
+    if (it.kind === "text") {
+      const key = `${e.token} ${beside(it.text, query)}`;
+      add(key, { kind: "text", quote: around(it.text, text), inFrame });
+    } else {
+      const quote = around(it.value ? `${it.label} ${it.value}`.trim() : it.label, text);
+      add(`${e.token}:${it.lid}`, { kind: "element", quote, inFrame });
+    }
+  }
+  await Promise.all([...walk.walks].map(async ([frame, w]) => {
+    const bars = await inRealm(isolatedRealm(frame), "progressShows", text).catch(() => []);
+    for (const i of bars) {
+      add(`${w.token}:bar${i}`, { kind: "bar", quote: text, inFrame: frame !== main });
+    }
+  }));
+  return sight;
+}
+
+/**
+ * The part of `line` that shows `text`, at most {@link QUOTE} characters: a long field's value is
+ * quoted where the text is, not by its start.
+ */
+function around(raw: string, text: string): string {
+  const line = raw.replace(/\s+/g, " ");
+  const at = line.toLowerCase().indexOf(text.trim().toLowerCase());
+  if (line.length <= QUOTE || at < QUOTE / 4) return cut(line, QUOTE);
+  return `…${cut(line.slice(at - QUOTE / 4).trimStart(), QUOTE - 1)}`;
+}
+
+const QUOTE = 80;
+
+/** How many characters on each side of the text tell one run's place from another's. */
+const BESIDE = 12;
+
+/** The text `query` (normalised) with up to {@link BESIDE} characters of `line` around it. */
+function beside(line: string, query: string): string {
+  const n = norm(line);
+  const at = n.indexOf(query);
+  if (at < 0) return n;
+  return n.slice(Math.max(0, at - BESIDE), at + query.length + BESIDE);
+}
+
+/** How many places `sight` shows its text in. */
+export function placesIn(sight: Sight): number {
+  let n = 0;
+  for (const c of sight.count.values()) n += c;
+  return n;
+}
+
+/**
+ * The places `now` shows the text in that `before` did not: a key seen more often than before
+ * (a new element, a new run of text, a bar that reached the value). A place that showed it
+ * already, and still does, is not news: the page's own sentence "Wait until the bar reaches 75%"
+ * does not end a wait for "75%".
+ */
+export function arrived(before: Sight, now: Sight): Place[] {
+  const out: Place[] = [];
+  for (const [key, n] of now.count) {
+    if (n > (before.count.get(key) ?? 0)) out.push(now.place.get(key)!);
+  }
+  return out;
+}
