@@ -211,3 +211,16 @@ Deno.test("reconcile() says a card dragged to another column moved there, not th
   assert.doesNotMatch(said, /Nothing on the page changed/, said);
   assert.match(said, /\[\d+\] moved from under "[^"]+" to under "[^"]+"/, said);
 });
+
+Deno.test("reconcile() reports a scroll inside a text area by the box's line, not 'Nothing on the page changed'", async () => {
+  const text = Array.from({ length: 40 }, (_, i) => `Clause ${i + 1} of the terms.`).join("\n");
+  await using site = page(`<p>Read the terms</p><textarea rows="4" cols="40">${text}</textarea>`);
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/"));
+  const { said } = await reported(
+    browser,
+    (v) => browser.scroll("down", idIn(v.summary, /textarea/)),
+  );
+  assert.doesNotMatch(said, /Nothing on the page changed/, said);
+  assert.match(said, /now shows scrollable="more above and below"/, said);
+});
