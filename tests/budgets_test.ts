@@ -9,18 +9,12 @@ import { type WaitName, WAITS } from "../internal/browser/shared/budgets.ts";
 const ROOT = new URL("..", import.meta.url).pathname;
 
 /** Rows no code reads yet, and why: each must start being read, then leave this list. */
-const AWAITING: Partial<Record<WaitName, string>> = {
-  frameWalk: "observe/frame_walk.ts belongs to the observe work of issue 34 (FRAME_TIMEOUT_MS)",
-  mainWalk: "observe/frame_walk.ts belongs to the observe work of issue 34 (MAIN_TIMEOUT_MS)",
-};
+const AWAITING: Partial<Record<WaitName, string>> = {};
 
 /** Files that may keep a time literal, and why: none of them waits on an action's behalf. */
 const ALLOWED: Record<string, string> = {
   "internal/browser/settle/policy.ts": "settling's own table of numbers",
   "internal/browser/shared/budgets.ts": "the table itself",
-  "internal/browser/observe/frame_walk.ts": "the observe work of issue 34 moves it to WAITS",
-  "internal/browser/actions/page/wait_text.ts":
-    "in-page code of the text wait (reads only policy.ts); actions/wait_step.ts owns it",
   "internal/browser/session_core.ts": "the default settle cap (--settle-max), settling's own",
   "internal/browser/launch/browser_launch.ts": "starting and closing the browser, not an action",
   "internal/browser/launch/find_chrome.ts": "asking Chromium its version before a run starts",

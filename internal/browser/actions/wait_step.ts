@@ -1,3 +1,4 @@
+import { WAITS } from "../shared/budgets.ts";
 import type { Page } from "puppeteer-core";
 import type { Did } from "./action_runner.ts";
 import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
@@ -17,11 +18,10 @@ export interface WaitRequest {
   signal?: AbortSignal | undefined;
 }
 
-/**
- * How often a wait for a text looks again: a person glancing at the page; a look walks every
- * frame as `find` does (tens of ms on most pages).
- */
-const LOOK_EVERY_MS = 100;
+/** How often a wait for a text looks again (a row of WAITS, with its reason). */
+const LOOK_EVERY_MS = WAITS.textLook.ms;
+/** A look with no time left is given none: it answers only if it can at once. */
+const LOOK_NOW = 0;
 
 /**
  * Waits as a person would while a page works: a number of seconds, or until a text shows (or,
@@ -86,7 +86,7 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
 async function look(page: Page, text: string, ms?: number): Promise<Sight | undefined> {
   try {
     const sight = textSight(page, text);
-    return await (ms === undefined ? sight : withDeadline(sight, Math.max(ms, 0)));
+    return await (ms === undefined ? sight : withDeadline(sight, Math.max(ms, LOOK_NOW)));
   } catch (error) {
     if (isNavigationError(error) || error instanceof DeadlineError) return undefined;
     throw error;

@@ -1,3 +1,4 @@
+import { WAITS } from "../shared/budgets.ts";
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import { DeadlineError, withDeadline } from "../shared/deadline.ts";
 import { inRealm, onElement } from "../runtime/page_runtime.ts";
@@ -186,11 +187,12 @@ function shown(frame: Frame): boolean {
 }
 
 /**
- * Longest wait for one frame's walk. A frame without a document to run in (an error page, a frame
- * still loading) would make puppeteer wait for one forever; such a frame is left out this time.
+ * Longest wait for one frame's walk (WAITS.frameWalk, WAITS.mainWalk). A frame without a document
+ * to run in (an error page, a frame still loading) would make puppeteer wait for one forever;
+ * such a frame is left out this time.
  */
-const FRAME_TIMEOUT_MS = 2000;
-const MAIN_TIMEOUT_MS = 15_000;
+const FRAME_TIMEOUT_MS = WAITS.frameWalk.ms;
+const MAIN_TIMEOUT_MS = WAITS.mainWalk.ms;
 
 async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | undefined> {
   const limit = frame.parentFrame() ? FRAME_TIMEOUT_MS : MAIN_TIMEOUT_MS;
@@ -211,7 +213,7 @@ async function walkOne(frame: Frame, options: WalkOptions): Promise<FrameWalk | 
       // failures (its process swapped as it navigated) leave it out like a detached one.
       const retry = error instanceof DeadlineError || isNavigationError(error);
       if (!retry && !frame.parentFrame()) throw error;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, WAITS.walkRetry.ms));
     }
   }
   return undefined;

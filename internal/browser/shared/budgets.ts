@@ -68,6 +68,16 @@ export const WAITS = Object.freeze(
       reason: "the top document's walk: a 5,000-element page walks in well under a second; a " +
         "main thread stuck longer is asked again once, then the failure is the caller's",
     },
+    textLook: {
+      ms: 100,
+      reason: "a wait for a text looks again this often, as a person glancing at the page; a " +
+        "look walks every frame as find does (tens of ms on most pages)",
+    },
+    walkRetry: {
+      ms: 50,
+      reason: "a main frame whose document was replaced, or that was slow, is asked again after " +
+        "this pause: long enough for the new document to exist, short beside a walk",
+    },
     wallFrame: {
       ms: 1500,
       reason: "a child frame looked at for a verification check: a slower one (an ad's frame " +
