@@ -131,6 +131,7 @@ function elementsOf(lines: SummaryLine[]): Map<number, ObservedElement> {
 }
 
 function elementChange(a: ObservedElement, b: ObservedElement): ElementChange | undefined {
+  if (same(a, b)) return undefined;
   const was = [...a.states, ...glyphState(a)], is = [...b.states, ...glyphState(b)];
   const had = new Set(was), has = new Set(is);
   const added = is.filter((s) => !had.has(s) && !UNREPORTED.has(s));
@@ -200,8 +201,19 @@ function regions(lines: SummaryLine[], kept: Set<number>): Map<string, Region> {
   return out;
 }
 
+/** Two lines of one element that read alike (the common case, checked first). */
+function same(a: ObservedElement, b: ObservedElement): boolean {
+  return a.label === b.label && a.value === b.value && a.icon === b.icon &&
+    a.states.length === b.states.length && a.states.every((s, i) => s === b.states[i]) &&
+    a.attrs.length === b.attrs.length && a.attrs.every((x, i) => x === b.attrs[i]);
+}
+
 /** One region's difference: texts by count (paired in order), elements by how they read. */
 function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
+  if (
+    was.elements.length + is.elements.length === 0 && was.texts.length === is.texts.length &&
+    was.texts.every((t, i) => t === is.texts[i])
+  ) return;
   const gone = minus(was.texts, is.texts), added = minus(is.texts, was.texts);
   // A line that now reads otherwise is one of the same kind (text, or heading of one level).
   const kind = (t: string) => HEADING.exec(t)?.[0] ?? "";
@@ -213,15 +225,22 @@ function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
   }
   for (const t of left) (kind(t) ? diff.headings : diff.lines).push(bare(t));
   // Elements only one view lists: the same-looking ones were drawn again under a new number.
-  const olds = [...was.elements];
+  const olds = new Map<string, ObservedElement[]>();
+  for (const el of was.elements) {
+    const key = look(el);
+    const alike = olds.get(key);
+    if (alike) alike.push(el);
+    else olds.set(key, [el]);
+  }
+  const twins = new Set<ObservedElement>();
   for (const el of is.elements) {
-    const twin = olds.findIndex((o) => look(o) === look(el));
-    if (twin >= 0) {
-      diff.redrawn.push({ from: olds[twin]!.id, to: el.id });
-      olds.splice(twin, 1);
+    const twin = olds.get(look(el))?.shift();
+    if (twin) {
+      twins.add(twin);
+      diff.redrawn.push({ from: twin.id, to: el.id });
     } else diff.shown.push(nameElement(el));
   }
-  diff.hidden.push(...olds.map(nameElement));
+  diff.hidden.push(...was.elements.filter((el) => !twins.has(el)).map(nameElement));
 }
 
 /**
