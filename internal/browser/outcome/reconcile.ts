@@ -147,7 +147,7 @@ function fromDiff(d: ViewDiff, scrolled: boolean): Effect[] {
 }
 
 /**
- * Text the engine saw appear that neither view shows, when the next view does not show the whole
+ * What the engine saw appear that neither view shows, when the next view does not show the whole
  * page (it says what it leaves out): it appeared beyond the view. On a view of the whole page,
  * text no view shows is not text a person sees, and is not said.
  */
@@ -158,12 +158,10 @@ function outsideTheView(
 ): string[] {
   if (!after.lines.some((l) => l.kind === "note" && !l.divider)) return [];
   const was = viewText(before), is = viewText(after);
+  // Only what came (new elements and text): a text run the engine saw change may be two
+  // neighbours read as one ("103Submit"), which no view shows either.
   const said = effects.flatMap((e) =>
-    e.kind === "added"
-      ? [...(e.headings ?? []), ...e.samples]
-      : e.kind === "text"
-      ? [...(e.changes ?? []).map((c) => c.to), ...(e.lines ?? [])]
-      : []
+    e.kind === "added" ? [...(e.headings ?? []), ...e.samples] : []
   );
   const out: string[] = [];
   for (const s of said) {
