@@ -158,3 +158,26 @@ Deno.test("contradictions() accepts a state claim the later view shows", () => {
   assert.deepEqual(rules('Clicked [2]. [3] now reads "2".', field, two), []);
   assert.deepEqual(rules("Clicked [3]. [3] left the page.", field, view()), []);
 });
+
+Deno.test("contradictions() accepts a new text that runs over two lines of the view, or whose number ticked on", () => {
+  const before = view(el(1, "-"), el(2, "+"));
+  const after = view(el(1, "-"), text("0"), el(2, "+"), text("Polls: 6"));
+  assert.deepEqual(rules('Clicked [1]. Appeared: "- 0 +".', before, after), []);
+  assert.deepEqual(rules('Clicked [1]. "Polls: 5" appeared.', before, after), []);
+});
+
+Deno.test("contradictions() tells focus apart: nothing changed while only focus moved, a focus named nowhere", () => {
+  const before = view(el(1, "Save"), el(2, "Email", { tag: "input" }));
+  const clicked = view(el(1, "Save", { states: ["FOCUSED"] }), el(2, "Email", { tag: "input" }));
+  assert.deepEqual(rules("Clicked [1]. Nothing on the page changed.", before, clicked), ["focus"]);
+  const moved = view(el(1, "Save"), el(2, "Email", { tag: "input", states: ["FOCUSED"] }));
+  assert.deepEqual(rules("Clicked [1]. The visible text changed.", before, moved), ["focus"]);
+  assert.deepEqual(rules('Clicked [1]. Focus moved to <input> "Email".', before, moved), []);
+});
+
+Deno.test("contradictions() reads a native check box's state from its glyph", () => {
+  const box = view(el(7, "☐ Terms", { tag: "input", attrs: ["type=checkbox"] }));
+  const ticked = view(el(7, "☑ Terms", { tag: "input", attrs: ["type=checkbox"] }));
+  assert.deepEqual(rules("Clicked [7]. [7] is now checked.", box, ticked), []);
+  assert.deepEqual(rules("Clicked [7]. [7] is now unchecked.", box, ticked), ["state-claim"]);
+});
