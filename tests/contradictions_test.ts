@@ -84,6 +84,11 @@ Deno.test("contradictions() accepts a quoted old text that is a line of the earl
     rules('Clicked [2]. The visible text changed: "- 1 +" now reads "- 2 +".', counter, after),
     [],
   );
+  // A quote cut at its start reads by its end.
+  assert.deepEqual(
+    rules('Clicked [2]. The visible text changed: "…1 +" now reads "…2 +".', counter, after),
+    [],
+  );
   // A quote cut short by the report matches by its start.
   const long = view(text("Your order of three items ships on Monday morning"));
   assert.deepEqual(
@@ -180,4 +185,19 @@ Deno.test("contradictions() reads a native check box's state from its glyph", ()
   const ticked = view(el(7, "☑ Terms", { tag: "input", attrs: ["type=checkbox"] }));
   assert.deepEqual(rules("Clicked [7]. [7] is now checked.", box, ticked), []);
   assert.deepEqual(rules("Clicked [7]. [7] is now unchecked.", box, ticked), ["state-claim"]);
+});
+
+Deno.test("contradictions() reads the answer to a held prompt as no contradiction of the page that comes back", () => {
+  const prompt: View = {
+    ...view(text('The page asks "Name?"')),
+    dialog: { type: "prompt", message: "Name?", answer: "waiting" },
+  };
+  const page = view(el(1, "Go"), text("Hello, Ada"));
+  assert.deepEqual(
+    rules('Answered the prompt "Name?" with "Ada". Nothing on the page changed.', prompt, page),
+    [],
+  );
+  assert.deepEqual(rules("Clicked [1]. Nothing on the page changed.", view(el(1, "Go")), page), [
+    "nothing",
+  ]);
 });

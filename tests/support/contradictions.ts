@@ -19,7 +19,7 @@
 import type { BrowserState, ObservedElement, SummaryLine } from "../../internal/entity/mod.ts";
 
 /** The part of a view the checker reads. */
-export type View = Pick<BrowserState, "lines" | "summary">;
+export type View = Pick<BrowserState, "lines" | "summary" | "dialog">;
 
 /** What a rule flags. */
 export type Rule =
@@ -55,7 +55,10 @@ const STATE_WORDS: Record<string, RegExp> = {
 /** Lists the contradictions between `report` and the views before and after its action. */
 export function contradictions(report: string, before: View, after: View): Contradiction[] {
   const out: Contradiction[] = [];
-  if (/Nothing on the page changed/.test(report)) {
+  // A view of a prompt the page held open shows only it: the page's own view comes back with the
+  // answer, which the report names (`Answered the prompt …`).
+  const held = before.dialog !== undefined;
+  if (/Nothing on the page changed/.test(report) && !held) {
     const diff = viewDiff(before, after);
     const focus = focusMoved(before, after);
     if (diff.length > 0) {
@@ -91,7 +94,8 @@ export function contradictions(report: string, before: View, after: View): Contr
       }
     }
   }
-  out.push(...unnamedStates(report, before, after), ...stateClaims(report, after));
+  if (!held) out.push(...unnamedStates(report, before, after));
+  out.push(...stateClaims(report, after));
   return out;
 }
 
@@ -174,7 +178,8 @@ function norm(s: string): string {
  * by its start when the quote runs on past it).
  */
 function reads(texts: readonly string[], quote: string): boolean {
-  const q = norm(quote).replace(/…$/, "").trimEnd();
+  // A quote cut at either end (`…0 times.`) reads by the part it kept.
+  const q = norm(quote).replace(/^…|…$/g, "").trim();
   if (q === "") return true;
   return texts.some((t) => {
     const cut = t.endsWith("…");
