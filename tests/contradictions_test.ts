@@ -201,3 +201,22 @@ Deno.test("contradictions() reads the answer to a held prompt as no contradictio
     "nothing",
   ]);
 });
+
+Deno.test("contradictions() does not look for a page's new text in the view of a new tab that took over", () => {
+  const report =
+    'Scrolled the page down 640 px. A new tab 1 opened: chrome-error://chromewebdata/, and is now the current tab; came into view: "Local news".';
+  assert.deepEqual(
+    rules(report, view(el(1, "Menu"), BELOW), view(text("This site can't be reached"))),
+    [],
+  );
+  assert.deepEqual(
+    rules(
+      'Scrolled the page down 640 px; came into view: "Local news".',
+      view(el(1, "Menu")),
+      view(el(1, "Menu")),
+    ),
+    [
+      "new-text",
+    ],
+  );
+});
