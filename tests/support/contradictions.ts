@@ -8,7 +8,7 @@
  * | rule             | flagged when                                                              |
  * |------------------|---------------------------------------------------------------------------|
  * | `nothing`        | "Nothing on the page changed" while the views differ in what the model reads (an element's label, states or value, by ID; which elements show; the text lines) |
- * | `focus`          | "Nothing on the page changed" while only `{FOCUSED}` moved, or an element shows `{FOCUSED}` now and the report names neither it nor focus (apart, so that a decision on focus moves one count) |
+ * | `focus`          | "Nothing on the page changed" while only `{FOCUSED}` moved, to another element than the one the action names (a click focuses what it clicks), or an element shows `{FOCUSED}` now and the report names neither it nor focus (apart, so that a decision on focus moves one count) |
  * | `old-text`       | a quoted old text (`"X" now reads …`, `"X" is gone`) that no line of the earlier view reads |
  * | `new-text`       | a quoted new text (`now reads "Y"`, `"Y" appeared`, `appeared: "Y"`) that the later view does not read, when that view is the whole page (nothing off view) |
  * | `state-unnamed`  | an element in both views shows a state in the later one it did not before, and the report names neither the element (`[N]`) nor the state |
@@ -66,7 +66,9 @@ export function contradictions(report: string, before: View, after: View): Contr
         rule: "nothing",
         detail: `"Nothing … changed", yet ${diff.slice(0, 3).join("; ")}`,
       });
-    } else if (focus) {
+    } else if (focus && !focus.startsWith(`focus moved to ${actedOn(report)}`)) {
+      // Focus on the element the action names is the action's own doing (a click focuses what
+      // it clicks), not a change of the page; focus anywhere else is.
       out.push({ rule: "focus", detail: `"Nothing … changed", yet ${focus}` });
     }
   }
@@ -113,6 +115,11 @@ function elements(v: View): Map<number, ObservedElement> {
 function elementText(e: ObservedElement): string {
   return [e.label, e.icon ? `(icon: ${e.icon})` : "", e.value === undefined ? "" : `=${e.value}`]
     .join("|");
+}
+
+/** The element the report's action names first (`Clicked [5]` → `[5]`), or "" for none. */
+function actedOn(report: string): string {
+  return /^[^.]*?(\[\d+\])/.exec(report)?.[1] ?? "\u0000";
 }
 
 /** Where `{FOCUSED}` moved between two views: `focus moved to [N]`, or undefined. */
@@ -294,7 +301,9 @@ function stateClaims(report: string, after: View): Contradiction[] {
       }
     } else {
       const v = JSON.parse(m[3]!) as string;
-      const shown = e.value ?? e.label;
+      // What it reads: its value, else its label and the name of its icon, as the view shows.
+      const shown = e.value ??
+        [e.label, e.icon ? `(icon: ${e.icon})` : ""].filter(Boolean).join(" ");
       if (!reads([norm(shown)], v)) {
         out.push({
           rule: "state-claim",
