@@ -47,6 +47,11 @@ Deno.test("wait(text) sees a text come in a frame and go in a shadow root, and s
   const logged = await said(browser.wait({ seconds: 10, text: "delivery confirmed" }));
   assert.match(logged, /^Waited [\d.]+ s until "delivery confirmed" appeared\./, logged);
   assert.match(logged, /"…[^"]*09:41 delivery confirmed by the server/, logged);
+  // "Connected" came after the view last read: the wait ends at once, and says so.
+  const came = await said(browser.wait({ seconds: 10, text: "Connected" }));
+  assert.match(came, /^"Connected" shows \(it came after the view you last read\)/, came);
+  // Once a view showed it, only a new place would end a wait for it.
+  await browser.observe();
   const again = await said(browser.wait({ seconds: 0.5, text: "Connected" }));
   assert.match(
     again,

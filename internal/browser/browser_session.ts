@@ -56,6 +56,8 @@ export const pages = new WeakMap<BrowserSession, () => Page>();
  */
 export class BrowserSession implements BrowserPort, AsyncDisposable {
   readonly #core: SessionCore;
+  /** The summary of the last view observed (the model's): what a wait for a text compares with. */
+  #lastSeen: string | undefined;
   readonly #verbs: ElementVerbs;
   #hiddenText: readonly string[] = [];
 
@@ -119,6 +121,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       ]);
       if (tools.length > 0) state.pageTools = tools;
       if (this.#core.tabs.pages.length > 1) state.tabs = await this.#core.tabs.list();
+      this.#lastSeen = state.summary;
       return state;
     });
   }
@@ -330,7 +333,12 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return runAction(
       this.#core.env,
       { ...options, passive: true },
-      (page) => waitStep(page, { ...request, signal: options.signal }),
+      (page) =>
+        waitStep(page, {
+          ...request,
+          signal: options.signal,
+          ...(this.#lastSeen !== undefined ? { seen: this.#lastSeen } : {}),
+        }),
     );
   }
 

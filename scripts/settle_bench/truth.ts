@@ -144,7 +144,12 @@ export function judgeEffects(
     ticking.includes(digits(squeeze(text)));
   // Visible text that reads otherwise must be named somehow (a count that went up said nothing
   // of when taken for background).
-  const speaks = outcome.effects.some((e) => /^(text|added|removed|revealed)$/.test(e.kind));
+  // (A report made from the two views names text by an element that reads otherwise, elements
+  // listed or not, and what came beyond the view.)
+  const speaks = outcome.effects.some((e) =>
+    /^(text|added|removed|revealed|listed|outside)$/.test(e.kind) ||
+    (e.kind === "element" && (e.to !== undefined || e.moved !== undefined))
+  );
   if (textChanged && reported && !speaks) {
     verdict.falseNothing.push("the visible text changed, but the report names none of it");
   }
@@ -170,6 +175,14 @@ export function judgeEffects(
         const was = squeeze(g);
         if (/\d/.test(was) && !textAfter.includes(was) && digits(textAfter).includes(digits(was))) {
           verdict.falseClaims.push(`"${g}" is gone, but it reads otherwise now`);
+        }
+      }
+    } else if (e.kind === "element" && e.to && !e.to.startsWith("(icon:") && !visible(e.to)) {
+      verdict.falseClaims.push(`[${e.id}] now reads "${e.to}", but that does not show`);
+    } else if (e.kind === "outside") {
+      for (const t of e.samples) {
+        if (!visible(t)) {
+          verdict.falseClaims.push(`"${t}" came beyond the view, but it does not show`);
         }
       }
     } else if (e.kind === "target" && e.change.state === "value" && !visible(e.change.value)) {

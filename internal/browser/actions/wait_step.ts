@@ -15,6 +15,11 @@ export interface WaitRequest {
   text?: string;
   /** Wait instead until `text` no longer shows (at once when it does not). */
   gone?: boolean;
+  /**
+   * The text of the view last read (the model's): a text that shows now and did not there came
+   * since, and ends the wait at once.
+   */
+  seen?: string;
   signal?: AbortSignal | undefined;
 }
 
@@ -53,6 +58,14 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
   // has no deadline but the walk's own: what shows already must be known to tell what is new.
   const before = await look(page, text) ?? NOTHING;
   if (!appear && placesIn(before) === 0) return { did: `${shown} does not show` };
+  // It came after the view the model read, before the wait began: that is what it waited for.
+  if (appear && request.seen !== undefined && placesIn(before) > 0 && !reads(request.seen, text)) {
+    const came = [...before.place.values()];
+    return {
+      did: `${shown} shows (it came after the view you last read)`,
+      saw: saw(came, "lines"),
+    };
+  }
   while (!request.signal?.aborted && performance.now() - start < capMs) {
     await pause(Math.min(LOOK_EVERY_MS, capMs - (performance.now() - start)), request.signal);
     const now = await look(page, text, capMs - (performance.now() - start));
@@ -77,6 +90,12 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
       })`
       : `Waited ${took()}: ${shown} did not appear`,
   };
+}
+
+/** `view` reads `text`, whatever the case and spacing. */
+function reads(view: string, text: string): boolean {
+  const squeeze = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+  return squeeze(view).includes(squeeze(text));
 }
 
 /**
