@@ -206,7 +206,9 @@ Deno.test("agent stops with budget_exhausted when --max-time runs out during a m
     { tool: "done", args: { result: "too late" } },
   ]);
   const run = await runCli({
-    args: ["--json", "--max-time", "1", "anything"],
+    // The limit must outlast the browser's start and first look on a loaded machine (the model
+    // call asks to retry after 30 s, so it runs out there).
+    args: ["--json", "--max-time", "5", "anything"],
     env: modelEnv(model.baseUrl),
   });
   assert.equal(run.code, 1, run.stderr);
