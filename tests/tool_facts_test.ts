@@ -244,3 +244,22 @@ Deno.test("StepActor judges a module's call by its result too, whatever its fact
   assert.deepEqual(await twelveTimes(counter, (i) => `Count: ${i}`), Array(12).fill("ok"));
   assert.equal((await twelveTimes(counter, () => "Counting")).at(-1), "loop_stuck");
 });
+
+Deno.test("doneObjection() accepts an answer that says the failed action did not work, and sends back one that claims it did", () => {
+  const last = {
+    step: 1,
+    call: { name: "poke", args: { id: 4 }, reasoning: "" },
+    result: { ok: false, text: 'Cannot poke [4]: covered by <button id="blueButton"> "Button"' },
+    ms: 5,
+  };
+  const facts = { facts: () => ({ effect: "acts", element: true }) as ToolFacts };
+  const done = (result: string): ToolCall => ({ name: "done", args: { result }, reasoning: "" });
+  for (
+    const owned of [
+      "Clicked the green button once; the second click landed on the blue button on top.",
+      "Could not add it to the cart: the button is covered",
+      "The order wasn't placed: the button is disabled",
+    ]
+  ) assert.equal(doneObjection(done(owned), [last], facts), undefined, owned);
+  assert.match(doneObjection(done("Added to cart"), [last], facts) ?? "", /^Not finished yet/);
+});

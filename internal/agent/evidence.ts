@@ -12,10 +12,17 @@ const CLAIMS_EFFECT = new RegExp(
 );
 
 /**
+ * Answers that say an action did not work ("the second click landed on the blue button on top",
+ * "could not add it: the button is disabled"): they claim no success of the failed action.
+ */
+const OWNS_FAILURE =
+  /(?<![\p{L}])(?:not|never|failed|fails|cannot|unable|blocked|covered|refused|instead|on top|no longer)(?![\p{L}])|n't(?![\p{L}])/iu;
+
+/**
  * Sends back a successful `done` only when it can show the answer wrong: the answer claims an
  * effect ("added to cart") right after a call that acts on an element of the page (its tool's
  * facts: `effect: "acts"`, `element: true`: a click, typing, a choice, a key) and that call
- * failed. A page that did not change is no reason: many clicks rightly change nothing visible
+ * failed, and does not say the action failed. A page that did not change is no reason: many clicks rightly change nothing visible
  * (a choice already made, a colour, a dialog that came and went), and the model reads the page.
  * Returns the fact to send back to the model, or undefined to accept. A `done` right after a
  * rejected one is accepted: the model insisted, and the user reads its answer.
@@ -39,6 +46,7 @@ export function doneObjection(
   if (last?.call.name === "done") return undefined; // sent back once already
   const answer = typeof call.args.result === "string" ? call.args.result : "";
   if (!CLAIMS_EFFECT.test(answer)) return undefined; // a finding, supported by what the page shows
+  if (OWNS_FAILURE.test(answer)) return undefined; // it says the action did not work
   const acted = last && known.facts(last.call.name);
   if (!last || acted?.effect !== "acts" || !acted.element || last.result.ok) return undefined;
   const what = `${last.call.name}${last.target ? ` ${last.target}` : ""}`;
