@@ -190,6 +190,7 @@ export async function runTask(
     const add = (column: Column, what: string[]) =>
       out.findings.push(...what.map((w) => ({ column, step: name, what: w, report })));
     add("nextView", contradictions(report, view, next).map((c) => `${c.rule}: ${c.detail}`));
+    const earlier = view;
     view = next;
     // The page's world, unless a prompt it holds open keeps scripts from running.
     const after = next.dialog ? undefined : atEnd ?? await snapshot(browser);
@@ -202,9 +203,16 @@ export async function runTask(
     // A password's value reads masked in the view and the report (`"••••"`), as it should.
     add("falseClaims", verdict.falseClaims.filter((c) => !/reads "•+"/.test(c)));
     const claims = quotedClaims(report);
-    const notThere = claims.old.filter((x) => !readsIn(before, x));
+    // An old text is the page's when the action began, or the view the model last read (what
+    // the report is the difference from: a wait's report starts there, not at the wait).
+    const notThere = claims.old.filter((x) =>
+      !readsIn(before, x) && !squeezed(earlier.summary).includes(squeezed(x))
+    );
     add("oldText", notThere.map((x) => `"${x}" was not there`));
-    if (later) add("tooEarly", settledTooEarly(after, later, bg));
+    // A report that says the page had not settled is not early; nor is a wait that ended on the
+    // text it waited for (a bar at 75 % goes on to 80 %: the wait was for a moment of it).
+    const waited = call.name === "wait" && call.args.text !== undefined;
+    if (later && !said.capped && !waited) add("tooEarly", settledTooEarly(after, later, bg));
     add("unseen", await unseen(browser, next, claims.new));
   }
   out.right = !view.dialog && await pageOf(browser).evaluate(task.right).catch(() => false);
@@ -278,4 +286,9 @@ async function unseen(
   const ids = who.flatMap((w) => w?.id ? [w.id] : []);
   const hidden = await page.evaluate(hiddenControls, ids);
   return [...out, ...hidden.map((h) => `the view lists ${h}`)];
+}
+
+/** Text compared whatever its spacing and case. */
+function squeezed(text: string): string {
+  return text.replace(/…$/, "").replace(/\s+/g, "").toLowerCase();
 }
