@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "8f3279adb1cc";
+export const RUNTIME_VERSION = "1c7ff5f8a8f0";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4272,13 +4272,16 @@ export const RUNTIME_SOURCE = [
   "    endBlock(el) {",
   "      if (this.#block === el) this.flush();",
   "    }",
-  "    /** Ends the current run: it becomes an item when it has letters or digits (and, in find, the query). */",
+  "    /**",
+  "     * Ends the current run: it becomes an item when it has something a person reads",
+  "     * ({@link READS}) and, in find, the query.",
+  "     */",
   "    flush() {",
   "      const n = this.flushes++;",
   "      const w = this.#w;",
   "      const t = clean(this.#run);",
   "      this.pushed[n] = false;",
-  '      if (t && /[\\p{L}\\p{N}]/u.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {',
+  '      if (t && READS.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {',
   "        this.pushed[n] = true;",
   "        const item = {",
   '          kind: "text",',
@@ -4300,6 +4303,7 @@ export const RUNTIME_SOURCE = [
   "      this.#heading = 0;",
   "    }",
   "  };",
+  "  var READS = /[\\p{L}\\p{N}\\p{So}\\p{Extended_Pictographic}\\u2190-\\u21FF]/u;",
   "  var gapRange;",
   "  function gap(prev, before, node) {",
   '    if (!prev || !before || /\\s$/.test(before) || /^\\s/.test(node.data)) return "";',
@@ -5544,7 +5548,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("8f3279adb1cc", api);',
+  '    install("1c7ff5f8a8f0", api);',
   "    activityTracker();",
   "  }",
   "})();",

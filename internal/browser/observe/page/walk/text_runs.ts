@@ -62,14 +62,16 @@ export class TextRuns {
     if (this.#block === el) this.flush();
   }
 
-  /** Ends the current run: it becomes an item when it has letters or digits (and, in find, the query). */
+  /**
+   * Ends the current run: it becomes an item when it has something a person reads
+   * ({@link READS}) and, in find, the query.
+   */
   flush(): void {
     const n = this.flushes++;
     const w = this.#w;
     const t = clean(this.#run);
     this.pushed[n] = false;
-    // Runs of bare punctuation between links (", ", "|", "·") carry nothing a person reads.
-    if (t && /[\p{L}\p{N}]/u.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {
+    if (t && READS.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {
       this.pushed[n] = true;
       const item: TextItem = {
         kind: "text",
@@ -91,6 +93,13 @@ export class TextRuns {
     this.#heading = 0;
   }
 }
+
+/**
+ * What makes a run worth reading: letters or digits, or symbols and emoji a person reads as
+ * meaning (`➡️⬆️`, `★★★☆☆`, `♥`: directions, a rating, a like). Runs of bare punctuation
+ * between links (", ", "|", "·", "›") carry nothing and stay out.
+ */
+const READS = /[\p{L}\p{N}\p{So}\p{Extended_Pictographic}\u2190-\u21FF]/u;
 
 let gapRange: Range | undefined;
 
