@@ -44,3 +44,41 @@ Deno.test("observe, find and read keep text made only of emoji or symbols", asyn
   const read = await s.browser.read();
   assert.match(read.text, /^➡️⬆️$/m, read.text);
 });
+
+/** A small picture (a green disk) as a data address. */
+const DOT = "data:image/svg+xml," +
+  encodeURIComponent(
+    "<svg xmlns='http://www.w3.org/2000/svg' width='16' height='16'><circle cx='8' cy='8' r='8' fill='green'/></svg>",
+  );
+
+const MENU = `<!doctype html><title>Menu</title>
+<h1>Dishes</h1>
+<div class="dish"><span>Pad Thai</span> <img src="${DOT}" width="18" height="18" alt="Vegan">
+  <img src="${DOT}" width="18" height="18" alt="Contains nuts"> <span>12.50</span></div>
+<div class="dish"><span>Green curry</span> <img src="${DOT}" width="18" height="18" alt=""></div>
+<img src="${DOT}" width="1" height="1" alt="spacer pixel">
+<img src="${DOT}" width="40" height="40" alt="Chef" role="presentation">
+<p>Match this example: <img src="${DOT}" width="120" height="80" title="Example layout"></p>
+<div role="img" aria-label="4 of 5 stars" style="width:80px;height:16px;background:gold"></div>
+<p>Nice <img src="${DOT}" width="16" height="16" alt="😀"> indeed</p>
+<button><img src="${DOT}" width="16" height="16" alt="Print"></button>`;
+
+Deno.test("observe lists pictures that carry meaning by name, and find(role=img) finds them", async () => {
+  await using s = await open(MENU);
+  const { summary } = await s.browser.observe();
+  assert.match(summary, /^\[\d+\] <img> Vegan$/m, summary);
+  assert.match(summary, /^\[\d+\] <img> Contains nuts$/m, summary);
+  assert.match(summary, /^\[\d+\] <img> Example layout$/m, summary);
+  assert.match(summary, /^\[\d+\] <div role=img> 4 of 5 stars$/m, summary);
+  // Decoration stays out: empty alt, a spacer pixel, role=presentation.
+  assert.equal(summary.match(/<img>/g)?.length, 3, summary);
+  assert.doesNotMatch(summary, /spacer|Chef/, summary);
+  // An emoji drawn as a picture reads with its sentence; a picture in a button names it.
+  assert.match(summary, /^Nice 😀 indeed$/m, summary);
+  assert.match(summary, /^\[\d+\] <button> Print$/m, summary);
+  const pictures = await s.browser.find("", "img");
+  assert.equal(pictures.count, 4, pictures.text);
+  const nuts = await s.browser.find("nuts");
+  assert.equal(nuts.count, 1, nuts.text);
+  assert.match(nuts.text, /\[\d+\] <img> Contains nuts/);
+});

@@ -35,8 +35,11 @@ export class TextRuns {
     this.#items = items;
   }
 
-  /** Adds text `node` (its `data`) drawn at `r` in context `ctx`; a new block starts a new run. */
-  add(data: string, ctx: Ctx, r: Box, node: Text): void {
+  /**
+   * Adds text `node` (its `data`) drawn at `r` in context `ctx`; a new block starts a new run.
+   * `node` null: words drawn otherwise (an emoji picture's `alt`), kept apart from the text.
+   */
+  add(data: string, ctx: Ctx, r: Box, node: Text | null): void {
     if (ctx.block !== this.#block) {
       this.flush();
       this.#block = ctx.block;
@@ -48,7 +51,8 @@ export class TextRuns {
       this.#run += " | ";
     }
     this.#cell = ctx.cell;
-    this.#run += gap(this.#last, this.#run, node) + data;
+    const apart = !node && this.#run && !/\s$/.test(this.#run) ? " " : "";
+    this.#run += (node ? gap(this.#last, this.#run, node) : apart) + data;
     this.#last = node;
   }
 

@@ -30,6 +30,7 @@ import {
 import { describe, finish, idFor } from "./describe.ts";
 import { handMarks, operability, provenControl } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
+import { isPicture, placePicture } from "./pictures.ts";
 import { nestedList, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced, noteRead } from "./reads.ts";
@@ -200,9 +201,10 @@ export class FrameWalker {
       });
       return;
     }
-    if (LEAF.has(tag)) {
+    if (LEAF.has(tag) || (!control && isPicture(el))) {
       this.#leaf(el, ctx);
       if (control && control !== ctx.control) this.#finish(control);
+      else if (!control && r) placePicture(w, this.runs, this.items, el, s, r, ctx, clip, where);
       return;
     }
     if (tag === "details" && w.query && w.o.mode === "find" && !(el as HTMLDetailsElement).open) {
