@@ -82,3 +82,24 @@ Deno.test("observe lists pictures that carry meaning by name, and find(role=img)
   assert.equal(nuts.count, 1, nuts.text);
   assert.match(nuts.text, /\[\d+\] <img> Contains nuts/);
 });
+
+const TOOTS = `<!doctype html><title>Toots</title>
+<style>.icon { display: inline-block; width: 16px; height: 16px; background: #888; }</style>
+<p>A toot</p>
+<div class="bar">
+  <button class="icon-button" onclick="out.textContent = 'faved'"><i class="icon fav"></i></button>
+  <button class="icon-button"><i class="icon boost"></i></button>
+  <span class="icon ab1f" role="button" tabindex="0"></span>
+</div>
+<p id="out">Nothing</p>`;
+
+Deno.test("observe names an icon by a distinctive class beside its icon class (icon fav, icon boost)", async () => {
+  await using s = await open(TOOTS);
+  const { summary } = await s.browser.observe();
+  assert.match(summary, /^\[\d+\] <button> \(icon: fav\)$/m, summary);
+  assert.match(summary, /^\[\d+\] <button> \(icon: boost\)$/m, summary);
+  // A generated class names nothing.
+  assert.match(summary, /^\[\d+\] <span role=button>$/m, summary);
+  const fav = await s.browser.find("fav");
+  assert.equal(fav.count, 1, fav.text);
+});
