@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c7814722e30f";
+export const RUNTIME_VERSION = "d5e4bef046c6";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4296,13 +4296,31 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function placePicture(w, runs, items2, el, s, r, ctx, clip, where) {",
   "    const item = pictureItem(w, el, s, r, clip, where);",
-  "    if (!item) return;",
+  "    if (!item || echoes(w, items2, el, item.label)) return;",
   "    if (!/[\\p{L}\\p{N}]/u.test(item.label) && r.height <= INLINE_PX) {",
   '      if (w.o.mode === "observe" || w.query) runs.add(item.label, ctx, r, null);',
   "      return;",
   "    }",
   "    runs.flush();",
   "    items2.push(item);",
+  "  }",
+  "  var ECHO_ITEMS = 4;",
+  "  var tooltips = /* @__PURE__ */ new WeakMap();",
+  "  function echoes(w, items2, el, name) {",
+  "    const said = norm(name);",
+  "    for (let i = items2.length - 1; i >= 0 && i >= items2.length - ECHO_ITEMS; i--) {",
+  "      const it = items2[i];",
+  '      const text = it.kind === "text" ? it.text : it.kind === "el" ? it.label : "";',
+  '      if (norm(text) === said && (it.kind !== "el" || it.role !== "img" || i === items2.length - 1)) {',
+  "        return true;",
+  "      }",
+  "    }",
+  '    if (el.hasAttribute("alt") || el.hasAttribute("aria-label")) return false;',
+  "    let seen2 = tooltips.get(w);",
+  "    if (!seen2) tooltips.set(w, seen2 = /* @__PURE__ */ new Set());",
+  "    if (seen2.has(said)) return true;",
+  "    seen2.add(said);",
+  "    return false;",
   "  }",
   "  var INLINE_PX = 32;",
   "  function pictureItem(w, el, s, r, clip, where) {",
@@ -5646,7 +5664,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c7814722e30f", api);',
+  '    install("d5e4bef046c6", api);',
   "    activityTracker();",
   "  }",
   "})();",

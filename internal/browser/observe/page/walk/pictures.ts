@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { clean, cut } from "../../../shared/text.ts";
+import { clean, cut, norm } from "../../../shared/text.ts";
 import type { Box, ElementItem } from "../../../shared/walk_types.ts";
 import { intersects } from "../paint.ts";
 import { describe } from "./describe.ts";
@@ -80,13 +80,41 @@ export function placePicture(
   where: number,
 ): void {
   const item = pictureItem(w, el, s, r, clip, where);
-  if (!item) return;
+  if (!item || echoes(w, items, el, item.label)) return;
   if (!/[\p{L}\p{N}]/u.test(item.label) && r.height <= INLINE_PX) {
     if (w.o.mode === "observe" || w.query) runs.add(item.label, ctx, r, null);
     return;
   }
   runs.flush();
   items.push(item);
+}
+
+/** Items looked back at for the text a picture's name repeats. */
+const ECHO_ITEMS = 4;
+/** Per walk: the names of pictures named by their title alone, listed once. */
+const tooltips = new WeakMap<WalkScope, Set<string>>();
+
+/**
+ * Whether the picture's name says nothing the view does not already say: it repeats a text or
+ * name just before it (an article's photo whose alt is its headline, a picture drawn twice), or
+ * it is a tooltip (`title` alone) already listed once (a sort arrow's "Click to sort" in every
+ * column head).
+ */
+function echoes(w: WalkScope, items: PageItem[], el: Element, name: string): boolean {
+  const said = norm(name);
+  for (let i = items.length - 1; i >= 0 && i >= items.length - ECHO_ITEMS; i--) {
+    const it = items[i]!;
+    const text = it.kind === "text" ? it.text : it.kind === "el" ? it.label : "";
+    if (norm(text) === said && (it.kind !== "el" || it.role !== "img" || i === items.length - 1)) {
+      return true;
+    }
+  }
+  if (el.hasAttribute("alt") || el.hasAttribute("aria-label")) return false;
+  let seen = tooltips.get(w);
+  if (!seen) tooltips.set(w, seen = new Set());
+  if (seen.has(said)) return true;
+  seen.add(said);
+  return false;
 }
 
 /** An emoji picture no taller than this sits in a line of text. */
