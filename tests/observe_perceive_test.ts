@@ -110,3 +110,26 @@ Deno.test("observe names an icon by a distinctive class beside its icon class (i
   const fav = await s.browser.find("fav");
   assert.equal(fav.count, 1, fav.text);
 });
+
+const ANIMATION = `<!doctype html><title>Animation</title>
+<style>
+  .btn { padding: 6px 12px; border: 0; color: white; }
+  .btn-primary { background: #007bff; } .btn-secondary { background: #6c757d; }
+  @keyframes spin { from { transform: rotate(0deg); } to { transform: rotate(360deg); } }
+  .spin { animation: spin 30s linear; }
+</style>
+<h3>Animated button</h3>
+<button id="start" class="btn btn-secondary"
+  onclick="target.className = 'btn btn-primary spin'; out.textContent = 'Animating'">Start Animation</button>
+<button id="target" class="btn btn-primary">Moving Target</button>
+<div id="out">---</div>`;
+
+Deno.test("observe does not take a spinning button's animation class for a state", async () => {
+  await using s = await open(ANIMATION);
+  const { summary } = await s.browser.observe();
+  const start = Number(/\[(\d+)\] <button> Start Animation/.exec(summary)?.[1]);
+  await said(s.browser.click(start));
+  const after = (await s.browser.observe()).summary;
+  assert.match(after, /^Animating$/m, after);
+  assert.match(after, /^\[\d+\] <button> Moving Target$/m, after);
+});
