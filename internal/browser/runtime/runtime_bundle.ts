@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "1b085cf76421";
+export const RUNTIME_VERSION = "48d8943fd047";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -886,7 +886,9 @@ export const RUNTIME_SOURCE = [
   "      const t = token.toLowerCase();",
   "      if (ANIMATION_CLASSES.some((r) => r.token.test(t))) return true;",
   "    }",
-  '    return el.getAnimations?.().some((a) => a.playState === "running") ?? false;',
+  "    return el.getAnimations?.().some(",
+  '      (a) => a.playState === "running" && typeof CSSAnimation !== "undefined" && a instanceof CSSAnimation',
+  "    ) ?? false;",
   "  }",
   "  function restyled(el) {",
   "    return docState().cache?.restyled(el) ?? false;",
@@ -5693,7 +5695,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("1b085cf76421", api);',
+  '    install("48d8943fd047", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -167,13 +167,20 @@ export const ANIMATION_CLASSES: readonly { token: RegExp; example: string; reaso
   },
 ];
 
-/** Whether `el` is animated by a class (a row of {@link ANIMATION_CLASSES}) or a running animation. */
+/**
+ * Whether `el` is animated: by a class (a row of {@link ANIMATION_CLASSES}) or a running keyframe
+ * animation.
+ */
 export function animated(el: Element): boolean {
   for (const token of el.classList) {
     const t = token.toLowerCase();
     if (ANIMATION_CLASSES.some((r) => r.token.test(t))) return true;
   }
-  return el.getAnimations?.().some((a) => a.playState === "running") ?? false;
+  // A keyframe animation moves it; a transition only eases a change of look (a choice that fades
+  // to green) and says nothing.
+  return el.getAnimations?.().some((a) =>
+    a.playState === "running" && typeof CSSAnimation !== "undefined" && a instanceof CSSAnimation
+  ) ?? false;
 }
 
 /** Whether a script changed `el`'s class or style since the page was first observed. */
