@@ -133,3 +133,33 @@ Deno.test("observe does not take a spinning button's animation class for a state
   assert.match(after, /^Animating$/m, after);
   assert.match(after, /^\[\d+\] <button> Moving Target$/m, after);
 });
+
+const BUTTONS = `<!doctype html><title>Buttons</title>
+<style>
+  .btn { padding: 6px 12px; border: 0; color: white; }
+  .btn-primary { background: #007bff; } .btn-success { background: #28a745; }
+  .btn-warning { background: #ffc107; color: black; } .btn-danger { background: #dc3545; }
+</style>
+<h3>Pick one</h3>
+<button class="btn btn-success">Go</button>
+<button class="btn btn-primary">Go</button>
+<button class="btn btn-warning">Go</button>
+<a href="/cancel" class="btn btn-danger">Cancel</a>
+<button>Plain</button>`;
+
+const SAME = `<!doctype html><title>Same</title>
+<style>button { background: #007bff; color: white; border: 0; }</style>
+<button>One</button> <button>Two</button> <a href="/three">Three</a>`;
+
+Deno.test("observe gives buttons their background colour only when colours tell them apart", async () => {
+  await using s = await open(BUTTONS);
+  const { summary } = await s.browser.observe();
+  assert.match(summary, /^\[\d+\] <button color=green> Go$/m, summary);
+  assert.match(summary, /^\[\d+\] <button color=blue> Go$/m, summary);
+  assert.match(summary, /^\[\d+\] <button color=yellow> Go$/m, summary);
+  assert.match(summary, /^\[\d+\] <a color=red> Cancel$/m, summary);
+  assert.match(summary, /^\[\d+\] <button> Plain$/m, summary);
+  await using t = await open(SAME);
+  const same = (await t.browser.observe()).summary;
+  assert.doesNotMatch(same, /color=/, same);
+});
