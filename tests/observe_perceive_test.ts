@@ -163,3 +163,31 @@ Deno.test("observe gives buttons their background colour only when colours tell 
   const same = (await t.browser.observe()).summary;
   assert.doesNotMatch(same, /color=/, same);
 });
+
+const DRAWINGS = `<!doctype html><title>Towers</title>
+<style>
+  .peg { display: inline-block; width: 100px; height: 120px; vertical-align: bottom; }
+  .disk { height: 20px; margin: 2px auto; }
+</style>
+<h3>Towers of Hanoi</h3>
+<div id="board">
+  <div class="peg"><div class="disk" style="width:40px;background:red"></div>
+    <div class="disk" style="width:60px;background:green"></div>
+    <div class="disk" style="width:80px;background:blue"></div></div>
+  <div class="peg"><div class="disk" style="width:30px;background:orange"></div></div>
+  <div class="peg"></div>
+</div>
+<canvas width="300" height="200"></canvas>
+<svg width="200" height="100"><circle cx="50" cy="50" r="40" fill="red"/></svg>
+<svg width="16" height="16"><circle cx="8" cy="8" r="8"/></svg>
+<p>Move all disks to the last peg.</p>`;
+
+Deno.test("observe says where state is drawn without text (disks on pegs, a canvas, an SVG)", async () => {
+  await using s = await open(DRAWINGS);
+  const { summary } = await s.browser.observe();
+  assert.match(summary, /^\(drawn without text, \d+×\d+ px: 4 shapes in 4 colours\)$/m, summary);
+  assert.match(summary, /^\(drawn without text, 300×200 px\)$/m, summary);
+  assert.match(summary, /^\(drawn without text, 200×100 px: 1 shape\)$/m, summary);
+  // A small icon is no drawing; the board is told once, not again for each peg.
+  assert.equal(summary.match(/drawn without text/g)?.length, 3, summary);
+});

@@ -31,6 +31,7 @@ import { describe, finish, idFor } from "./describe.ts";
 import { handMarks, operability, provenControl } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isPicture, placePicture } from "./pictures.ts";
+import { noteDrawing } from "./drawn.ts";
 import { nestedList, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced, noteRead } from "./reads.ts";
@@ -201,6 +202,7 @@ export class FrameWalker {
       });
       return;
     }
+    if (!control && r) noteDrawing(w, this.runs, this.items, el, r, ctx);
     if (LEAF.has(tag) || (!control && isPicture(el))) {
       this.#leaf(el, ctx);
       if (control && control !== ctx.control) this.#finish(control);
