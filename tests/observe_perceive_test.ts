@@ -191,3 +191,36 @@ Deno.test("observe says where state is drawn without text (disks on pegs, a canv
   // A small icon is no drawing; the board is told once, not again for each peg.
   assert.equal(summary.match(/drawn without text/g)?.length, 3, summary);
 });
+
+const LAYERS = `<!doctype html><title>Layers</title>
+<style>
+  .btn { padding: 6px 12px; border: 0; } #spa { position: relative; height: 60px; }
+  .view { position: absolute; inset: 0; background: white; }
+  #bar { position: fixed; top: 0; left: 0; right: 0; height: 30px; background: #eee; }
+</style>
+<h3>Hidden layers</h3>
+<div id="spa">
+  <div class="view" style="z-index: 1"><button id="green">Green</button></div>
+  <div class="view" style="z-index: 2"><button id="blue">Blue</button></div>
+</div>
+<table><tr><td><button id="over">Overlapped</button>
+  <div id="layer" style="position:absolute;background:white"></div></td>
+  <td><button id="zero" style="width:0;min-width:0;padding:0 0;border:0;overflow:hidden;white-space:nowrap">Zero Width</button></td>
+  <td><button style="opacity:0">Opacity 0</button></td></tr></table>
+<div id="bar"></div>
+<script>
+  const o = document.getElementById("over").getBoundingClientRect();
+  Object.assign(document.getElementById("layer").style, {
+    left: o.left + scrollX - 1 + "px", top: o.top + scrollY - 1 + "px",
+    width: o.width + 2 + "px", height: o.height + 2 + "px",
+  });
+</script>`;
+
+Deno.test("observe marks controls under a layer COVERED, and leaves out text drawn at no size or transparent", async () => {
+  await using s = await open(LAYERS);
+  const { summary } = await s.browser.observe();
+  assert.match(summary, /^\[\d+\] <button> \{COVERED\} Green$/m, summary);
+  assert.match(summary, /^\[\d+\] <button> Blue$/m, summary);
+  assert.match(summary, /^\[\d+\] <button> \{COVERED\} Overlapped$/m, summary);
+  assert.doesNotMatch(summary, /Zero Width|Opacity 0/, summary);
+});
