@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { said } from "./support/said.ts";
+import { idIn } from "./support/summary.ts";
 
 /** Serves `html` at every path. */
 function page(html: string) {
@@ -127,11 +128,11 @@ const ANIMATION = `<!doctype html><title>Animation</title>
 Deno.test("observe does not take a spinning button's animation class for a state", async () => {
   await using s = await open(ANIMATION);
   const { summary } = await s.browser.observe();
-  const start = Number(/\[(\d+)\] <button> Start Animation/.exec(summary)?.[1]);
+  const start = idIn(summary, /<button[^>]*> Start Animation$/);
   await said(s.browser.click(start));
   const after = (await s.browser.observe()).summary;
   assert.match(after, /^Animating$/m, after);
-  assert.match(after, /^\[\d+\] <button> Moving Target$/m, after);
+  assert.match(after, /^\[\d+\] <button[^>{]*> Moving Target$/m, after);
 });
 
 const BUTTONS = `<!doctype html><title>Buttons</title>
