@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "143c92eaf663";
+export const RUNTIME_VERSION = "c5b083c1c501";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4422,7 +4422,8 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  var described = /* @__PURE__ */ new WeakMap();",
   "  function noteDrawing(w, runs, items2, el, r, ctx) {",
-  '    if (w.o.mode !== "observe" || r.width < MIN_WIDTH || r.height < MIN_HEIGHT) return;',
+  '    if (w.o.mode !== "observe" || w.pageScope) return;',
+  "    if (r.width < MIN_WIDTH || r.height < MIN_HEIGHT) return;",
   "    if (r.bottom <= w.bandTop || r.top >= w.bandBottom) return;",
   "    if (isPicture(el) || described.get(w)?.contains(el)) return;",
   "    for (const row of DRAWN) {",
@@ -5205,7 +5206,7 @@ export const RUNTIME_SOURCE = [
   "    const words = /* @__PURE__ */ new Map();",
   "    const count2 = /* @__PURE__ */ new Map();",
   "    for (const it of items2) {",
-  '      if (it.kind !== "el" || !PAINTED.has(it.role)) continue;',
+  '      if (it.kind !== "el" || !PAINTED.has(it.role) || !(it.where & WHERE.viewport)) continue;',
   "      const el = w.state.els.get(it.lid)?.deref();",
   "      const c = el ? paintOf(el) : null;",
   "      if (!c || page[3] > 0 && contrast(c, page) < 1.1) continue;",
@@ -5895,7 +5896,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("143c92eaf663", api);',
+  '    install("c5b083c1c501", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -1,13 +1,13 @@
 /// <reference lib="dom" />
 /**
- * Colours a person tells buttons apart by ("the blue button"): when the view's buttons are
+ * Colours a person tells buttons apart by ("the blue button"): when the buttons on screen are
  * painted in two colours or more, each coloured one says its colour, `[5] <button color=blue>
  * Submit`. Only then: a page whose buttons share one colour, or have none, says nothing, and a
  * colour many buttons share names none of them.
  *
  * @module
  */
-import type { ElementItem, PageItem, Rgba } from "../../../shared/walk_types.ts";
+import { type ElementItem, type PageItem, type Rgba, WHERE } from "../../../shared/walk_types.ts";
 import { contrast, rgba, rootBg } from "../paint.ts";
 import type { WalkScope } from "./scope.ts";
 
@@ -65,7 +65,7 @@ export function withColours(w: WalkScope, items: PageItem[]): PageItem[] {
   const words = new Map<ElementItem, string>();
   const count = new Map<string, number>();
   for (const it of items) {
-    if (it.kind !== "el" || !PAINTED.has(it.role)) continue;
+    if (it.kind !== "el" || !PAINTED.has(it.role) || !(it.where & WHERE.viewport)) continue;
     const el = w.state.els.get(it.lid)?.deref();
     const c = el ? paintOf(el) : null;
     if (!c || (page[3] > 0 && contrast(c, page) < 1.1)) continue;

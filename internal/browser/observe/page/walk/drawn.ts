@@ -92,7 +92,7 @@ const described = new WeakMap<WalkScope, Element>();
 
 /**
  * Adds a line for `el`, drawn at `r` outside any control, when it is a sizeable region drawn
- * without text (a row of {@link DRAWN}); observe only, in the band.
+ * without text (a row of {@link DRAWN}); in the default view only, in its band.
  */
 export function noteDrawing(
   w: WalkScope,
@@ -102,7 +102,9 @@ export function noteDrawing(
   r: DOMRect,
   ctx: Ctx,
 ): void {
-  if (w.o.mode !== "observe" || r.width < MIN_WIDTH || r.height < MIN_HEIGHT) return;
+  // A whole-page view skips it: every container of a long page would be looked into.
+  if (w.o.mode !== "observe" || w.pageScope) return;
+  if (r.width < MIN_WIDTH || r.height < MIN_HEIGHT) return;
   if (r.bottom <= w.bandTop || r.top >= w.bandBottom) return;
   if (isPicture(el) || described.get(w)?.contains(el)) return;
   for (const row of DRAWN) {
