@@ -196,7 +196,8 @@ Deno.test("observe says where state is drawn without text (disks on pegs, a canv
 const LAYERS = `<!doctype html><title>Layers</title>
 <style>
   .btn { padding: 6px 12px; border: 0; } #spa { position: relative; height: 60px; }
-  .view { position: absolute; inset: 0; background: white; }
+  .view { position: absolute; top: 0; left: 0; width: 100%; height: 0; }
+  .view button { background: #28a745; border: 0; padding: 6px; width: 80px; }
   #bar { position: fixed; top: 0; left: 0; right: 0; height: 30px; background: #eee; }
 </style>
 <h3>Hidden layers</h3>

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c5b083c1c501";
+export const RUNTIME_VERSION = "aac751a13663";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -5249,9 +5249,12 @@ export const RUNTIME_SOURCE = [
   "      const b = p.getBoundingClientRect();",
   '      const fixed = s.position === "fixed" || s.position === "sticky";',
   "      if (fixed && b.width * b.height < innerWidth * innerHeight / 2) return false;",
-  "      return b.left <= r.left + 1 && b.top <= r.top + 1 && b.right >= r.right - 1 && b.bottom >= r.bottom - 1 && paints(hit, p);",
+  "      return (holds2(b, r) || holds2(hit.getBoundingClientRect(), r)) && paints(hit, p);",
   "    }",
   "    return false;",
+  "  }",
+  "  function holds2(b, r) {",
+  "    return b.left <= r.left + 1 && b.top <= r.top + 1 && b.right >= r.right - 1 && b.bottom >= r.bottom - 1;",
   "  }",
   "  function paints(hit, top2) {",
   "    for (let p = hit; p; p = composedParent(p)) {",
@@ -5896,7 +5899,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c5b083c1c501", api);',
+  '    install("aac751a13663", api);',
   "    activityTracker();",
   "  }",
   "})();",

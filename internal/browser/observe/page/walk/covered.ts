@@ -34,8 +34,8 @@ function landsOn(el: Element, hit: Element | null): boolean {
 
 /**
  * Whether the element drawn at `hit` belongs to a layer that keeps a person from a control with
- * box `r` for good: a positioned element (or one with a z-index) around `hit` whose box holds the
- * whole control and paints; not a dialog (the view tells those), and not a bar fixed to the screen smaller
+ * box `r` for good: a positioned element (or one with a z-index) around `hit` whose box, or
+ * `hit`'s, holds the whole control, and that paints; not a dialog (the view tells those), and not a bar fixed to the screen smaller
  * than half of it. Boxes that only overlap in part (a page whose styles did not load) are no
  * layer.
  */
@@ -50,10 +50,16 @@ function layerOver(hit: Element, r: DOMRect): boolean {
     const b = p.getBoundingClientRect();
     const fixed = s.position === "fixed" || s.position === "sticky";
     if (fixed && b.width * b.height < innerWidth * innerHeight / 2) return false;
-    return b.left <= r.left + 1 && b.top <= r.top + 1 && b.right >= r.right - 1 &&
-      b.bottom >= r.bottom - 1 && paints(hit, p);
+    // The layer, or what it draws there (a layer of no height whose button overflows it).
+    return (holds(b, r) || holds(hit.getBoundingClientRect(), r)) && paints(hit, p);
   }
   return false;
+}
+
+/** Whether box `b` holds box `r` whole (to a pixel). */
+function holds(b: DOMRect, r: DOMRect): boolean {
+  return b.left <= r.left + 1 && b.top <= r.top + 1 && b.right >= r.right - 1 &&
+    b.bottom >= r.bottom - 1;
 }
 
 /**
