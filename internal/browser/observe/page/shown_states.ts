@@ -115,8 +115,8 @@ export function derivedStates(el: Element, role: string, lookChanged = false): S
     // A look the page was loaded with is its design (a primary button), unless set on the
     // element itself; a class saying hover or focus is the pointer's.
     if (!changed && !holder.hasAttribute("style")) continue;
-    if (POINTER_CLASS.test(holder.getAttribute("class") ?? "") || animated(holder)) continue;
-    if (setApart(holder, changed, lookChanged)) return [activeState(el, role)];
+    if (POINTER_CLASS.test(holder.getAttribute("class") ?? "")) continue;
+    if (setApart(holder, changed, lookChanged) && !animated(holder)) return [activeState(el, role)];
   }
   return [];
 }

@@ -10,9 +10,9 @@
  * @module
  */
 import { composedParent, deepElementFromPoint } from "../../../runtime/page/dom.ts";
-import { type ElementItem, type PageItem, WHERE } from "../../../shared/walk_types.ts";
+import { type Box, type ElementItem, type PageItem, WHERE } from "../../../shared/walk_types.ts";
 import type { WalkScope } from "./scope.ts";
-import { rgba } from "../paint.ts";
+import { intersects, rgba } from "../paint.ts";
 
 /** Points of a control's box tried, as shares of its width and height (the pipeline's). */
 const POINTS: readonly [number, number][] = [
@@ -78,18 +78,56 @@ function paints(hit: Element, top: Element): boolean {
   return false;
 }
 
-/** Whether `el`, shown in the viewport, is covered by a lasting layer at every point tried. */
+/**
+ * Positioned elements (absolute, fixed, sticky) the walks of this document met: only where one
+ * of them reaches can anything be drawn over a control, so only there is a control hit-tested
+ * (a test costs a hit test at each of its points). Kept across walks, as a walk that reuses an
+ * unchanged subtree does not meet its elements again; dropped once out of the document.
+ */
+const layers = new Set<Element>();
+/** More layers than this, and every control is tested. */
+const MAX_LAYERS = 400;
+
+/** Notes a positioned element the walk met (`walker.ts`). */
+export function noteLayer(el: Element): void {
+  if (layers.size < MAX_LAYERS * 2) layers.add(el);
+}
+
+/** The boxes the noted layers reach (their overflow too: a layer of no height drawing a button). */
+function reaches(): { el: Element; box: Box }[] | null {
+  const out: { el: Element; box: Box }[] = [];
+  for (const el of layers) {
+    if (!el.isConnected) {
+      layers.delete(el);
+      continue;
+    }
+    const r = el.getBoundingClientRect();
+    const width = Math.max(r.width, el.scrollWidth), height = Math.max(r.height, el.scrollHeight);
+    if (width < 1 || height < 1) continue;
+    out.push({
+      el,
+      box: { left: r.left, top: r.top, right: r.left + width, bottom: r.top + height },
+    });
+  }
+  return out.length > MAX_LAYERS ? null : out;
+}
+
+/**
+ * Whether `el`, shown in the viewport, is covered by a lasting layer at every point tried: what
+ * is drawn at its centre is asked first, so a control under nothing lasting costs one hit test.
+ */
 function covered(el: Element): boolean {
   const r = el.getBoundingClientRect();
   if (r.width < 2 || r.height < 2) return false;
   if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return false;
-  let first: Element | null = null;
-  for (const [fx, fy] of POINTS) {
-    const hit = deepElementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
-    if (!hit || landsOn(el, hit)) return false;
-    first ??= hit;
-  }
-  return first !== null && layerOver(first, r);
+  const at = ([fx, fy]: readonly [number, number]) =>
+    deepElementFromPoint(r.left + r.width * fx, r.top + r.height * fy);
+  const centre = at(POINTS[0]!);
+  if (!centre || landsOn(el, centre) || !layerOver(centre, r)) return false;
+  return POINTS.slice(1).every((p) => {
+    const hit = at(p);
+    return hit !== null && !landsOn(el, hit);
+  });
 }
 
 /**
@@ -97,11 +135,18 @@ function covered(el: Element): boolean {
  * walk's own list is what later walks replay from).
  */
 export function withCovers(w: WalkScope, items: PageItem[]): PageItem[] {
+  const near = reaches();
+  if (near?.length === 0) return items;
   let out: PageItem[] | null = null;
   items.forEach((it, i) => {
     if (it.kind !== "el" || it.role === "img" || !(it.where & WHERE.viewport)) return;
     const el = w.state.els.get(it.lid)?.deref();
-    if (!el || !covered(el)) return;
+    if (!el) return;
+    if (near) {
+      const r = el.getBoundingClientRect();
+      if (!near.some((l) => !l.el.contains(el) && intersects(r, l.box))) return;
+    }
+    if (!covered(el)) return;
     out ??= items.slice();
     out[i] = { ...it, states: [...(it as ElementItem).states, "COVERED"] };
   });

@@ -32,6 +32,7 @@ import { handMarks, operability, provenControl } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isPicture, placePicture } from "./pictures.ts";
 import { noteDrawing } from "./drawn.ts";
+import { noteLayer } from "./covered.ts";
 import { nestedList, scrollerName } from "./parts.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced, noteRead } from "./reads.ts";
@@ -177,7 +178,10 @@ export class FrameWalker {
       this.#hiddenMatch(el);
     }
     const position = s.position;
-    if (position !== "static" && position !== "relative") notePlaced(el);
+    if (position !== "static" && position !== "relative") {
+      notePlaced(el);
+      noteLayer(el);
+    }
     const r = display === "contents" ? null : el.getBoundingClientRect();
     if (r) this.#reuse?.seen(r);
     const clips = s.overflowX !== "visible" || s.overflowY !== "visible";
