@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
-import { classState, STATE_CLASSES } from "../internal/browser/observe/page/shown_states.ts";
+import {
+  ANIMATION_CLASSES,
+  classState,
+  STATE_CLASSES,
+} from "../internal/browser/observe/page/shown_states.ts";
 
 Deno.test("classState() reads every state class row's example, and no ordinary or negated class", () => {
   for (const row of STATE_CLASSES) assert.equal(classState(row.example), row.state, row.reason);
@@ -18,4 +22,13 @@ Deno.test("classState() reads every state class row's example, and no ordinary o
     ]
   ) assert.equal(classState(token), null, token);
   assert.equal(classState("Pagination_Selected"), "SELECTED");
+});
+
+Deno.test("ANIMATION_CLASSES marks every row's example and no state or ordinary class", () => {
+  const animated = (t: string) => ANIMATION_CLASSES.some((r) => r.token.test(t));
+  for (const row of ANIMATION_CLASSES) assert.ok(animated(row.example), row.reason);
+  for (const row of STATE_CLASSES) assert.ok(!animated(row.example), row.example);
+  for (const token of ["btn-primary", "spine", "progression", "flashcard"]) {
+    assert.ok(!animated(token), token);
+  }
 });

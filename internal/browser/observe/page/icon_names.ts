@@ -17,6 +17,7 @@ import {
   LIGATURES,
   MARKS,
   NOISE,
+  SPRITES,
   TOOLTIPS,
 } from "./icon_table.ts";
 import { IDS, noteRead } from "./walk/reads.ts";
@@ -26,6 +27,7 @@ const controlWords = new Set(CONTROL_WORDS.flatMap((r) => r.words.split(" ")));
 const aliases = new Map(ALIASES.map((r) => [r.words, r.name]));
 const glyphs = new Map<string, string>();
 for (const row of GLYPHS) for (const g of row.glyphs) glyphs.set(g, row.name);
+const sprites = new Set(SPRITES.flatMap((r) => r.tokens.split(" ")));
 const ligatures = new Set(LIGATURES.map((r) => r.name));
 /** A quick test of a class attribute before its tokens are looked at. */
 const ligatureHint = new RegExp(LIGATURES.map((r) => r.name.replace(/-/g, "\\-")).join("|"));
@@ -136,7 +138,44 @@ export function iconName(el: Element): string {
       (e.localName === "img" ? weakName(fileName(e.getAttribute("src"))) : "");
     if (n) return n;
   }
+  for (const e of parts) {
+    const n = spriteName(e);
+    if (n) return n;
+  }
   return "";
+}
+
+/**
+ * The name a sprite icon's distinctive class gives (`<i class="icon fav">` → "fav"): the element
+ * says it is an icon by a bare token ({@link SPRITES}); of its other classes, the first whose
+ * words are all word-like and that its siblings of the same tag do not all share names which.
+ * "" otherwise.
+ *
+ * @example
+ * ```ts
+ * spriteName(el); // "boost" for <i class="icon boost">
+ * ```
+ */
+export function spriteName(el: Element): string {
+  const list = el.classList;
+  if (list.length < 2 || ![...list].some((t) => sprites.has(t.toLowerCase()))) return "";
+  for (const token of list) {
+    if (sprites.has(token.toLowerCase()) || shared(el, token)) continue;
+    const words = wordsOf(token);
+    if (words.length > 0 && words.every((w) => /^\p{L}{3,}$/u.test(w))) return words.join(" ");
+  }
+  return "";
+}
+
+/** Whether every sibling of `el` with its tag (one at least) has class `token` too. */
+function shared(el: Element, token: string): boolean {
+  let others = 0;
+  for (const sib of el.parentElement?.children ?? []) {
+    if (sib === el || sib.localName !== el.localName) continue;
+    if (!sib.classList.contains(token)) return false;
+    others++;
+  }
+  return others > 0;
 }
 
 /**

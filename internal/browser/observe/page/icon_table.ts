@@ -72,6 +72,12 @@ export const MARKS: readonly MarkRow[] = [
     reason: "a token with the word icon names the icon it draws",
   },
   {
+    mark: /(^|[-_])sprite([-_]|$)/,
+    example: "sprite-boost",
+    gives: "boost",
+    reason: "a sprite sheet's class names the picture it cuts out",
+  },
+  {
     mark: /^ql-/,
     example: "ql-bold",
     gives: "bold",
@@ -101,6 +107,16 @@ export const MARKS: readonly MarkRow[] = [
     gives: "archive",
     reason: "action classes name the action",
   },
+];
+
+/**
+ * Class tokens that alone say an element is an icon without saying which (`class="icon fav"`):
+ * its other, distinctive class names it (`icon_names.ts` {@link spriteName}).
+ */
+export const SPRITES: readonly { tokens: string; reason: string }[] = [
+  { tokens: "icon icons ico", reason: "an icon drawn by a class of its own: a sprite or a font" },
+  { tokens: "sprite sprites", reason: "a sprite sheet's picture, chosen by another class" },
+  { tokens: "glyph glyphs", reason: "a font glyph chosen by another class" },
 ];
 
 /** Words that name nothing a person sees, grouped by why (space-separated). */

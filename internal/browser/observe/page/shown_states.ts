@@ -116,7 +116,7 @@ export function derivedStates(el: Element, role: string, lookChanged = false): S
     // element itself; a class saying hover or focus is the pointer's.
     if (!changed && !holder.hasAttribute("style")) continue;
     if (POINTER_CLASS.test(holder.getAttribute("class") ?? "")) continue;
-    if (setApart(holder, changed, lookChanged)) return [activeState(el, role)];
+    if (setApart(holder, changed, lookChanged) && !animated(holder)) return [activeState(el, role)];
   }
   return [];
 }
@@ -139,6 +139,49 @@ function wrapperOf(el: Element): Element | null {
 
 /** Classes scripts add while the pointer or the focus is on an element. */
 const POINTER_CLASS = /hover|focus/i;
+
+/**
+ * Class tokens that say an element is moving or waiting, not chosen: a look it takes with one
+ * of them is the animation's, never a state (matched on each token in lower case).
+ */
+export const ANIMATION_CLASSES: readonly { token: RegExp; example: string; reason: string }[] = [
+  {
+    token: /(^|[-_])(spin|spins|spinning|spinner)$/,
+    example: "fa-spin",
+    reason: "a spinning icon or button (a moving target)",
+  },
+  {
+    token: /(^|[-_])(rotate|rotating|rotation)$/,
+    example: "rotating",
+    reason: "turning while something runs",
+  },
+  {
+    token: /(^|[-_])(loading|busy|pending|progress)$/,
+    example: "is-loading",
+    reason: "waiting for work, not chosen",
+  },
+  {
+    token: /(^|[-_])(pulse|pulsing|shake|bounce|blink|wobble|flash|animated?|animating)$/,
+    example: "animate__bounce",
+    reason: "an attention animation (animate.css and the like)",
+  },
+];
+
+/**
+ * Whether `el` is animated: by a class (a row of {@link ANIMATION_CLASSES}) or a running keyframe
+ * animation.
+ */
+export function animated(el: Element): boolean {
+  for (const token of el.classList) {
+    const t = token.toLowerCase();
+    if (ANIMATION_CLASSES.some((r) => r.token.test(t))) return true;
+  }
+  // A keyframe animation moves it; a transition only eases a change of look (a choice that fades
+  // to green) and says nothing.
+  return el.getAnimations?.().some((a) =>
+    a.playState === "running" && typeof CSSAnimation !== "undefined" && a instanceof CSSAnimation
+  ) ?? false;
+}
 
 /** Whether a script changed `el`'s class or style since the page was first observed. */
 function restyled(el: Element): boolean {

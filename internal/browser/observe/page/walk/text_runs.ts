@@ -35,8 +35,11 @@ export class TextRuns {
     this.#items = items;
   }
 
-  /** Adds text `node` (its `data`) drawn at `r` in context `ctx`; a new block starts a new run. */
-  add(data: string, ctx: Ctx, r: Box, node: Text): void {
+  /**
+   * Adds text `node` (its `data`) drawn at `r` in context `ctx`; a new block starts a new run.
+   * `node` null: words drawn otherwise (an emoji picture's `alt`), kept apart from the text.
+   */
+  add(data: string, ctx: Ctx, r: Box, node: Text | null): void {
     if (ctx.block !== this.#block) {
       this.flush();
       this.#block = ctx.block;
@@ -48,7 +51,8 @@ export class TextRuns {
       this.#run += " | ";
     }
     this.#cell = ctx.cell;
-    this.#run += gap(this.#last, this.#run, node) + data;
+    const apart = !node && this.#run && !/\s$/.test(this.#run) ? " " : "";
+    this.#run += (node ? gap(this.#last, this.#run, node) : apart) + data;
     this.#last = node;
   }
 
@@ -62,14 +66,16 @@ export class TextRuns {
     if (this.#block === el) this.flush();
   }
 
-  /** Ends the current run: it becomes an item when it has letters or digits (and, in find, the query). */
+  /**
+   * Ends the current run: it becomes an item when it has something a person reads
+   * ({@link READS}) and, in find, the query.
+   */
   flush(): void {
     const n = this.flushes++;
     const w = this.#w;
     const t = clean(this.#run);
     this.pushed[n] = false;
-    // Runs of bare punctuation between links (", ", "|", "·") carry nothing a person reads.
-    if (t && /[\p{L}\p{N}]/u.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {
+    if (t && READS.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {
       this.pushed[n] = true;
       const item: TextItem = {
         kind: "text",
@@ -91,6 +97,13 @@ export class TextRuns {
     this.#heading = 0;
   }
 }
+
+/**
+ * What makes a run worth reading: letters or digits, or symbols and emoji a person reads as
+ * meaning (`➡️⬆️`, `★★★☆☆`, `♥`: directions, a rating, a like). Runs of bare punctuation
+ * between links (", ", "|", "·", "›") carry nothing and stay out.
+ */
+const READS = /[\p{L}\p{N}\p{So}\p{Extended_Pictographic}\u2190-\u21FF]/u;
 
 let gapRange: Range | undefined;
 

@@ -16,6 +16,8 @@ import { FrameWalker } from "./walker.ts";
 import { withLabelIndex } from "../label_index.ts";
 import { SubtreeReuse } from "./reuse.ts";
 import { asDelta } from "./delta.ts";
+import { withColours } from "./colours.ts";
+import { withCovers } from "./covered.ts";
 import { pageScrollsSideways } from "../../../runtime/page/dom.ts";
 
 /**
@@ -39,7 +41,7 @@ export function walkFrame(o: WalkOptions): FrameWalk {
       it.kind === "el" ? matches(it, w.query, o.role) : it.kind === "frame" || !o.role
     )
     : o.mode === "observe"
-    ? markCurrentPage(walker.items)
+    ? withCovers(w, withColours(w, markCurrentPage(walker.items)))
     : walker.items;
   const doc = document.scrollingElement ?? document.documentElement;
   const sideways = pageScrollsSideways();

@@ -33,6 +33,9 @@ import { scrollBoxItem } from "./scroll_box.ts";
 import { holdsFocus } from "../focus.ts";
 import { handMarks, operability } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
+import { isPicture, placePicture } from "./pictures.ts";
+import { noteDrawing } from "./drawn.ts";
+import { noteLayer } from "./covered.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced } from "./reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
@@ -158,7 +161,10 @@ export class FrameWalker {
       this.#hiddenMatch(el);
     }
     const position = s.position;
-    if (position !== "static" && position !== "relative") notePlaced(el);
+    if (position !== "static" && position !== "relative") {
+      notePlaced(el);
+      noteLayer(el);
+    }
     const r = display === "contents" ? null : el.getBoundingClientRect();
     if (r) this.#reuse?.seen(r);
     const clips = s.overflowX !== "visible" || s.overflowY !== "visible";
@@ -183,9 +189,11 @@ export class FrameWalker {
       });
       return;
     }
-    if (LEAF.has(tag)) {
+    if (!control && r) noteDrawing(w, this.runs, this.items, el, r, ctx);
+    if (LEAF.has(tag) || (!control && isPicture(el))) {
       leafName(el, ctx.control);
       if (control && control !== ctx.control) this.#finish(control);
+      else if (!control && r) placePicture(w, this.runs, this.items, el, s, r, ctx, clip, where);
       return;
     }
     if (tag === "details" && w.query && w.o.mode === "find" && !(el as HTMLDetailsElement).open) {

@@ -1,0 +1,129 @@
+/// <reference lib="dom" />
+/**
+ * State drawn without text: disks on pegs, a maze, a board of coloured cells, a chart. A person
+ * sees shapes there; a view of text and controls would show nothing. A sizeable region drawn
+ * this way gets one short line, `(drawn without text, 400×300 px: 12 shapes in 3 colours)`, so
+ * the model knows something is there that the text does not say. The kinds of region are rows
+ * of {@link DRAWN}.
+ *
+ * @module
+ */
+import type { PageItem } from "../../../shared/walk_types.ts";
+import { rgba } from "../paint.ts";
+import { type Ctx, type WalkScope, whereOf, yOf } from "./scope.ts";
+import type { TextRuns } from "./text_runs.ts";
+import { isPicture } from "./pictures.ts";
+
+/** A region smaller than this is an icon or a decoration, not a drawing. */
+const MIN_WIDTH = 120;
+const MIN_HEIGHT = 80;
+/** Nodes of a region looked at before it is taken for a layout. */
+const MAX_NODES = 300;
+/** Painted empty boxes that make a drawing of boxes (a board, pegs and disks). */
+const MIN_SHAPES = 4;
+/** Boxes of one colour that make a drawing (a maze's walls), not a placeholder's skeleton. */
+const MIN_ONE_COLOUR = 12;
+/** SVG elements that draw a shape. */
+const SHAPES = "circle, rect, path, polygon, polyline, ellipse, line";
+
+/** What a drawn region shows: how many shapes, in how many colours (0: unknown). */
+interface Drawing {
+  shapes: number;
+  colours: number;
+}
+
+/** The kinds of drawn region, asked in order; each gives its shapes, or null. */
+const DRAWN: readonly { kind: string; of: (el: Element) => Drawing | null; reason: string }[] = [
+  {
+    kind: "canvas",
+    of: (el) => el.localName === "canvas" ? { shapes: 0, colours: 0 } : null,
+    reason: "a canvas is drawn by script: nothing in it is text the page can read",
+  },
+  {
+    kind: "svg",
+    of: (el) => {
+      if (el.localName !== "svg" || /\S/.test(el.textContent ?? "")) return null;
+      const shapes = el.querySelectorAll(SHAPES);
+      if (shapes.length === 0) return null;
+      const fills = new Set<string>();
+      for (const s of [...shapes].slice(0, 60)) fills.add(getComputedStyle(s).fill);
+      return { shapes: shapes.length, colours: fills.size };
+    },
+    reason: "an SVG of shapes and no text: a diagram, a board, a chart without labels",
+  },
+  {
+    kind: "boxes",
+    of: boxes,
+    reason: "empty boxes painted in colours: a board's cells, disks on pegs, a maze's walls",
+  },
+];
+
+/**
+ * The shapes of a region of painted empty boxes and no text, or null: it is walked to the
+ * first text (most regions stop there), at most {@link MAX_NODES} nodes.
+ */
+function boxes(el: Element): Drawing | null {
+  if (el.childElementCount < 2 || el.localName === "svg" || el.localName === "canvas") return null;
+  const tw = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  let shapes = 0;
+  const colours = new Set<string>();
+  for (let n = tw.nextNode(), i = 0; n; n = tw.nextNode(), i++) {
+    if (i > MAX_NODES) return null;
+    if (n.nodeType === 3) {
+      if (/\S/.test((n as Text).data)) return null;
+      continue;
+    }
+    const e = n as Element;
+    if (/^(img|svg|canvas|video|iframe|input|select|textarea)$/.test(e.localName)) return null;
+    if (e.childElementCount > 0) continue;
+    const c = rgba(getComputedStyle(e).backgroundColor);
+    const r = e.getBoundingClientRect();
+    if (!c || c[3] < 0.5 || r.width < 4 || r.height < 4) continue;
+    shapes++;
+    colours.add(c.join());
+  }
+  // Boxes of one colour are a placeholder's skeleton unless there are many (a maze's walls).
+  const enough = colours.size > 1 ? shapes >= MIN_SHAPES : shapes >= MIN_ONE_COLOUR;
+  return enough ? { shapes, colours: colours.size } : null;
+}
+
+/** Per walk: the last region described (what is inside it is not described again). */
+const described = new WeakMap<WalkScope, Element>();
+
+/**
+ * Adds a line for `el`, drawn at `r` outside any control, when it is a sizeable region drawn
+ * without text (a row of {@link DRAWN}); in the default view only, in its band.
+ */
+export function noteDrawing(
+  w: WalkScope,
+  runs: TextRuns,
+  items: PageItem[],
+  el: Element,
+  r: DOMRect,
+  ctx: Ctx,
+): void {
+  // A whole-page view skips it: every container of a long page would be looked into.
+  if (w.o.mode !== "observe" || w.pageScope) return;
+  if (r.width < MIN_WIDTH || r.height < MIN_HEIGHT) return;
+  if (r.bottom <= w.bandTop || r.top >= w.bandBottom) return;
+  if (isPicture(el) || described.get(w)?.contains(el)) return;
+  for (const row of DRAWN) {
+    const d = row.of(el);
+    if (!d) continue;
+    described.set(w, el);
+    const what = d.shapes
+      ? `: ${d.shapes} shape${d.shapes === 1 ? "" : "s"}${
+        d.colours > 1 ? ` in ${d.colours} colours` : ""
+      }`
+      : "";
+    const size = `${Math.round(r.width)}×${Math.round(r.height)} px`;
+    runs.flush();
+    items.push({
+      kind: "text",
+      text: `(drawn without text, ${size}${what})`,
+      where: whereOf(w, r, ctx.where),
+      y: yOf(w, r),
+    });
+    return;
+  }
+}
