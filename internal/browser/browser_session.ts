@@ -31,6 +31,7 @@ import { closedTab, inTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
 import { type TabInfo, Tabs } from "./tabs/tabs.ts";
 import { DomainGuard } from "./domains/domain_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
+import { loadingView } from "./settle/loading_view.ts";
 import { PageActivity, type SettleMode } from "./settle/page_activity.ts";
 import { SETTLE } from "./settle/policy.ts";
 import {
@@ -226,6 +227,8 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     const page = this.#page;
     const held = heldPrompt(this.#dialogsOf(page));
     if (held) return Promise.resolve(promptView(page.url(), held.title, held.record));
+    const asked = this.#activityOf(page).pendingPage();
+    if (asked) return Promise.resolve(loadingView(page.url(), asked));
     return this.#health.run(page, async () => {
       const [state, tools] = await Promise.all([
         this.#observer.observe(page, options),

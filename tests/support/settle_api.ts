@@ -10,7 +10,8 @@ import type { Route } from "./fixture_server.ts";
  * - `POST /settle-api/submit?ms=N`: a page thanking for the form, after N ms;
  * - `GET /settle-api/events`: an event stream that sends one event and never ends;
  * - `GET /settle-api/collect?ms=N`: an analytics hit, answered after N ms;
- * - `GET /settle-api/report.csv`: a file to download (`report.csv`, as an attachment).
+ * - `GET /settle-api/report.csv`: a file to download (`report.csv`, as an attachment);
+ * - `GET /settle-api/page?ms=N`: a page titled "Slow page", after N ms (a server slow to answer).
  *
  * @example
  * ```ts
@@ -57,6 +58,12 @@ export const settleApi: Route = async (req, url) => {
       const posts = Array.from({ length: 10 }, (_, i) => `Post ${from + i}`);
       return Response.json(posts);
     }
+    case "page":
+      await wait();
+      return new Response(
+        '<!doctype html><html lang="en"><title>Slow page</title><h1>The slow page</h1></html>',
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      );
     case "submit": {
       await req.body?.cancel();
       await wait();
