@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "8f3279adb1cc";
+export const RUNTIME_VERSION = "9ac9b8013656";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -59,6 +59,13 @@ export const RUNTIME_SOURCE = [
   "     * unless a busy sign shows meanwhile.",
   "     */",
   "    reachMs: 1e3,",
+  "    /**",
+  "     * Work the action set off due this long past the reach (a timeout, late work) is waited for",
+  "     * while the action shows no result yet: that timer draws it (a price updated a second after",
+  '     * "Buy", an alert a second after a prompt\'s answer). Once the action shows a result, a later',
+  '     * timer holds nothing: it may take the result away (a "Copied!" label restored).',
+  "     */",
+  "    lateMs: 1e3,",
   "    /**",
   "     * A loop the action started (a re-armed timeout, an interval, animation frames) whose steps",
   "     * keep adding content (a typewriter, a streamed reply) is waited for past the reach while its",
@@ -1745,14 +1752,15 @@ export const RUNTIME_SOURCE = [
   "    if (!token) return null;",
   "    hearBackground(token);",
   "    let work = null;",
-  "    let loop = false, long = false;",
+  "    let loop = false, long = false, late = false;",
   "    const listeners = [",
   '      ...["pending", "seen", "none"].map((w) => [',
   "        `${token}:work/${w}`,",
   "        () => work = w",
   "      ]),",
   "      [`${token}:work/loop`, () => loop = true],",
-  "      [`${token}:work/long`, () => long = true]",
+  "      [`${token}:work/long`, () => long = true],",
+  "      [`${token}:work/late`, () => late = true]",
   "    ];",
   "    for (const [type, fn] of listeners) document.addEventListener(type, fn);",
   "    try {",
@@ -1760,7 +1768,7 @@ export const RUNTIME_SOURCE = [
   "    } finally {",
   "      for (const [type, fn] of listeners) document.removeEventListener(type, fn);",
   "    }",
-  "    return work === null ? null : { work, loop, long };",
+  "    return work === null ? null : { work, loop, long, late };",
   "  }",
   "",
   "  // ../../settle/page/busy.ts",
@@ -2348,7 +2356,8 @@ export const RUNTIME_SOURCE = [
   "    const idleMs = now - tracker.last;",
   "    const answer = askWork(token);",
   "    const growing = answer?.loop === true && now - tracker.growingAt <= SETTLE.loopGapMs;",
-  '    const pending = answer?.work === "pending" ? "work the action set off" : growing ? "a loop still adding content" : runningAnimation(tracker.animationsBefore);',
+  "    const late = answer?.late === true && tracker.last < tracker.actionAt;",
+  '    const pending = answer?.work === "pending" ? "work the action set off" : late ? "a timer the action set" : growing ? "a loop still adding content" : runningAnimation(tracker.animationsBefore);',
   '    let busy = "";',
   "    if (checkBusy && idleMs >= quietMs && !pending) {",
   "      const signs = busySigns(ignore);",
@@ -5544,7 +5553,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("8f3279adb1cc", api);',
+  '    install("9ac9b8013656", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -28,6 +28,13 @@ export const SETTLE = Object.freeze({
    */
   reachMs: 1000,
   /**
+   * Work the action set off due this long past the reach (a timeout, late work) is waited for
+   * while the action shows no result yet: that timer draws it (a price updated a second after
+   * "Buy", an alert a second after a prompt's answer). Once the action shows a result, a later
+   * timer holds nothing: it may take the result away (a "Copied!" label restored).
+   */
+  lateMs: 1000,
+  /**
    * A loop the action started (a re-armed timeout, an interval, animation frames) whose steps
    * keep adding content (a typewriter, a streamed reply) is waited for past the reach while its
    * next step is due within this long.

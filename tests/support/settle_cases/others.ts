@@ -1,10 +1,14 @@
 /**
  * Settle cases from pages nobody here wrote (issue 33, as the UI Test Automation Playground and
- * others act them out): a link whose server answers late.
+ * others act them out): a link whose server answers late, results drawn a while after the
+ * action and nothing before.
  *
  * @module
  */
 import { click, generated, press, type SettleCase } from "./case.ts";
+
+/** How long a model takes to answer a prompt: the page stands still meanwhile. */
+const THINK_MS = 2500;
 
 export const OTHERS_CASES: SettleCase[] = [
   {
@@ -34,5 +38,28 @@ export const OTHERS_CASES: SettleCase[] = [
     page: "/settle/slow_link.html?ms=8000",
     act: click(/Open the slow page/),
     bench: generated({ capExpected: true }),
+  },
+  {
+    name: "a price that changes 1.2 s after Buy, and nothing before",
+    page: "/settle/late.html?ms=1200",
+    act: click(/<button> Buy$/),
+    policy: { rule: ["lateMs"], shows: /"Price: 20 €" now reads "Price: 25 € \(order 1 placed\)"/ },
+    bench: generated(),
+  },
+  {
+    name: "an alert 1.2 s after a prompt is answered",
+    page: "/settle/late.html?ms=1200",
+    act: async (ctx) => {
+      await ctx.browser.click(await ctx.idOf(/Choose a pet/));
+      await new Promise((r) => setTimeout(r, THINK_MS));
+      return ctx.browser.answerDialog({ text: "dogs" });
+    },
+    policy: { rule: ["lateMs", "a dialog stops the page"], shows: /alert said "User value: dogs"/ },
+    bench: generated({
+      check: (_ctx, outcome) =>
+        Promise.resolve(
+          outcome?.dialogs.some((d) => d.type === "alert") ? "" : "said nothing of the alert",
+        ),
+    }),
   },
 ];
