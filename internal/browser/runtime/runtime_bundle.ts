@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "9ac9b8013656";
+export const RUNTIME_VERSION = "bcbba46d6936";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -99,6 +99,12 @@ export const RUNTIME_SOURCE = [
   "     * shimmering placeholder (a busy sign); a taller one is decoration (an animated banner).",
   "     */",
   "    spinnerMaxPx: 100,",
+  "    /**",
+  "     * A progress bar with a value is a busy sign while it moves: one whose value (or width) has not",
+  "     * changed for this long stands still, and shows a state (a quota, a step, a stopped job), not",
+  "     * work under way. Bars step every few hundred ms as work goes on.",
+  "     */",
+  "    progressStillMs: 1e3,",
   "    /** A region the action emptied of its items shows results are coming, for at most this long. */",
   "    emptiedMs: 2e3,",
   "    /** An animation frame counts as a timeout of this long (one frame at 60 Hz) in the rules. */",
@@ -177,6 +183,8 @@ export const RUNTIME_SOURCE = [
   "  var READY_FRAME_WAIT_MS = 100;",
   "",
   "  // ../../settle/page/activity.ts",
+  "  var PROGRESS_BAR = 'progress, [role=\"progressbar\"]';",
+  '  var PROGRESS_ATTRS = /* @__PURE__ */ new Set(["value", "aria-valuenow", "style"]);',
   "  var trackers = /* @__PURE__ */ new WeakMap();",
   "  var ALL_CHANGES = {",
   "    subtree: true,",
@@ -199,6 +207,7 @@ export const RUNTIME_SOURCE = [
   "      acting: false,",
   "      hearing: false,",
   "      growingAt: -Infinity,",
+  "      moved: /* @__PURE__ */ new WeakMap(),",
   "      observer: new MutationObserver((records) => note(t, records))",
   "    };",
   "    t.observer.observe(document, ALL_CHANGES);",
@@ -246,6 +255,7 @@ export const RUNTIME_SOURCE = [
   "    const outside2 = told || !t.acting;",
   "    let news = false;",
   "    for (const r of records) {",
+  '      if (r.type === "attributes" && PROGRESS_ATTRS.has(r.attributeName ?? "")) noteMoved(t, r, now);',
   '      const node = r.type === "characterData" ? r.target.parentNode : r.target;',
   "      if (!node) continue;",
   '      const key = r.type === "attributes" ? `@${r.attributeName}` : "content";',
@@ -266,6 +276,13 @@ export const RUNTIME_SOURCE = [
   "      } else if (![...keys.values()].some((k) => k.background)) t.background.delete(node);",
   "    }",
   "    return background;",
+  "  }",
+  "  function noteMoved(t, r, now) {",
+  "    const el = r.target;",
+  "    if (el instanceof Element && el.matches(PROGRESS_BAR)) t.moved.set(el, now);",
+  "  }",
+  "  function progressMovedAt(el) {",
+  "    return trackers.get(document)?.moved.get(el) ?? -Infinity;",
   "  }",
   "  function noteEmptied(t, el, r, now) {",
   "    if (r.addedNodes.length > 0 || el.childElementCount > 0) {",
@@ -1864,7 +1881,9 @@ export const RUNTIME_SOURCE = [
   '    if (el.getAttribute("aria-busy") === "true") return "aria-busy";',
   '    const now = el instanceof HTMLProgressElement ? el.hasAttribute("value") ? el.value : NaN : Number(el.getAttribute("aria-valuenow") ?? NaN);',
   '    const max = el instanceof HTMLProgressElement ? el.max : Number(el.getAttribute("aria-valuemax") ?? 100);',
-  '    return now >= max ? "" : "a progress bar";',
+  '    if (now >= max) return "";',
+  "    const still = performance.now() - progressMovedAt(el) >= SETTLE.progressStillMs;",
+  '    return Number.isNaN(now) || !still ? "a progress bar" : "";',
   "  }",
   "",
   "  // ../../observe/page/label_index.ts",
@@ -5553,7 +5572,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("9ac9b8013656", api);',
+  '    install("bcbba46d6936", api);',
   "    activityTracker();",
   "  }",
   "})();",

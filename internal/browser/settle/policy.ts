@@ -67,6 +67,12 @@ export const SETTLE = Object.freeze({
    * shimmering placeholder (a busy sign); a taller one is decoration (an animated banner).
    */
   spinnerMaxPx: 100,
+  /**
+   * A progress bar with a value is a busy sign while it moves: one whose value (or width) has not
+   * changed for this long stands still, and shows a state (a quota, a step, a stopped job), not
+   * work under way. Bars step every few hundred ms as work goes on.
+   */
+  progressStillMs: 1000,
   /** A region the action emptied of its items shows results are coming, for at most this long. */
   emptiedMs: 2000,
   /** An animation frame counts as a timeout of this long (one frame at 60 Hz) in the rules. */

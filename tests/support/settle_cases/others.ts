@@ -1,7 +1,7 @@
 /**
  * Settle cases from pages nobody here wrote (issue 33, as the UI Test Automation Playground and
  * others act them out): a link whose server answers late, results drawn a while after the
- * action and nothing before.
+ * action and nothing before, a progress bar standing still.
  *
  * @module
  */
@@ -61,5 +61,12 @@ export const OTHERS_CASES: SettleCase[] = [
           outcome?.dialogs.some((d) => d.type === "alert") ? "" : "said nothing of the alert",
         ),
     }),
+  },
+  {
+    name: "a link to a page whose progress bar stands still",
+    page: "/settle/slow_link.html",
+    act: click(/Open the progress bar/),
+    policy: { rule: ["progressStillMs"], shows: /Result: n\/a/, in: "page", cap: 3000 },
+    bench: generated(),
   },
 ];

@@ -1,8 +1,9 @@
 /// <reference lib="dom" />
 /**
- * Work in progress a person sees. Positive signs: `aria-busy`, a progress bar that is not full,
- * an element that is animated for good and has no text (a spinner turning, a placeholder
- * shimmering), a region the action just emptied of its results. A line that says so
+ * Work in progress a person sees. Positive signs: `aria-busy`, a progress bar that is not full
+ * and moves (one that stands still shows a state: a quota, a step, a stopped job), an element
+ * that is animated for good and has no text (a spinner turning, a placeholder shimmering), a
+ * region the action just emptied of its results. A line that says so
  * ("Searching…", "Loading...", "Cargando…", "Please wait") is a sign only while the action still
  * has work to come (`recorder.ts`): a prompt that waits for the reader ("Waiting for your
  * guess...") looks the same. A class name ("spinner") is never a sign: a number-spinner form
@@ -11,7 +12,7 @@
  * @module
  */
 import { visible } from "../../runtime/page/dom.ts";
-import { emptiedRegion } from "./activity.ts";
+import { emptiedRegion, progressMovedAt } from "./activity.ts";
 import { cut } from "../../shared/text.ts";
 import { BOUNDS, PROGRESS_LINE, SETTLE } from "../policy.ts";
 
@@ -143,6 +144,10 @@ function spinning(): boolean {
   return false;
 }
 
+/**
+ * `aria-busy`, or `a progress bar` for one that is not full and moves (its value or width changed
+ * within `SETTLE.progressStillMs`) or has no value (an indeterminate one, drawn moving); "".
+ */
 function indicator(el: Element): string {
   if (!visible(el)) return "";
   if (el.getAttribute("aria-busy") === "true") return "aria-busy";
@@ -152,5 +157,7 @@ function indicator(el: Element): string {
   const max = el instanceof HTMLProgressElement
     ? el.max
     : Number(el.getAttribute("aria-valuemax") ?? 100);
-  return now >= max ? "" : "a progress bar";
+  if (now >= max) return "";
+  const still = performance.now() - progressMovedAt(el) >= SETTLE.progressStillMs;
+  return Number.isNaN(now) || !still ? "a progress bar" : "";
 }
