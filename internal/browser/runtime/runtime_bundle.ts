@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "bcbba46d6936";
+export const RUNTIME_VERSION = "1d76bba87761";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1820,6 +1820,7 @@ export const RUNTIME_SOURCE = [
   '    "upcoming"',
   "  ]);",
   '  var INDICATORS = \'[aria-busy="true"], progress, [role="progressbar"]\';',
+  '  var DISABLED_CONTROLS = \'button:disabled, input:disabled:is([type="submit"], [type="button"]), [aria-disabled="true"]\';',
   "  function isProgressLine(line) {",
   "    const text = line.trim();",
   '    if (text === "" || text.length > PROGRESS_LINE.maxChars || /download/i.test(text)) return false;',
@@ -1858,6 +1859,8 @@ export const RUNTIME_SOURCE = [
   "      const what = indicator(el);",
   "      if (what && !out.includes(what)) out.push(what);",
   "    }",
+  "    const control = busyControl();",
+  "    if (control) out.push(control);",
   '    if (spinning()) out.push("a spinner");',
   "    const emptied = emptiedRegion();",
   "    if (emptied) out.push(emptied);",
@@ -1875,6 +1878,16 @@ export const RUNTIME_SOURCE = [
   "      if (!own && !(el instanceof HTMLElement && el.innerText.trim())) return true;",
   "    }",
   "    return false;",
+  "  }",
+  "  function busyControl() {",
+  "    const controls = document.querySelectorAll(DISABLED_CONTROLS);",
+  "    for (const el of Array.from(controls).slice(0, BOUNDS.indicators)) {",
+  '      const label = el instanceof HTMLInputElement ? el.value : el.innerText ?? "";',
+  "      if (isProgressLine(label) && visible(el)) {",
+  "        return `the button ${JSON.stringify(cut(label.trim(), 60))}`;",
+  "      }",
+  "    }",
+  '    return "";',
   "  }",
   "  function indicator(el) {",
   '    if (!visible(el)) return "";',
@@ -5572,7 +5585,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("bcbba46d6936", api);',
+  '    install("1d76bba87761", api);',
   "    activityTracker();",
   "  }",
   "})();",

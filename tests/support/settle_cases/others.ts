@@ -1,7 +1,8 @@
 /**
  * Settle cases from pages nobody here wrote (issue 33, as the UI Test Automation Playground and
  * others act them out): a link whose server answers late, results drawn a while after the
- * action and nothing before, a progress bar standing still.
+ * action and nothing before, a progress bar standing still, a button that says it is working
+ * while a worker computes.
  *
  * @module
  */
@@ -67,6 +68,13 @@ export const OTHERS_CASES: SettleCase[] = [
     page: "/settle/slow_link.html",
     act: click(/Open the progress bar/),
     policy: { rule: ["progressStillMs"], shows: /Result: n\/a/, in: "page", cap: 3000 },
+    bench: generated(),
+  },
+  {
+    name: 'a button disabled, reading "Running job …" while a worker computes 700 ms',
+    page: "/settle/job.html?ms=700",
+    act: click(/Run job/),
+    policy: { rule: ["busy controls"], shows: /heading "Job 1 done"/ },
     bench: generated(),
   },
 ];
