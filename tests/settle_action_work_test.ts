@@ -58,6 +58,13 @@ Deno.test("ActionWork.answer() calls long work due within lateMs past the reach 
   assert.deepEqual(ask(), ["work/none"]);
 });
 
+Deno.test("ActionWork.answer() calls no work late in a document the action brought", () => {
+  const { ask, setTimeout } = recorder();
+  // No action started in this document: it is the result of one (a navigation).
+  setTimeout("t1", () => {}, SETTLE.reachMs + SETTLE.lateMs / 2);
+  assert.deepEqual(ask(), ["work/none", "work/long"]);
+});
+
 Deno.test("ActionWork.stood() leaves the time a dialog held the page out of the reach", () => {
   const { work, clock, ask, setTimeout } = recorder();
   work.start(false);

@@ -257,7 +257,8 @@ export class ActionWork {
   /**
    * Answers the isolated side's question, one event per fact (see `work.ts`): whether the
    * action's work is pending, was seen, or none; whether a loop's next step is near; long work,
-   * and whether some of it is due within `SETTLE.lateMs` past the reach (late work).
+   * and whether some of it is due within `SETTLE.lateMs` past the reach (late work; not in a
+   * document the action brought).
    */
   answer(): void {
     this.#heard = true;
@@ -272,6 +273,9 @@ export class ActionWork {
     this.#kept.tell(`work/${busy ? "pending" : this.#seen ? "seen" : "none"}`);
     if (next - at <= SETTLE.loopGapMs) this.#kept.tell("work/loop");
     if (this.#longCount > 0) this.#kept.tell("work/long");
+    // Not in a document the action brought: that document is its result, and what its scripts
+    // set to come later (a prompt a second after loading) is the page's own.
+    if (this.#born) return;
     const late = reach + SETTLE.lateMs;
     for (const key in this.#long) {
       if (this.#long[key]! <= late) {
