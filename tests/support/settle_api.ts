@@ -11,7 +11,8 @@ import type { Route } from "./fixture_server.ts";
  * - `GET /settle-api/events`: an event stream that sends one event and never ends;
  * - `GET /settle-api/collect?ms=N`: an analytics hit, answered after N ms;
  * - `GET /settle-api/report.csv`: a file to download (`report.csv`, as an attachment);
- * - `GET /settle-api/page?ms=N`: a page titled "Slow page", after N ms (a server slow to answer).
+ * - `GET /settle-api/page?ms=N[&busy=B]`: a page titled "Slow page", after N ms (a server slow
+ *   to answer); `busy`: its script then keeps the main thread busy for B ms as it loads.
  *
  * @example
  * ```ts
@@ -58,12 +59,18 @@ export const settleApi: Route = async (req, url) => {
       const posts = Array.from({ length: 10 }, (_, i) => `Post ${from + i}`);
       return Response.json(posts);
     }
-    case "page":
+    case "page": {
       await wait();
+      const busy = Number(url.searchParams.get("busy") ?? "0") || 0;
+      const script = busy
+        ? `<script>const end = Date.now() + ${busy}; while (Date.now() < end);</script>`
+        : "";
       return new Response(
-        '<!doctype html><html lang="en"><title>Slow page</title><h1>The slow page</h1></html>',
+        '<!doctype html><html lang="en"><title>Slow page</title><h1>The slow page</h1>' +
+          `${script}</html>`,
         { headers: { "content-type": "text/html; charset=utf-8" } },
       );
+    }
     case "submit": {
       await req.body?.cancel();
       await wait();

@@ -139,6 +139,8 @@ export class PageActivity {
         await pause(Math.min(SETTLE.pendingPollMs, left), signal).catch(() => {});
         continue;
       }
+      // It answered: a request like any other now, not a page still to come.
+      if (waited?.kind === "loading") waited = { kind: "request", url: waited.url };
       const states = await this.#askAll(frames, options, left);
       // A main thread too busy to answer within the cap: not settled, and no more waiting.
       if (states === "mute") break;

@@ -35,6 +35,17 @@ export const OTHERS_CASES: SettleCase[] = [
     },
   },
   {
+    name: "a link whose server answers before the cap, to a page too busy to answer",
+    page: "/settle/slow_link.html?ms=1000&busy=4000",
+    act: click(/Open the slow page/),
+    policy: {
+      rule: ["a page asked for and not answered"],
+      shows: /the page had not settled after 3000 ms/,
+      cap: 3000,
+      capped: true,
+    },
+  },
+  {
     name: "a link whose server answers after 8 s",
     page: "/settle/slow_link.html?ms=8000",
     act: click(/Open the slow page/),
