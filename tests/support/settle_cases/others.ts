@@ -24,6 +24,18 @@ export const OTHERS_CASES: SettleCase[] = [
     },
   },
   {
+    name: "a link whose server answers after the cap",
+    page: "/settle/slow_link.html?ms=4000",
+    act: click(/Open the slow page/),
+    policy: {
+      rule: ["a page asked for and not answered"],
+      shows: /[Ss]till loading after 1\.5 s: the page \S+\/settle-api\/page\?ms=4000 has not/,
+      cap: 1500,
+      capped: true,
+      mode: "simple",
+    },
+  },
+  {
     name: "a link whose server answers after the cap (the next view)",
     page: "/settle/slow_link.html?ms=4000",
     // A person's press settles within humanInputMs: the page is still asked for when observed.
