@@ -43,10 +43,36 @@ Deno.test("ActionWork.answer() waits for a timeout the action set within the rea
 Deno.test("ActionWork.answer() calls a timeout past the reach long work, not pending", () => {
   const { work, ask, setTimeout } = recorder();
   work.start(false);
-  setTimeout("t1", () => {}, SETTLE.reachMs + 1);
+  setTimeout("t1", () => {}, SETTLE.reachMs + SETTLE.lateMs + 1);
   assert.deepEqual(ask(), ["work/none", "work/long"]);
   work.settle("t1");
   assert.deepEqual(ask(), ["work/none"]);
+});
+
+Deno.test("ActionWork.answer() calls long work due within lateMs past the reach late", () => {
+  const { work, ask, setTimeout } = recorder();
+  work.start(false);
+  setTimeout("t1", () => {}, SETTLE.reachMs + SETTLE.lateMs / 2);
+  assert.deepEqual(ask(), ["work/none", "work/long", "work/late"]);
+  work.settle("t1");
+  assert.deepEqual(ask(), ["work/none"]);
+});
+
+Deno.test("ActionWork.answer() calls no work late in a document the action brought", () => {
+  const { ask, setTimeout } = recorder();
+  // No action started in this document: it is the result of one (a navigation).
+  setTimeout("t1", () => {}, SETTLE.reachMs + SETTLE.lateMs / 2);
+  assert.deepEqual(ask(), ["work/none", "work/long"]);
+});
+
+Deno.test("ActionWork.stood() leaves the time a dialog held the page out of the reach", () => {
+  const { work, clock, ask, setTimeout } = recorder();
+  work.start(false);
+  // A prompt answered 5 s after the action began; the page then sets a timeout of 800 ms.
+  clock.ms = 5000;
+  work.stood(5000);
+  setTimeout("t1", () => {}, 800);
+  assert.deepEqual(ask(), ["work/pending"]);
 });
 
 Deno.test("ActionWork.answer() waits for nothing a wait only watches", () => {

@@ -15,6 +15,7 @@ import { ElementVerbs } from "./actions/element_verbs.ts";
 import { centre, linkTarget, openUrl, type ScrollDirection } from "./actions/page_steps.ts";
 import { closedTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
 import type { TabInfo } from "./tabs/tabs.ts";
+import { loadingView } from "./settle/loading_view.ts";
 import { SETTLE } from "./settle/policy.ts";
 import { type PromptAnswer, promptView } from "./dialogs/dialog_answers.ts";
 import { type WaitRequest, waitStep } from "./actions/wait_step.ts";
@@ -114,6 +115,9 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     const page = this.#core.page;
     const held = heldPrompt(this.#core.dialogsOf(page));
     if (held) return Promise.resolve(promptView(page.url(), held.title, held.record));
+    // A page asked for that has not answered: the one that shows can be asked nothing meanwhile.
+    const asked = this.#core.activityOf(page).pendingPage();
+    if (asked) return Promise.resolve(loadingView(page.url(), asked));
     return this.#core.health.run(page, async () => {
       const [state, tools] = await Promise.all([
         this.#core.observer.observe(page, options),

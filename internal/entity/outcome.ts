@@ -164,7 +164,8 @@ export type SettleReason =
   | { kind: "quiet"; quietMs: number }
   | { kind: "request"; url: string; quietMs: number }
   | { kind: "work" | "busy"; what: string; quietMs: number }
-  | { kind: "capped"; waitingOn?: string };
+  /** `loading`: `waitingOn` is a page the action asked for that had not answered. */
+  | { kind: "capped"; waitingOn?: string; loading?: boolean };
 
 /**
  * A dialog the page opened during an action, and how it was answered; `waiting`: a `prompt()`

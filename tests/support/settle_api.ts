@@ -10,7 +10,9 @@ import type { Route } from "./fixture_server.ts";
  * - `POST /settle-api/submit?ms=N`: a page thanking for the form, after N ms;
  * - `GET /settle-api/events`: an event stream that sends one event and never ends;
  * - `GET /settle-api/collect?ms=N`: an analytics hit, answered after N ms;
- * - `GET /settle-api/report.csv`: a file to download (`report.csv`, as an attachment).
+ * - `GET /settle-api/report.csv`: a file to download (`report.csv`, as an attachment);
+ * - `GET /settle-api/page?ms=N[&busy=B]`: a page titled "Slow page", after N ms (a server slow
+ *   to answer); `busy`: its script then keeps the main thread busy for B ms as it loads.
  *
  * @example
  * ```ts
@@ -56,6 +58,18 @@ export const settleApi: Route = async (req, url) => {
       const from = Number(url.searchParams.get("from") ?? "1") || 1;
       const posts = Array.from({ length: 10 }, (_, i) => `Post ${from + i}`);
       return Response.json(posts);
+    }
+    case "page": {
+      await wait();
+      const busy = Number(url.searchParams.get("busy") ?? "0") || 0;
+      const script = busy
+        ? `<script>const end = Date.now() + ${busy}; while (Date.now() < end);</script>`
+        : "";
+      return new Response(
+        '<!doctype html><html lang="en"><title>Slow page</title><h1>The slow page</h1>' +
+          `${script}</html>`,
+        { headers: { "content-type": "text/html; charset=utf-8" } },
+      );
     }
     case "submit": {
       await req.body?.cancel();

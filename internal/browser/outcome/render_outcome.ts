@@ -50,7 +50,13 @@ export function renderOutcome(o: ActionOutcome): string {
     else parts.push(`the page is titled "${named.title}"`);
   }
   parts.push(...o.banners);
-  if (o.capped && o.stillBusy) {
+  const asked = o.settle?.kind === "capped" && o.settle.loading ? o.settle.waitingOn : undefined;
+  if (o.capped && asked) {
+    parts.push(
+      `still loading after ${seconds(o.capMs ?? 0)} s: the page ${asked} has not answered yet; ` +
+        `wait, or observe again later`,
+    );
+  } else if (o.capped && o.stillBusy) {
     parts.push(
       `still loading after ${seconds(o.capMs ?? 0)} s (${o.stillBusy} still shows): ` +
         `wait, or observe again later`,

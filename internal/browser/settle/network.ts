@@ -72,6 +72,9 @@ export class NetworkWatch {
   #lastEvent = 0;
   /** The latest request for a page in the main frame: the one a download may come of. */
   #mainNav: HTTPRequest | undefined;
+  #mainNavAt = 0;
+  /** Told when a request for a page in the main frame starts ({@link nextPage}). */
+  readonly #pageWaiters = new Set<() => void>();
   /** Every request since the action started (`--settle simple`), and which ones ended. */
   #sinceAction: HTTPRequest[] = [];
   readonly #ended = new WeakSet<HTTPRequest>();
@@ -85,7 +88,12 @@ export class NetworkWatch {
       if (!countsForIdle(req.url(), req.resourceType())) return;
       const now = performance.now();
       const main = req.isNavigationRequest() && req.frame() === page.mainFrame();
-      if (main) this.#mainNav = req; // an earlier page asked for is no download any more
+      if (main) {
+        this.#mainNav = req; // an earlier page asked for is no download any more
+        this.#mainNavAt = now;
+        for (const told of this.#pageWaiters) told();
+        this.#pageWaiters.clear();
+      }
       const kind = !this.#action
         ? "page"
         : main
@@ -186,6 +194,28 @@ export class NetworkWatch {
       }
     }
     return undefined;
+  }
+
+  /**
+   * The page the main frame asked for that has not answered yet, and for how long it has been
+   * asked for: the document that shows cannot be asked anything meanwhile (the browser answers
+   * none of its questions until the new page comes), and nothing of the next one is there.
+   */
+  pendingPage(): { url: string; ms: number } | undefined {
+    const req = this.#mainNav;
+    if (!req || this.#ended.has(req) || req.response() !== null || req.failure()) return undefined;
+    return { url: req.url(), ms: performance.now() - this.#mainNavAt };
+  }
+
+  /**
+   * Resolves when the main frame next asks for a page (a question to the document that shows
+   * goes unanswered from then on); `stop` forgets the wait.
+   */
+  nextPage(): { started: Promise<void>; stop(): void } {
+    let told = () => {};
+    const started = new Promise<void>((resolve) => told = resolve);
+    this.#pageWaiters.add(told);
+    return { started, stop: () => this.#pageWaiters.delete(told) };
   }
 
   /** Milliseconds since a request that counts last started or finished. */

@@ -36,7 +36,10 @@ export interface SettleOptions {
 }
 
 /** What held settling last, to say why it ended. */
-type Waited = { kind: "request"; url: string } | { kind: "busy" | "work"; what: string };
+type Waited =
+  | { kind: "request"; url: string }
+  | { kind: "loading"; url: string }
+  | { kind: "busy" | "work"; what: string };
 
 /**
  * Watches one tab's network, and waits for it to settle after an action by the one predicate of
@@ -55,6 +58,14 @@ export class PageActivity {
     this.#page = page;
     this.#mode = mode;
     this.#network = new NetworkWatch(page);
+  }
+
+  /**
+   * The page the tab asked for that has not answered yet, and for how long (see
+   * {@link NetworkWatch.pendingPage}); undefined when none is pending.
+   */
+  pendingPage(): { url: string; ms: number } | undefined {
+    return this.#network.pendingPage();
   }
 
   /**
@@ -95,7 +106,8 @@ export class PageActivity {
 
   /**
    * Waits until the page settles (see `policy.ts`), at most `capMs`, even while the page's main
-   * thread is too busy to answer. Returns the time in ms, whether the cap ended the wait, what
+   * thread is too busy to answer, or a page asked for has not answered (its address is then what
+   * the cap ended on, `loading`). Returns the time in ms, whether the cap ended the wait, what
    * still showed work then, and why it ended.
    */
   async settle(options: SettleOptions): Promise<Settled> {
@@ -119,21 +131,20 @@ export class PageActivity {
     while (!signal?.aborted && !this.#page.isClosed()) {
       const left = deadline - performance.now();
       if (left <= 0) break;
-      let states: PageSettle[];
-      try {
-        states = await withDeadline(
-          Promise.all(frames.map((f) => this.#ask(f, options))),
-          left,
-        );
-      } catch (error) {
-        // A main thread too busy to answer within the cap: not settled, and no more waiting.
-        if (error instanceof DeadlineError) break;
-        // The document was replaced while we asked (navigation): ask the next one, which is
-        // usually there at once; anything else gets a longer breath.
-        const retry = isNavigationError(error) ? SETTLE.replacedRetryMs : SETTLE.failedRetryMs;
-        await pause(Math.min(retry, left));
+      // A page asked for and not answered yet: the document that shows answers nothing until
+      // it comes, and is no more the one to read.
+      const asked = this.#network.pendingPage();
+      if (asked) {
+        waited = { kind: "loading", url: asked.url };
+        await pause(Math.min(SETTLE.pendingPollMs, left), signal).catch(() => {});
         continue;
       }
+      // It answered: a request like any other now, not a page still to come.
+      if (waited?.kind === "loading") waited = { kind: "request", url: waited.url };
+      const states = await this.#askAll(frames, options, left);
+      // A main thread too busy to answer within the cap: not settled, and no more waiting.
+      if (states === "mute") break;
+      if (states === "again") continue;
       const since = performance.now() - start;
       let wait = 0;
       working = "";
@@ -176,6 +187,34 @@ export class PageActivity {
     };
   }
 
+  /**
+   * What each frame's document says of the action's settle; `again` to ask again: the document
+   * was replaced while asked (a navigation: the next one is usually there at once; anything else
+   * gets a longer breath), or a page was asked for meanwhile (the document that shows will not
+   * answer); `mute` when the main thread did not answer within `left` ms.
+   */
+  async #askAll(
+    frames: Frame[],
+    options: SettleOptions,
+    left: number,
+  ): Promise<PageSettle[] | "again" | "mute"> {
+    const page = this.#network.nextPage();
+    try {
+      const asking = Promise.all(frames.map((f) => this.#ask(f, options)));
+      asking.catch(() => {/* a page was asked for meanwhile: the answer no longer matters */});
+      const asked = page.started.then(() => "again" as const);
+      return await withDeadline(Promise.race([asking, asked]), left);
+    } catch (error) {
+      if (error instanceof DeadlineError) return "mute";
+      await pause(
+        Math.min(isNavigationError(error) ? SETTLE.replacedRetryMs : SETTLE.failedRetryMs, left),
+      );
+      return "again";
+    } finally {
+      page.stop();
+    }
+  }
+
   #ask(frame: Frame, options: SettleOptions): Promise<PageSettle> {
     return inRealm(
       isolatedRealm(frame),
@@ -214,11 +253,14 @@ function short(req: HTTPRequest): string {
 
 function capReason(waited: Waited | undefined): SettleReason {
   if (!waited) return { kind: "capped" };
+  if (waited.kind === "loading") return { kind: "capped", waitingOn: waited.url, loading: true };
   return { kind: "capped", waitingOn: waited.kind === "request" ? waited.url : waited.what };
 }
 
 function doneReason(waited: Waited | undefined, quietMs: number): SettleReason {
   if (!waited) return { kind: "quiet", quietMs };
-  if (waited.kind === "request") return { kind: "request", url: waited.url, quietMs };
+  if (waited.kind === "request" || waited.kind === "loading") {
+    return { kind: "request", url: waited.url, quietMs };
+  }
   return { kind: waited.kind, what: waited.what, quietMs };
 }

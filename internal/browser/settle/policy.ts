@@ -28,6 +28,13 @@ export const SETTLE = Object.freeze({
    */
   reachMs: 1000,
   /**
+   * Work the action set off due this long past the reach (a timeout, late work) is waited for
+   * while the action shows no result yet: that timer draws it (a price updated a second after
+   * "Buy", an alert a second after a prompt's answer). Once the action shows a result, a later
+   * timer holds nothing: it may take the result away (a "Copied!" label restored).
+   */
+  lateMs: 1000,
+  /**
    * A loop the action started (a re-armed timeout, an interval, animation frames) whose steps
    * keep adding content (a typewriter, a streamed reply) is waited for past the reach while its
    * next step is due within this long.
@@ -60,6 +67,12 @@ export const SETTLE = Object.freeze({
    * shimmering placeholder (a busy sign); a taller one is decoration (an animated banner).
    */
   spinnerMaxPx: 100,
+  /**
+   * A progress bar with a value is a busy sign while it moves: one whose value (or width) has not
+   * changed for this long stands still, and shows a state (a quota, a step, a stopped job), not
+   * work under way. Bars step every few hundred ms as work goes on.
+   */
+  progressStillMs: 1000,
   /** A region the action emptied of its items shows results are coming, for at most this long. */
   emptiedMs: 2000,
   /** An animation frame counts as a timeout of this long (one frame at 60 Hz) in the rules. */

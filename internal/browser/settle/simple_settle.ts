@@ -9,7 +9,8 @@ import type { Settled } from "./settled.ts";
  * `--settle simple`, Playwright MCP's rule after an action: a fixed window
  * (`SETTLE.simpleWindowMs`); then, when the action's requests include a navigation of the main
  * frame, until the page has loaded, else until those requests have finished and another window
- * has passed. Capped by `capMs`. It needs nothing in the page.
+ * has passed. Capped by `capMs`, naming a page asked for that has not answered then. It needs
+ * nothing in the page.
  */
 export async function settleSimply(
   page: Page,
@@ -31,7 +32,10 @@ export async function settleSimply(
   let reason: SettleReason = { kind: "quiet", quietMs: SETTLE.simpleWindowMs };
   if (navigated) {
     while (!stop()) {
-      const ready = await page.mainFrame().evaluate(() => document.readyState).catch(() => "");
+      // A page asked for and not answered: the document that shows answers nothing meanwhile.
+      const ready = network.pendingPage()
+        ? ""
+        : await page.mainFrame().evaluate(() => document.readyState).catch(() => "");
       if (ready === "complete") break;
       await pause(Math.min(SETTLE.pendingPollMs, left()), signal).catch(() => {});
     }
@@ -50,9 +54,9 @@ export async function settleSimply(
     reason = { kind: "request", url: last, quietMs: SETTLE.simpleWindowMs };
   }
   const capped = performance.now() >= deadline && !signal?.aborted;
-  return {
-    ms: Math.round(performance.now() - start),
-    capped,
-    reason: capped ? { kind: "capped" } : reason,
-  };
+  const asked = network.pendingPage();
+  const cap: SettleReason = asked
+    ? { kind: "capped", waitingOn: asked.url, loading: true }
+    : { kind: "capped" };
+  return { ms: Math.round(performance.now() - start), capped, reason: capped ? cap : reason };
 }

@@ -56,8 +56,11 @@ export interface PolicyRow {
   times?: number;
   cap?: number;
   mode?: "default" | "simple";
-  /** The cap is the right end (the page works longer): capped, with what still shows. */
-  capped?: string;
+  /**
+   * The cap is the right end (the page works longer): capped, with what still shows (`true`:
+   * capped with no busy sign, as while a page asked for has not answered).
+   */
+  capped?: string | true;
   /** The quiet window settling ended on (`SettleReason.quietMs`), where the rule sets it. */
   window?: number;
 }

@@ -6,6 +6,7 @@
  * @module
  */
 import type { SettleCase } from "./case.ts";
+import { OTHERS_CASES } from "./others.ts";
 import { RENDERING_CASES } from "./rendering.ts";
 import { REPORT_CASES } from "./reports.ts";
 import { REQUEST_CASES } from "./requests.ts";
@@ -20,4 +21,5 @@ export const SETTLE_CASES: readonly SettleCase[] = [
   ...TIMER_CASES,
   ...RENDERING_CASES,
   ...REPORT_CASES,
+  ...OTHERS_CASES,
 ];

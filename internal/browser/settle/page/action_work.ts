@@ -60,7 +60,8 @@ export class ActionWork {
   /** The action's pending work by key (`t` timeouts, `f` frames), its long timeouts, counts. */
   #pending: Record<string, true>;
   #count = 0;
-  #long: Record<string, true>;
+  /** Long timeouts by key: when each is due. */
+  #long: Record<string, number>;
   #longCount = 0;
   /** The next steps of loops the action started (re-armed timeouts, frames) by key: when due. */
   #loops: Record<string, number>;
@@ -141,7 +142,7 @@ export class ActionWork {
       this.#loops[key] = at + kind.info.delay;
       this.#seen = true;
     } else if (kind.long) {
-      this.#long[key] = true;
+      this.#long[key] = at + kind.info.delay;
       this.#longCount++;
     }
   }
@@ -149,7 +150,7 @@ export class ActionWork {
   /** The timer `key` fired or was cleared: no longer pending, long or a loop's next step. */
   settle(key: string): void {
     delete this.#loops[key];
-    if (this.#long[key]) {
+    if (this.#long[key] !== undefined) {
       delete this.#long[key];
       this.#longCount--;
     }
@@ -205,6 +206,14 @@ export class ActionWork {
     if (this.#workers.delete(self)) this.#workerCount--;
   }
 
+  /**
+   * The page stood still `ms` while a dialog it opened was up (a prompt waiting for its answer):
+   * that time does not count toward the action's reach, whose work goes on once it is answered.
+   */
+  stood(ms: number): void {
+    if (this.#acting) this.#actionAt += ms;
+  }
+
   /** A new task began (a message to itself, a person's input): promise callbacks are not a timer's. */
   newTask(): void {
     this.#afterRun = null;
@@ -247,7 +256,9 @@ export class ActionWork {
 
   /**
    * Answers the isolated side's question, one event per fact (see `work.ts`): whether the
-   * action's work is pending, was seen, or none; whether a loop's next step is near; long work.
+   * action's work is pending, was seen, or none; whether a loop's next step is near; long work,
+   * and whether some of it is due within `SETTLE.lateMs` past the reach (late work; not in a
+   * document the action brought).
    */
   answer(): void {
     this.#heard = true;
@@ -262,5 +273,15 @@ export class ActionWork {
     this.#kept.tell(`work/${busy ? "pending" : this.#seen ? "seen" : "none"}`);
     if (next - at <= SETTLE.loopGapMs) this.#kept.tell("work/loop");
     if (this.#longCount > 0) this.#kept.tell("work/long");
+    // Not in a document the action brought: that document is its result, and what its scripts
+    // set to come later (a prompt a second after loading) is the page's own.
+    if (this.#born) return;
+    const late = reach + SETTLE.lateMs;
+    for (const key in this.#long) {
+      if (this.#long[key]! <= late) {
+        this.#kept.tell("work/late");
+        break;
+      }
+    }
   }
 }

@@ -44,7 +44,13 @@ export interface ActivityTracker {
   hearing: boolean;
   /** When a step of the action's loop past its reach last added content (a typewriter's). */
   growingAt: number;
+  /** When each progress bar's value or width last changed (see {@link progressMovedAt}). */
+  moved: WeakMap<Element, number>;
 }
+
+/** A progress bar, and the attributes that move when its value does. */
+const PROGRESS_BAR = 'progress, [role="progressbar"]';
+const PROGRESS_ATTRS = new Set(["value", "aria-valuenow", "style"]);
 
 const trackers = new WeakMap<Document, ActivityTracker>();
 const ALL_CHANGES = {
@@ -73,6 +79,7 @@ export function activityTracker(): ActivityTracker {
     acting: false,
     hearing: false,
     growingAt: -Infinity,
+    moved: new WeakMap(),
     observer: new MutationObserver((records) => note(t, records)),
   };
   t.observer.observe(document, ALL_CHANGES);
@@ -138,6 +145,7 @@ function note(t: ActivityTracker, records: MutationRecord[], told = false): void
   const outside = told || !t.acting;
   let news = false;
   for (const r of records) {
+    if (r.type === "attributes" && PROGRESS_ATTRS.has(r.attributeName ?? "")) noteMoved(t, r, now);
     const node = r.type === "characterData" ? r.target.parentNode : r.target;
     if (!node) continue;
     const key = r.type === "attributes" ? `@${r.attributeName}` : "content";
@@ -167,6 +175,20 @@ function recurs(
     } else if (![...keys.values()].some((k) => k.background)) t.background.delete(node);
   }
   return background;
+}
+
+/** A progress bar whose value or width changed moved now. */
+function noteMoved(t: ActivityTracker, r: MutationRecord, now: number): void {
+  const el = r.target;
+  if (el instanceof Element && el.matches(PROGRESS_BAR)) t.moved.set(el, now);
+}
+
+/**
+ * When the progress bar `el` last moved (its value or width changed) in this document, or
+ * -Infinity: a bar that stands still shows a state (a quota, a step, a stopped job), not work.
+ */
+export function progressMovedAt(el: Element): number {
+  return trackers.get(document)?.moved.get(el) ?? -Infinity;
 }
 
 function noteEmptied(t: ActivityTracker, el: Element, r: MutationRecord, now: number): void {

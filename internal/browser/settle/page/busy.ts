@@ -1,8 +1,10 @@
 /// <reference lib="dom" />
 /**
- * Work in progress a person sees. Positive signs: `aria-busy`, a progress bar that is not full,
- * an element that is animated for good and has no text (a spinner turning, a placeholder
- * shimmering), a region the action just emptied of its results. A line that says so
+ * Work in progress a person sees. Positive signs: `aria-busy`, a progress bar that is not full
+ * and moves (one that stands still shows a state: a quota, a step, a stopped job),
+ * a disabled control whose label says it is working ("Running job …"), an element that is
+ * animated for good and has no text (a spinner turning, a placeholder shimmering), a region the
+ * action just emptied of its results. A line that says so
  * ("Searching…", "Loading...", "Cargando…", "Please wait") is a sign only while the action still
  * has work to come (`recorder.ts`): a prompt that waits for the reader ("Waiting for your
  * guess...") looks the same. A class name ("spinner") is never a sign: a number-spinner form
@@ -11,7 +13,7 @@
  * @module
  */
 import { visible } from "../../runtime/page/dom.ts";
-import { emptiedRegion } from "./activity.ts";
+import { emptiedRegion, progressMovedAt } from "./activity.ts";
 import { cut } from "../../shared/text.ts";
 import { BOUNDS, PROGRESS_LINE, SETTLE } from "../policy.ts";
 
@@ -58,6 +60,9 @@ const NOT_PROGRESS = new Set([
   "upcoming",
 ]);
 const INDICATORS = '[aria-busy="true"], progress, [role="progressbar"]';
+/** Controls that are disabled, as a page disables the one whose work is under way. */
+const DISABLED_CONTROLS =
+  'button:disabled, input:disabled:is([type="submit"], [type="button"]), [aria-disabled="true"]';
 
 /**
  * Whether one line of visible text says the page is working. Lines about a download are not:
@@ -119,6 +124,8 @@ function positiveSigns(): string[] {
     const what = indicator(el);
     if (what && !out.includes(what)) out.push(what);
   }
+  const control = busyControl();
+  if (control) out.push(control);
   if (spinning()) out.push("a spinner");
   const emptied = emptiedRegion();
   if (emptied) out.push(emptied);
@@ -143,6 +150,27 @@ function spinning(): boolean {
   return false;
 }
 
+/**
+ * A disabled control whose label says it is working (`Running job …`, `Saving...`): a page
+ * disables the control whose work is under way and relabels it until the work is done. Its
+ * description (`the button "Running job …"`), or "". One that showed before the action is in
+ * the ignored signs, as every sign is: only one the action disabled or relabelled holds.
+ */
+function busyControl(): string {
+  const controls = document.querySelectorAll(DISABLED_CONTROLS);
+  for (const el of Array.from(controls).slice(0, BOUNDS.indicators)) {
+    const label = el instanceof HTMLInputElement ? el.value : (el as HTMLElement).innerText ?? "";
+    if (isProgressLine(label) && visible(el)) {
+      return `the button ${JSON.stringify(cut(label.trim(), 60))}`;
+    }
+  }
+  return "";
+}
+
+/**
+ * `aria-busy`, or `a progress bar` for one that is not full and moves (its value or width changed
+ * within `SETTLE.progressStillMs`) or has no value (an indeterminate one, drawn moving); "".
+ */
 function indicator(el: Element): string {
   if (!visible(el)) return "";
   if (el.getAttribute("aria-busy") === "true") return "aria-busy";
@@ -152,5 +180,7 @@ function indicator(el: Element): string {
   const max = el instanceof HTMLProgressElement
     ? el.max
     : Number(el.getAttribute("aria-valuemax") ?? 100);
-  return now >= max ? "" : "a progress bar";
+  if (now >= max) return "";
+  const still = performance.now() - progressMovedAt(el) >= SETTLE.progressStillMs;
+  return Number.isNaN(now) || !still ? "a progress bar" : "";
 }

@@ -18,7 +18,9 @@
  * waited for within the reach; the recorder tells each step to the activity tracker, which
  * keeps waiting past the reach while the steps add content. A message the action posts to a worker is
  * pending until the worker answers, within the reach. A timeout the action set beyond the reach
- * is long work: it holds settling only while a progress phrase shows (`busy.ts`).
+ * is long work: it holds settling while a progress phrase shows (`busy.ts`), or, due within
+ * `SETTLE.lateMs` past the reach, while the action shows no result yet. The time the page stands
+ * still in a dialog it opened (a prompt waiting for its answer) is not part of the reach.
  *
  * It talks with the runtime's isolated world through DOM events named with the random per-run
  * token (`work.ts` is the other side). The wrappers are proxies, so `toString` stays native; the
@@ -38,6 +40,9 @@ type Globals = {
   requestAnimationFrame?: typeof requestAnimationFrame;
   cancelAnimationFrame?: typeof cancelAnimationFrame;
   Worker?: typeof Worker;
+  alert?: typeof alert;
+  confirm?: typeof confirm;
+  prompt?: typeof prompt;
   performance: Performance;
   Performance: typeof Performance;
   EventTarget: typeof EventTarget;
@@ -90,6 +95,7 @@ export function recordActionWork(token: string): void {
   const recorder: Recorder = { g, apply, now, toNumber, add, work };
   wrapTimers(recorder);
   wrapWorkers(recorder);
+  wrapDialogs(recorder);
   listen(recorder, token);
 }
 
@@ -179,6 +185,27 @@ function wrapWorkers({ g, apply, add, work }: Recorder): void {
       return apply(fn, self, args);
     },
   });
+}
+
+/**
+ * A dialog the page opens (`alert`, `confirm`, `prompt`) stops it until it is answered, a prompt
+ * for as long as the model takes: that time does not count toward the action's reach.
+ */
+function wrapDialogs({ g, apply, now, work }: Recorder): void {
+  for (const name of ["alert", "confirm", "prompt"] as const) {
+    const fn = g[name];
+    if (typeof fn !== "function") continue;
+    g[name] = new g.Proxy(fn, {
+      apply(target, self, args: unknown[]) {
+        const at = now();
+        try {
+          return apply(target as (...a: unknown[]) => unknown, self, args);
+        } finally {
+          work.stood(now() - at);
+        }
+      },
+    }) as never;
+  }
 }
 
 /** Listens to a person's input and to the isolated side's events (named with `token`). */

@@ -54,8 +54,14 @@ export function settleState(
   const answer = askWork(token);
   const growing = answer?.loop === true && now - tracker.growingAt <= SETTLE.loopGapMs;
 
+  // Late work holds an action that shows no result yet: its result is what that timer draws (a
+  // price updated a second after "Buy"); one that shows it already (a "Copied!" label) is not
+  // held by a later timer (one that restores the label would take the result away).
+  const late = answer?.late === true && tracker.last < tracker.actionAt;
   const pending = answer?.work === "pending"
     ? "work the action set off"
+    : late
+    ? "a timer the action set"
     : growing
     ? "a loop still adding content"
     : runningAnimation(tracker.animationsBefore);

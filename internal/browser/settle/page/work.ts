@@ -24,6 +24,8 @@ export interface WorkAnswer {
   loop: boolean;
   /** A timeout the action set beyond the reach is still to come (long work). */
   long: boolean;
+  /** Some of it is due within `SETTLE.lateMs` past the reach (late work). */
+  late: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export function askWork(token: string): WorkAnswer | null {
   if (!token) return null;
   hearBackground(token);
   let work: ActionWork | null = null;
-  let loop = false, long = false;
+  let loop = false, long = false, late = false;
   const listeners: [string, () => void][] = [
     ...(["pending", "seen", "none"] as const).map((w): [string, () => void] => [
       `${token}:work/${w}`,
@@ -60,6 +62,7 @@ export function askWork(token: string): WorkAnswer | null {
     ]),
     [`${token}:work/loop`, () => loop = true],
     [`${token}:work/long`, () => long = true],
+    [`${token}:work/late`, () => late = true],
   ];
   for (const [type, fn] of listeners) document.addEventListener(type, fn);
   try {
@@ -67,5 +70,5 @@ export function askWork(token: string): WorkAnswer | null {
   } finally {
     for (const [type, fn] of listeners) document.removeEventListener(type, fn);
   }
-  return work === null ? null : { work, loop, long };
+  return work === null ? null : { work, loop, long, late };
 }
