@@ -205,10 +205,3 @@ export const READY_LADDER: readonly { waitMs: number; reason: string }[] = Objec
  * (a minimized window) can still be acted on.
  */
 export const READY_FRAME_WAIT_MS = 100;
-
-/**
- * How long a drag waits, after its first move, for the browser to say a native (HTML5) drag
- * began on an element that is draggable: Chromium starts it on that move and tells within a few
- * ms; a page that cancels `dragstart` never does, and the drag goes on as a pointer drag.
- */
-export const DRAG_START_WAIT_MS = 1000;
