@@ -252,6 +252,13 @@ async function measure(run: Run, outcome: ActionOutcome, done: Did, now: Page): 
     ? await downloads.finishPending(options.signal)
     : [];
   outcome.downloads = saved;
+  // A page asked for that has not answered: the one that shows can be asked nothing until it
+  // does (its title would read ""), so nothing is measured; the cap's sentence names that page.
+  if (outcome.settle?.kind === "capped" && outcome.settle.loading && now === run.page) {
+    outcome.measured = false;
+    outcome.blocked = env.domains?.take() ?? [];
+    return;
+  }
   const effects: Effect[] = await probe.finish(now, { scroll: options.scroll ?? false });
   const shown = done.revealed;
   if (shown && shown.headings.length + shown.samples.length > 0) {
