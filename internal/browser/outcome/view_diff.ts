@@ -1,22 +1,11 @@
-import type { BrowserState, ObservedElement, SummaryLine } from "../../entity/mod.ts";
+import type { BrowserState, Effect, ObservedElement, SummaryLine } from "../../entity/mod.ts";
 import { cut } from "../shared/text.ts";
 
-/** How one element the model was shown reads differently in the next view. */
-export interface ElementChange {
-  id: number;
-  /** Its name in the earlier view (label, icon or tag). */
-  name: string;
-  /** States it shows now and did not (`SELECTED`), and states it lost. */
-  added: string[];
-  removed: string[];
-  /** Its text or value as the earlier view read it, and as the next one does, when they differ. */
-  from?: string;
-  to?: string;
-  /** Attributes its line shows now and did not, or shows otherwise (`scrollable="more above"`). */
-  attrs?: string[];
-  /** It moved from under one line both views show to under another (a card to another column). */
-  moved?: { from: string; to: string };
-}
+/**
+ * How one element the model was shown reads differently in the next view: the `element` effect's
+ * facts (its states, text, attributes and place, as each view shows them).
+ */
+export type ElementChange = Omit<Extract<Effect, { kind: "element" }>, "kind">;
 
 /** What differs between the view the model read and the next one, in the views' own words. */
 export interface ViewDiff {
