@@ -58,7 +58,7 @@ export const TASKS: Task[] = [
   },
   {
     page: "/visibility",
-    steps: [{ click: /\] <button> Hide$/ }],
+    steps: [{ click: /\] <button[^>]*> Hide$/ }],
     answer: "Pressed Hide: the other buttons are now hidden, removed or covered.",
     right: () => document.getElementById("removedButton") === null,
   },
@@ -105,9 +105,9 @@ export const TASKS: Task[] = [
   {
     page: "/alerts",
     steps: [
-      { click: /\] <button> Alert$/ },
-      { click: /\] <button> Confirm$/ },
-      { click: /\] <button> Prompt$/ },
+      { click: /\] <button[^>]*> Alert$/ },
+      { click: /\] <button[^>]*> Confirm$/ },
+      { click: /\] <button[^>]*> Prompt$/ },
       { answer: "tests" },
     ],
     answer: "Clicked Alert, Confirm and Prompt, accepted each and answered the prompt.",
@@ -135,8 +135,8 @@ export const TASKS: Task[] = [
   },
   {
     page: "/progressbar",
-    steps: [{ click: /\] <button> Start$/ }, { wait: "75%", seconds: 40 }, {
-      click: /\] <button> Stop$/,
+    steps: [{ click: /\] <button[^>]*> Start$/ }, { wait: "75%", seconds: 40 }, {
+      click: /\] <button[^>]*> Stop$/,
     }],
     answer: "Started the progress bar and stopped it at about 75%.",
     right: () =>
@@ -209,20 +209,20 @@ export const TASKS: Task[] = [
     steps: [
       { click: /Apply 3s/ },
       { wait: undefined, seconds: 4 },
-      { click: /\] <button> Button$/ },
+      { click: /\] <button[^>]*> Button$/ },
     ],
     answer: "Applied the settings and clicked the button once it was interactable again.",
     right: () => true,
   },
   {
     page: "/frames",
-    steps: [{ click: /\] <button> Click me$/ }, { click: /\] <button> Primary$/ }],
+    steps: [{ click: /\] <button[^>]*> Click me$/ }, { click: /\] <button[^>]*> Primary$/ }],
     answer: "Clicked Click me and Primary in the outer frame.",
     right: () => true,
   },
   {
     page: "/scrolltoclick",
-    steps: [{ scroll: "page" }, { click: /\] <button> Button 1$/ }],
+    steps: [{ scroll: "page" }, { click: /\] <button[^>]*> Button 1$/ }],
     answer: "Scrolled down and clicked the first target button; it turned green.",
     right: () => document.body.innerText.includes("Clicked!"),
   },

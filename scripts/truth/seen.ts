@@ -64,12 +64,16 @@ export function hiddenControls(ids: string[]): string[] {
       why = `opacity ${style.opacity}, visibility ${style.visibility}`;
     } else if (rect.width < 1 || rect.height < 1) why = "zero size";
     else {
-      const x = rect.left + rect.width / 2, y = rect.top + rect.height / 2;
-      if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
-        const hit = document.elementFromPoint(x, y);
-        if (hit && !el.contains(hit) && !hit.contains(el)) {
-          why = `covered by <${hit.localName}${hit.id ? `#${hit.id}` : ""}>`;
-        }
+      // Covered as a click finds it: no point of five (its centre and four inset ones) that is
+      // on screen lands on it (the action pipeline's test; a half-hidden field is no cover).
+      const points = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]]
+        .map(([fx, fy]) => [rect.left + rect.width * fx!, rect.top + rect.height * fy!] as const)
+        .filter(([x, y]) => x >= 0 && y >= 0 && x < innerWidth && y < innerHeight);
+      const hits = points.map(([x, y]) => document.elementFromPoint(x, y));
+      const lands = hits.some((hit) => hit && (el.contains(hit) || hit.contains(el)));
+      const hit = hits.find((h) => h && !el.contains(h) && !h.contains(el));
+      if (points.length > 0 && !lands && hit) {
+        why = `covered by <${hit.localName}${hit.id ? `#${hit.id}` : ""}>`;
       }
     }
     if (why) out.push(`#${id}: ${why}`);
