@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "f716dc97bd34";
+export const RUNTIME_VERSION = "81f31eef7943";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4798,7 +4798,7 @@ export const RUNTIME_SOURCE = [
   "    return out.length > MAX_LAYERS ? null : out;",
   "  }",
   "  function covered(el) {",
-  "    const r = el.getBoundingClientRect();",
+  "    const r = shownPart(el);",
   "    if (r.width < 2 || r.height < 2) return false;",
   "    if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return false;",
   "    const at = ([fx, fy]) => deepElementFromPoint(r.left + r.width * fx, r.top + r.height * fy);",
@@ -4808,6 +4808,17 @@ export const RUNTIME_SOURCE = [
   "      const hit = at(p);",
   "      return hit !== null && !landsOn2(el, hit);",
   "    });",
+  "  }",
+  "  function shownPart(el) {",
+  "    let { left, top: top2, right, bottom } = el.getBoundingClientRect();",
+  "    for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {",
+  "      const s = getComputedStyle(p);",
+  '      if (s.overflowX === "visible" && s.overflowY === "visible") continue;',
+  "      const b = p.getBoundingClientRect();",
+  "      left = Math.max(left, b.left), top2 = Math.max(top2, b.top);",
+  "      right = Math.min(right, b.right), bottom = Math.min(bottom, b.bottom);",
+  "    }",
+  "    return new DOMRect(left, top2, Math.max(0, right - left), Math.max(0, bottom - top2));",
   "  }",
   "  function withCovers(w, items2) {",
   "    const near = reaches();",
@@ -6157,7 +6168,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("f716dc97bd34", api);',
+  '    install("81f31eef7943", api);',
   "    activityTracker();",
   "  }",
   "})();",

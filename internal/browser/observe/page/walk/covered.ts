@@ -117,7 +117,7 @@ function reaches(): { el: Element; box: Box }[] | null {
  * is drawn at its centre is asked first, so a control under nothing lasting costs one hit test.
  */
 function covered(el: Element): boolean {
-  const r = el.getBoundingClientRect();
+  const r = shownPart(el);
   if (r.width < 2 || r.height < 2) return false;
   if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return false;
   const at = ([fx, fy]: readonly [number, number]) =>
@@ -128,6 +128,22 @@ function covered(el: Element): boolean {
     const hit = at(p);
     return hit !== null && !landsOn(el, hit);
   });
+}
+
+/**
+ * The part of `el` its scrolling ancestors do not clip away: a field half scrolled out of a box
+ * of 100 px is covered when what shows of it is (a layer over the box's lower half).
+ */
+function shownPart(el: Element): DOMRect {
+  let { left, top, right, bottom } = el.getBoundingClientRect();
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+    const b = p.getBoundingClientRect();
+    left = Math.max(left, b.left), top = Math.max(top, b.top);
+    right = Math.min(right, b.right), bottom = Math.min(bottom, b.bottom);
+  }
+  return new DOMRect(left, top, Math.max(0, right - left), Math.max(0, bottom - top));
 }
 
 /**
