@@ -207,6 +207,11 @@ export class NetworkWatch {
     return { url: req.url(), ms: performance.now() - this.#mainNavAt };
   }
 
+  /** The page the main frame last asked for came (not refused, blocked or failed). */
+  pageAnswered(): boolean {
+    return !!this.#mainNav?.response() && !this.#mainNav.failure();
+  }
+
   /**
    * Resolves when the main frame next asks for a page (a question to the document that shows
    * goes unanswered from then on); `stop` forgets the wait.

@@ -139,8 +139,11 @@ export class PageActivity {
         await pause(Math.min(SETTLE.pendingPollMs, left), signal).catch(() => {});
         continue;
       }
-      // It answered: a request like any other now, not a page still to come.
-      if (waited?.kind === "loading") waited = { kind: "request", url: waited.url };
+      // It answered: a request like any other now, not a page still to come; one refused (the
+      // allowed domains) or failed held nothing.
+      if (waited?.kind === "loading") {
+        waited = this.#network.pageAnswered() ? { kind: "request", url: waited.url } : undefined;
+      }
       const states = await this.#askAll(frames, options, left);
       // A main thread too busy to answer within the cap: not settled, and no more waiting.
       if (states === "mute") break;
