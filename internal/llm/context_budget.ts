@@ -4,8 +4,10 @@ import {
   type Effect,
   estimateTokens,
   type StepRecord,
+  type TokenScan,
+  tokenScan,
 } from "../entity/mod.ts";
-import { userMessage } from "./prompt.ts";
+import { pageToolLines, userMessage } from "./prompt.ts";
 import { isAddressArg, urlsIn } from "./url_names.ts";
 
 /** How large a step's user message may grow. */
@@ -38,9 +40,11 @@ export function boundedUserMessage(
   limits: ContextLimits,
 ): { text: string; tokens: number } {
   let shownTask = task;
+  // The page's summary is read once: each render counts only what lies around it.
+  const scan = tokenScan(page.summary);
   const render = (records: readonly StepRecord[], shown: BrowserState, omitted: number) => {
     const text = userMessage(shownTask, records, shown, omitted, limits.steps);
-    return { text, tokens: estimateTokens(text) };
+    return { text, tokens: messageTokens(text, shown, scan) };
   };
   const fits = (o: { tokens: number }) => o.tokens <= limits.maxTokens;
   const full = Math.max(1, limits.fullSteps);
@@ -61,7 +65,7 @@ export function boundedUserMessage(
   }
   if (fits(out)) return out;
   // Cut the DOM summary to what fits, at least a few lines.
-  let shown = cutSummary(page, limits.maxTokens - (out.tokens - estimateTokens(page.summary)), 3);
+  let shown = cutSummary(page, limits.maxTokens - (out.tokens - scan.tokens), 3);
   out = render(records, shown, omitted);
   if (fits(out)) return out;
   // The last resort: every step short, then none, then no page lines, a short title and URL.
@@ -85,6 +89,25 @@ export function boundedUserMessage(
     out = render(records, { ...bare, summary: "" }, omitted);
   }
   return out;
+}
+
+/**
+ * `estimateTokens(text)` of a message showing `shown`, whose summary is the scanned one or starts
+ * like it (a cut one): the summary's pieces are counted from the scan.
+ */
+function messageTokens(text: string, shown: BrowserState, scan: TokenScan): number {
+  const summary = shown.summary;
+  const at = text.length - pageToolLines(shown.pageTools ?? []).length - summary.length;
+  return scan.within(text, at, 0, sharedStart(summary, scan.text));
+}
+
+/** How many characters `a` and `b` start with alike. */
+function sharedStart(a: string, b: string): number {
+  if (a === b) return a.length;
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 /** The page with its summary cut to `room` tokens (at least `minLines` lines), said in a line. */
