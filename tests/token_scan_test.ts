@@ -51,3 +51,20 @@ Deno.test("TokenScan.within() counts a text whose part is not the scanned one as
   const whole = "# PAGE\nSelection changed (4)\n  [4] <button> Like";
   assert.equal(scan.within(whole, 7), estimateTokens(whole));
 });
+
+Deno.test("estimateTokens() counts each kind of piece as the estimate always has", () => {
+  // Counts of the estimator as it was first written (a regular expression per piece).
+  const counts: [string, number][] = [
+    ["[12] <button> Search", 7],
+    ["Total: 49 items", 5],
+    ["userName McDonald XMLHttpRequest", 17],
+    ["supercalifragilistic", 7],
+    ["café Ελλάδα Москва", 8],
+    ["新西兰是一个岛国", 8],
+    ['{"a":[1,2],"b":{}}', 10],
+    ["  indented\n\n\ttab\u00a0nbsp\u2003em", 9],
+    ["☐ Select … 😀 \ud800 end", 8],
+    ["x 1 y  2", 6],
+  ];
+  for (const [text, n] of counts) assert.equal(estimateTokens(text), n, JSON.stringify(text));
+});

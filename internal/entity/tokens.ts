@@ -6,9 +6,6 @@
  * @module
  */
 
-const PIECE =
-  /[A-Za-z]+|[0-9]+|[\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+|\s+|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]|["{}[\]:,]{2,}|[\s\S]/gu;
-
 /**
  * Estimates how many tokens a text costs, without a tokenizer: words by length, digits in threes,
  * accented and Cyrillic runs by thirds, one per CJK character, punctuation and symbols one each
@@ -24,34 +21,92 @@ const PIECE =
 export function estimateTokens(text: string): number {
   let n = 0;
   let space = false;
-  for (const m of text.matchAll(PIECE)) {
-    const p = m[0];
-    n += pieceTokens(p, space);
-    space = p === " ";
+  for (let i = 0; i < text.length;) {
+    const end = pieceEnd(text, i);
+    n += pieceTokens(text, i, end, space);
+    space = end === i + 1 && text.charCodeAt(i) === 32;
+    i = end;
   }
   return n;
 }
 
-/** One piece's tokens; `spaced`: the piece before it was a lone space. */
-function pieceTokens(p: string, spaced: boolean): number {
-  const c = p.charCodeAt(0);
-  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+/**
+ * Where the piece that starts at `i` ends. A piece is a run of ASCII letters, of digits, of
+ * accented or Cyrillic letters, of white space, or of two or more of JSON's `"{}[]:,`; else one
+ * character (a surrogate pair is one).
+ */
+function pieceEnd(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  const run = isLetter(c)
+    ? isLetter
+    : isDigit(c)
+    ? isDigit
+    : isAccented(c)
+    ? isAccented
+    : isSpace(c)
+    ? isSpace
+    : isJson(c) && isJson(text.charCodeAt(i + 1))
+    ? isJson
+    : undefined;
+  let j = i + 1;
+  if (run) {
+    while (j < text.length && run(text.charCodeAt(j))) j++;
+  } else if (c >= 0xd800 && c <= 0xdbff) {
+    const d = text.charCodeAt(j);
+    if (d >= 0xdc00 && d <= 0xdfff) j++;
+  }
+  return j;
+}
+
+/** The tokens of the piece `text[i, end)`; `spaced`: the piece before it was a lone space. */
+function pieceTokens(text: string, i: number, end: number, spaced: boolean): number {
+  const c = text.charCodeAt(i), length = end - i;
+  if (isLetter(c)) {
     // Words in capitals or mixed case (user names, acronyms) split into short pieces.
-    const capitals = p.length > 1 ? p.slice(1).replace(/[^A-Z]+/g, "").length : 0;
+    let capitals = 0;
+    for (let k = i + 1; k < end; k++) {
+      const d = text.charCodeAt(k);
+      if (d >= 65 && d <= 90) capitals++;
+    }
     // So do long runs of letters (words run together): a piece per three letters.
     return capitals > 0
-      ? 1 + Math.ceil(p.length / 2.5)
-      : 1 + Math.floor(p.length / (p.length > 12 ? 3 : 7));
+      ? 1 + Math.ceil(length / 2.5)
+      : 1 + Math.floor(length / (length > 12 ? 3 : 7));
   }
   // A space before digits is a token of its own in o200k (` 49` is two).
-  if (c >= 48 && c <= 57) return Math.ceil(p.length / 3) + (spaced ? 1 : 0);
-  if (c === 32 || c === 9) return p.length > 1 ? 1 : 0;
-  if (c === 10 || c === 13 || /\s/.test(p)) return 1;
-  if ((c >= 0xc0 && c <= 0x24f) || (c >= 0x370 && c <= 0x4ff)) return Math.ceil(p.length / 2);
+  if (isDigit(c)) return Math.ceil(length / 3) + (spaced ? 1 : 0);
+  if (c === 32 || c === 9) return length > 1 ? 1 : 0;
+  if (isSpace(c)) return 1;
+  if (isAccented(c)) return Math.ceil(length / 2);
   // JSON's punctuation runs (`":"`, `","`, `":{"`) are one token each in o200k, per three.
-  if (p.length > 1 && c < 128) return Math.ceil(p.length / 3);
+  if (length > 1 && c < 128) return Math.ceil(length / 3);
   if (c < 128) return 1;
   return c >= 0x3040 ? 1 : 2;
+}
+
+function isLetter(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** Latin letters with accents, Greek and Cyrillic. */
+function isAccented(c: number): boolean {
+  return (c >= 0xc0 && c <= 0x24f) || (c >= 0x370 && c <= 0x4ff);
+}
+
+/** JavaScript's white space (`\s`): Unicode's space separators and line terminators. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 ||
+    c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** JSON's punctuation: `"{}[]:,`. */
+function isJson(c: number): boolean {
+  return c === 34 || c === 123 || c === 125 || c === 91 || c === 93 || c === 58 || c === 44;
 }
 
 /**
@@ -76,21 +131,23 @@ export class TokenScan {
 
   constructor(text: string) {
     this.text = text;
-    const at: number[] = [0], sum: number[] = [0], spaced: number[] = [0];
-    let n = 0, pos = 0, space = false;
-    for (const m of text.matchAll(PIECE)) {
-      const p = m[0];
-      n += pieceTokens(p, space);
-      space = p === " ";
-      pos += p.length;
-      at.push(pos);
-      sum.push(n);
-      spaced.push(space ? 1 : 0);
+    // A piece has a character at least: as many boundaries as characters, and the start.
+    const at = new Int32Array(text.length + 1), sum = new Int32Array(text.length + 1);
+    const spaced = new Uint8Array(text.length + 1);
+    let n = 0, space = false, k = 0;
+    for (let i = 0; i < text.length;) {
+      const end = pieceEnd(text, i);
+      n += pieceTokens(text, i, end, space);
+      space = end === i + 1 && text.charCodeAt(i) === 32;
+      i = end;
+      at[++k] = end;
+      sum[k] = n;
+      spaced[k] = space ? 1 : 0;
     }
     this.tokens = n;
-    this.#at = Int32Array.from(at);
-    this.#sum = Int32Array.from(sum);
-    this.#spaced = Uint8Array.from(spaced);
+    this.#at = at.subarray(0, k + 1);
+    this.#sum = sum.subarray(0, k + 1);
+    this.#spaced = spaced.subarray(0, k + 1);
   }
 
   /**
@@ -104,7 +161,6 @@ export class TokenScan {
       return estimateTokens(whole);
     }
     const last = this.#boundaryBefore(end);
-    const re = new RegExp(PIECE);
     let n = 0, pos = 0, space = false, skipped = false;
     while (pos < whole.length) {
       const inner = pos - at + from;
@@ -119,11 +175,10 @@ export class TokenScan {
         }
         if (inner >= this.#at[last]!) skipped = true; // the readings never met: read it all
       }
-      re.lastIndex = pos;
-      const p = re.exec(whole)![0];
-      n += pieceTokens(p, space);
-      space = p === " ";
-      pos += p.length;
+      const next = pieceEnd(whole, pos);
+      n += pieceTokens(whole, pos, next, space);
+      space = next === pos + 1 && whole.charCodeAt(pos) === 32;
+      pos = next;
     }
     return n;
   }
