@@ -47,22 +47,28 @@ export function boundedUserMessage(
     return { text, tokens: messageTokens(text, shown, scan) };
   };
   const fits = (o: { tokens: number }) => o.tokens <= limits.maxTokens;
+  // A message counts at least its summary's tokens (it follows a line break): a summary over the
+  // ceiling on its own leaves out all the history it can, each cut made without measuring it.
+  const hopeless = scan.tokens - SLACK > limits.maxTokens;
+  const tried = (records: readonly StepRecord[], omitted: number) =>
+    hopeless ? { text: "", tokens: Infinity } : render(records, page, omitted);
   const full = Math.max(1, limits.fullSteps);
   let records = history.map((r, i) => (i < history.length - full ? shorten(r) : r));
   let omitted = 0;
-  let out = render(records, page, omitted);
+  let out = tried(records, omitted);
   // Shorten more of the recent steps, keeping the last two whole as long as possible.
   const first = Math.max(0, history.length - full);
   for (let i = first; !fits(out) && i < history.length - 2; i++) {
     records = records.map((r, j) => (j === i ? shorten(r) : r));
-    out = render(records, page, omitted);
+    out = tried(records, omitted);
   }
   // Leave out the oldest steps, keeping the last one.
   while (!fits(out) && records.length > 1) {
     records = records.slice(1);
     omitted = records[0]!.step - 1;
-    out = render(records, page, omitted);
+    out = tried(records, omitted);
   }
+  if (hopeless) out = render(records, page, omitted);
   if (fits(out)) return out;
   // Cut the DOM summary to what fits, at least a few lines.
   let shown = cutSummary(page, limits.maxTokens - (out.tokens - scan.tokens), 3);
@@ -90,6 +96,12 @@ export function boundedUserMessage(
   }
   return out;
 }
+
+/**
+ * Tokens a summary may lose in a message around it, beyond what the estimate's reading allows (a
+ * space or line break before it merges with the message's line break: none in fact).
+ */
+const SLACK = 2;
 
 /**
  * `estimateTokens(text)` of a message showing `shown`, whose summary is the scanned one or starts
