@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import type { BrowserState, ElementIdentity, ObservedElement } from "../internal/entity/mod.ts";
+import {
+  type BrowserState,
+  type ElementIdentity,
+  estimateTokens,
+  type ObservedElement,
+} from "../internal/entity/mod.ts";
 import { readTrace, type TraceStep, TraceWriter } from "../internal/trace/mod.ts";
 
 function button(id: number, label: string): { kind: "element"; element: ObservedElement } {
@@ -40,6 +45,7 @@ Deno.test("TraceWriter.hooks() asks the page only for the identity of the elemen
     const step = (await readTrace(dir)).find((l): l is TraceStep => l.type === "step");
     assert.deepEqual(asked, [[2]]);
     assert.deepEqual(step?.target?.identity, { id: "b2", path: ["main", "button:2"] });
+    assert.deepEqual(step?.observation.tokens, estimateTokens(STATE.summary));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

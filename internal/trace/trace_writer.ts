@@ -55,6 +55,8 @@ export class TraceWriter implements AsyncDisposable {
     number,
     {
       state: BrowserState;
+      /** The summary's tokens, counted as the request did (its scan is still at hand). */
+      tokens: number;
       shot?: Uint8Array;
       identities?: Map<number, ElementIdentity>;
       model?: TraceStep["model"];
@@ -88,8 +90,9 @@ export class TraceWriter implements AsyncDisposable {
   hooks(): Required<Pick<RunOptions, "onObserved" | "onCall" | "onModelReply" | "onStep">> {
     return {
       onObserved: async (step, state) => {
+        const tokens = tokenScan(state.summary).tokens;
         const shot = await this.#capture();
-        this.#pending.set(step, { state, ...(shot ? { shot } : {}) });
+        this.#pending.set(step, { state, tokens, ...(shot ? { shot } : {}) });
       },
       onCall: async (step, call) => {
         const entry = this.#pending.get(step);
@@ -182,7 +185,7 @@ export class TraceWriter implements AsyncDisposable {
       title: state?.title ?? "",
       observation: {
         fingerprint: state ? fingerprint(state.summary) : "",
-        tokens: state ? tokenScan(state.summary).tokens : 0,
+        tokens: entry?.tokens ?? 0,
         elements: state?.lines.filter((l) => l.kind === "element").length ?? 0,
       },
       ...(entry?.model ? { model: entry.model } : {}),
