@@ -184,6 +184,7 @@ function taskOptions(
       await browser.ready?.().catch(() => {/* the run ends on browser.lost */});
       await t.onObserved(step, state);
     },
+    onCall: t.onCall,
     onModelReply: (step, reply) => {
       t.onModelReply(step, reply);
       p.onModelReply(step, reply);

@@ -60,6 +60,26 @@ Deno.test("viewDiff() pairs a short text that now reads otherwise in its place, 
   assert.deepEqual(d.lines, ["The summary is ready for you now."]);
 });
 
+Deno.test("viewDiff() pairs each text that went with the first new one it could have become, each once, in a region whose every line changed", () => {
+  const long = "Your basket holds several items waiting";
+  const before = [el(1, "Home"), text(`${long} (3)`), text("Status: open")];
+  const after = [el(1, "Home"), text("Status: closed"), text(`${long} (4)`), text("Spare")];
+  for (let i = 0; i < 1000; i++) {
+    before.push(text(`Parcel ${i} left the depot this morning early`));
+    after.push(text(`Receipt ${i} reached its owner yesterday evening late`));
+  }
+  const d = viewDiff(view(before), view(after));
+  assert.deepEqual(d.changes, [
+    { from: `${long} (3)`, to: `${long} (4)` },
+    { from: "Status: open", to: "Status: closed" },
+  ]);
+  assert.equal(d.gone.length, 1000);
+  assert.deepEqual(d.lines.slice(0, 2), [
+    "Spare",
+    "Receipt 0 reached its owner yesterday evening late",
+  ]);
+});
+
 Deno.test("viewDiff() never pairs a heading with plain text, and lists new headings apart", () => {
   const d = viewDiff(view([el(1, "Go"), text("Idle")]), view([el(1, "Go"), text("Done", 2)]));
   assert.deepEqual(d.changes, []);

@@ -262,6 +262,7 @@ class TaskRun implements Disposable {
     state: BrowserState,
     reply: ModelReply,
   ): Promise<RunResult | undefined> {
+    if (reply.call) await this.#o.onCall?.(step, reply.call);
     const t0 = performance.now();
     // A malformed tool call is the step's error, which the model reads and corrects.
     const acted: Acted = reply.error

@@ -1,4 +1,4 @@
-import type { BrowserState, StepRecord, VerificationWall } from "../entity/mod.ts";
+import type { BrowserState, StepRecord, ToolCall, VerificationWall } from "../entity/mod.ts";
 import { estimateCost, type ModelReply } from "../llm/mod.ts";
 import type { PolicyEvent, ToolContext, ToolRegistry } from "../tools/mod.ts";
 import type { LoopLimits } from "./loop_guard.ts";
@@ -75,6 +75,11 @@ export interface RunOptions {
    * model saw, and takes no time of its own while the model thinks.
    */
   onObserved?: (step: number, state: BrowserState) => void | Promise<void>;
+  /**
+   * Called with the call the model chose, and awaited before the step acts on it: what a trace
+   * reads of the call's target (what identifies it) is read from the page the model saw.
+   */
+  onCall?: (step: number, call: ToolCall) => void | Promise<void>;
   /** Called with each model reply's token usage and latency (traces). */
   onModelReply?: (
     step: number,

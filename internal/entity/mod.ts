@@ -17,7 +17,7 @@ export * from "./outcome.ts";
 export type { VerificationKind, VerificationWall } from "./verification.ts";
 export { verificationJson } from "./verification.ts";
 export { type PageTool, pageToolLine } from "./page_tool.ts";
-export { estimateTokens } from "./tokens.ts";
+export { estimateTokens, TokenScan, tokenScan } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */

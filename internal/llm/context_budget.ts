@@ -4,8 +4,10 @@ import {
   type Effect,
   estimateTokens,
   type StepRecord,
+  type TokenScan,
+  tokenScan,
 } from "../entity/mod.ts";
-import { userMessage } from "./prompt.ts";
+import { pageToolLines, userMessage } from "./prompt.ts";
 import { isAddressArg, urlsIn } from "./url_names.ts";
 
 /** How large a step's user message may grow. */
@@ -38,30 +40,38 @@ export function boundedUserMessage(
   limits: ContextLimits,
 ): { text: string; tokens: number } {
   let shownTask = task;
+  // The page's summary is read once: each render counts only what lies around it.
+  const scan = tokenScan(page.summary);
   const render = (records: readonly StepRecord[], shown: BrowserState, omitted: number) => {
     const text = userMessage(shownTask, records, shown, omitted, limits.steps);
-    return { text, tokens: estimateTokens(text) };
+    return { text, tokens: messageTokens(text, shown, scan) };
   };
   const fits = (o: { tokens: number }) => o.tokens <= limits.maxTokens;
+  // A message counts at least its summary's tokens (it follows a line break): a summary over the
+  // ceiling on its own leaves out all the history it can, each cut made without measuring it.
+  const hopeless = scan.tokens - SLACK > limits.maxTokens;
+  const tried = (records: readonly StepRecord[], omitted: number) =>
+    hopeless ? { text: "", tokens: Infinity } : render(records, page, omitted);
   const full = Math.max(1, limits.fullSteps);
   let records = history.map((r, i) => (i < history.length - full ? shorten(r) : r));
   let omitted = 0;
-  let out = render(records, page, omitted);
+  let out = tried(records, omitted);
   // Shorten more of the recent steps, keeping the last two whole as long as possible.
   const first = Math.max(0, history.length - full);
   for (let i = first; !fits(out) && i < history.length - 2; i++) {
     records = records.map((r, j) => (j === i ? shorten(r) : r));
-    out = render(records, page, omitted);
+    out = tried(records, omitted);
   }
   // Leave out the oldest steps, keeping the last one.
   while (!fits(out) && records.length > 1) {
     records = records.slice(1);
     omitted = records[0]!.step - 1;
-    out = render(records, page, omitted);
+    out = tried(records, omitted);
   }
+  if (hopeless) out = render(records, page, omitted);
   if (fits(out)) return out;
   // Cut the DOM summary to what fits, at least a few lines.
-  let shown = cutSummary(page, limits.maxTokens - (out.tokens - estimateTokens(page.summary)), 3);
+  let shown = cutSummary(page, limits.maxTokens - (out.tokens - scan.tokens), 3);
   out = render(records, shown, omitted);
   if (fits(out)) return out;
   // The last resort: every step short, then none, then no page lines, a short title and URL.
@@ -85,6 +95,31 @@ export function boundedUserMessage(
     out = render(records, { ...bare, summary: "" }, omitted);
   }
   return out;
+}
+
+/**
+ * Tokens a summary may lose in a message around it, beyond what the estimate's reading allows (a
+ * space or line break before it merges with the message's line break: none in fact).
+ */
+const SLACK = 2;
+
+/**
+ * `estimateTokens(text)` of a message showing `shown`, whose summary is the scanned one or starts
+ * like it (a cut one): the summary's pieces are counted from the scan.
+ */
+function messageTokens(text: string, shown: BrowserState, scan: TokenScan): number {
+  const summary = shown.summary;
+  const at = text.length - pageToolLines(shown.pageTools ?? []).length - summary.length;
+  return scan.within(text, at, 0, sharedStart(summary, scan.text));
+}
+
+/** How many characters `a` and `b` start with alike. */
+function sharedStart(a: string, b: string): number {
+  if (a === b) return a.length;
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }
 
 /** The page with its summary cut to `room` tokens (at least `minLines` lines), said in a line. */

@@ -100,7 +100,7 @@ const MAX_PAGE_TOOLS = 20;
  * `PAGE TOOLS` and one line per tool the page declares (`pageToolLine`), inside CURRENT PAGE:
  * what a page declares is page content, never part of the system prompt or the tool list.
  */
-function pageToolLines(tools: readonly PageTool[]): string {
+export function pageToolLines(tools: readonly PageTool[]): string {
   if (tools.length === 0) return "";
   const lines = tools.slice(0, MAX_PAGE_TOOLS).map((t) => `- ${pageToolLine(t)}`);
   if (tools.length > MAX_PAGE_TOOLS) lines.push(`(and ${tools.length - MAX_PAGE_TOOLS} more)`);

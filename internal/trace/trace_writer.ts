@@ -1,11 +1,12 @@
 import {
   type BrowserState,
   type ElementIdentity,
-  estimateTokens,
   type StepRecord,
+  tokenScan,
   verificationJson,
 } from "../entity/mod.ts";
 import type { RunOptions, RunResult } from "../agent/mod.ts";
+import { idOf } from "../tools/mod.ts";
 import { recordTarget } from "./replay_target.ts";
 import { writeReport } from "./report_html.ts";
 import type { TraceAnswer, TraceDecision, TraceEnd, TraceLine, TraceStep } from "./trace_lines.ts";
@@ -23,7 +24,8 @@ export interface TraceOptions {
   screenshot?: () => Promise<Uint8Array>;
   /**
    * What identifies the observed elements apart from role and name (`BrowserPort.identify`),
-   * read while the model thinks, so a step's target records it for replays to heal by.
+   * read for the element a call targets before the step acts, so a step's target records it for
+   * replays to heal by.
    */
   identify?: (ids: readonly number[]) => Promise<(ElementIdentity | undefined)[]>;
   /** Where the browser is, for the final page the report shows; none when absent. */
@@ -53,6 +55,8 @@ export class TraceWriter implements AsyncDisposable {
     number,
     {
       state: BrowserState;
+      /** The summary's tokens, counted as the request did (its scan is still at hand). */
+      tokens: number;
       shot?: Uint8Array;
       identities?: Map<number, ElementIdentity>;
       model?: TraceStep["model"];
@@ -83,15 +87,18 @@ export class TraceWriter implements AsyncDisposable {
   }
 
   /** The callbacks that feed the trace; merge them into the run's options. */
-  hooks(): Required<Pick<RunOptions, "onObserved" | "onModelReply" | "onStep">> {
+  hooks(): Required<Pick<RunOptions, "onObserved" | "onCall" | "onModelReply" | "onStep">> {
     return {
       onObserved: async (step, state) => {
-        const [shot, identities] = await Promise.all([this.#capture(), this.#identify(state)]);
-        this.#pending.set(step, {
-          state,
-          ...(shot ? { shot } : {}),
-          ...(identities ? { identities } : {}),
-        });
+        const tokens = tokenScan(state.summary).tokens;
+        const shot = await this.#capture();
+        this.#pending.set(step, { state, tokens, ...(shot ? { shot } : {}) });
+      },
+      onCall: async (step, call) => {
+        const entry = this.#pending.get(step);
+        if (!entry) return;
+        const identities = await this.#identify(entry.state, idOf(call.args));
+        if (identities) entry.identities = identities;
       },
       onModelReply: (step, reply) => {
         const entry = this.#pending.get(step);
@@ -178,7 +185,7 @@ export class TraceWriter implements AsyncDisposable {
       title: state?.title ?? "",
       observation: {
         fingerprint: state ? fingerprint(state.summary) : "",
-        tokens: state ? estimateTokens(state.summary) : 0,
+        tokens: entry?.tokens ?? 0,
         elements: state?.lines.filter((l) => l.kind === "element").length ?? 0,
       },
       ...(entry?.model ? { model: entry.model } : {}),
@@ -229,19 +236,19 @@ export class TraceWriter implements AsyncDisposable {
     }
   }
 
-  /** The observed elements' identities by ID; none when the page cannot tell (it navigated). */
-  async #identify(state: BrowserState): Promise<Map<number, ElementIdentity> | undefined> {
-    if (!this.#options.identify) return undefined;
-    const ids = state.lines.flatMap((l) => l.kind === "element" ? [l.element.id] : []);
-    if (ids.length === 0) return undefined;
+  /**
+   * What identifies the observed element `id` (the one a call targets: only the target is
+   * recorded), by ID; none when the page cannot tell (it navigated).
+   */
+  async #identify(
+    state: BrowserState,
+    id: number | undefined,
+  ): Promise<Map<number, ElementIdentity> | undefined> {
+    if (!this.#options.identify || id === undefined) return undefined;
+    if (!state.lines.some((l) => l.kind === "element" && l.element.id === id)) return undefined;
     try {
-      const found = await this.#options.identify(ids);
-      const out = new Map<number, ElementIdentity>();
-      ids.forEach((id, i) => {
-        const identity = found[i];
-        if (identity) out.set(id, identity);
-      });
-      return out;
+      const [identity] = await this.#options.identify([id]);
+      return new Map(identity ? [[id, identity]] : []);
     } catch {
       // A page that navigates or closes meanwhile leaves targets without identity: no healing.
       return undefined;

@@ -203,16 +203,7 @@ function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
     was.elements.length + is.elements.length === 0 && was.texts.length === is.texts.length &&
     was.texts.every((t, i) => t === is.texts[i])
   ) return;
-  const gone = minus(was.texts, is.texts), added = minus(is.texts, was.texts);
-  // A line that now reads otherwise is one of the same kind (text, or heading of one level).
-  const kind = (t: string) => HEADING.exec(t)?.[0] ?? "";
-  const left = [...added];
-  for (const from of gone) {
-    const at = left.findIndex((t) => kind(t) === kind(from) && akin(bare(t), bare(from)));
-    if (at < 0) diff.gone.push(bare(from));
-    else diff.changes.push({ from: bare(from), to: bare(left.splice(at, 1)[0]!) });
-  }
-  for (const t of left) (kind(t) ? diff.headings : diff.lines).push(bare(t));
+  pairTexts(minus(was.texts, is.texts), minus(is.texts, was.texts), diff);
   // Elements only one view lists: the same-looking ones were drawn again under a new number.
   const olds = new Map<string, ObservedElement[]>();
   for (const el of was.elements) {
@@ -233,13 +224,57 @@ function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
 }
 
 /**
- * Two texts one could have become the other: short ones (a count, a status word), or ones that
- * share a word (`Total: 3 items` → `Total: 4 items`). Otherwise one went and the other came.
+ * Each text that went paired, in order, with the first new one it could have become, each used
+ * once: one of the same kind (text, or heading of one level) that is short, as it is (a count, a
+ * status word), or shares a word with it (`Total: 3 items` → `Total: 4 items`). Otherwise one
+ * went and the other came. The new texts are listed by kind and by word, so that a region whose
+ * every line changed is paired in linear time.
  */
-function akin(a: string, b: string): boolean {
-  if (a.length <= 24 && b.length <= 24) return true;
-  const words = new Set(a.toLowerCase().match(/\p{L}{3,}/gu) ?? []);
-  return (b.toLowerCase().match(/\p{L}{3,}/gu) ?? []).some((w) => words.has(w));
+function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
+  const kind = (t: string) => HEADING.exec(t)?.[0] ?? "";
+  // `kind\n` lists the short texts of a kind, `kind\nword` the texts of a kind with that word.
+  const lists = new Map<string, { at: number[]; next: number }>();
+  const list = (key: string, i: number) => {
+    const l = lists.get(key);
+    if (l) l.at.push(i);
+    else lists.set(key, { at: [i], next: 0 });
+  };
+  added.forEach((t, i) => {
+    const text = bare(t);
+    if (text.length <= SHORT) list(`${kind(t)}\n`, i);
+    for (const w of wordsOf(text)) list(`${kind(t)}\n${w}`, i);
+  });
+  const taken = new Set<number>();
+  // The first index under `key` not taken yet; the taken ones before it are not read again.
+  const first = (key: string): number | undefined => {
+    const l = lists.get(key);
+    while (l && l.next < l.at.length && taken.has(l.at[l.next]!)) l.next++;
+    return l?.at[l.next];
+  };
+  for (const from of gone) {
+    const text = bare(from);
+    let at = text.length <= SHORT ? first(`${kind(from)}\n`) : undefined;
+    for (const w of wordsOf(text)) {
+      const i = first(`${kind(from)}\n${w}`);
+      if (i !== undefined && (at === undefined || i < at)) at = i;
+    }
+    if (at === undefined) diff.gone.push(text);
+    else {
+      taken.add(at);
+      diff.changes.push({ from: text, to: bare(added[at]!) });
+    }
+  }
+  added.forEach((t, i) => {
+    if (!taken.has(i)) (kind(t) ? diff.headings : diff.lines).push(bare(t));
+  });
+}
+
+/** Texts up to this length can have become one another whatever they say. */
+const SHORT = 24;
+
+/** The words of three letters or more of a text, in lower case. */
+function wordsOf(text: string): Set<string> {
+  return new Set(text.toLowerCase().match(/\p{L}{3,}/gu) ?? []);
 }
 
 function bare(text: string): string {
