@@ -117,8 +117,12 @@ export function judgeEffects(
   if (failed) verdict.falseSuccess.push(failed);
   const sameDoc = before.url === after.url;
   const changes = sameDoc ? changedKeys(before, after, bg) : [`url ${after.url}`];
+  // A page asked for that had not answered at the cap is named by the report ("the page … has
+  // not answered yet"): the navigation to come is said, not "nothing changed".
+  const loading = outcome.settle?.kind === "capped" && outcome.settle.loading === true;
   const reported = outcome.effects.some(saysChange) || (outcome.loaded ?? 0) > 0 ||
-    outcome.newTab !== undefined || outcome.dialogs.length > 0 || outcome.downloads.length > 0;
+    outcome.newTab !== undefined || outcome.dialogs.length > 0 || outcome.downloads.length > 0 ||
+    loading;
   if (!reported && changes.length > 0) {
     verdict.falseNothing.push(...changes.slice(0, 3).map((k) => describe(k, before, after)));
   }
