@@ -18,7 +18,7 @@ const SPELLED = { elements: 5, changes: 4, lines: 4, gone: 3, shown: 4, hidden: 
  * @example
  * ```ts
  * renderOutcome(reconcile(clicked, lastView, nextView));
- * // `Clicked [21]. [21] (icon: share) is now selected.` where the engine saw no text change
+ * // `Clicked [21]. [21] is now selected.` where the engine saw no change of text
  * ```
  */
 export function reconcile(
