@@ -8,7 +8,7 @@ import {
   type ToolSpec,
 } from "../entity/mod.ts";
 import { boundedUserMessage, estimateTokens, type ModelReply, systemPrompt } from "../llm/mod.ts";
-import { describeTarget, reconcile, renderOutcome, renderWall } from "../tools/mod.ts";
+import { agreeingResult, describeTarget, renderWall } from "../tools/mod.ts";
 import { Budget } from "./budget.ts";
 import { fingerprint, LoopGuard } from "./loop_guard.ts";
 import { type RunOptions, type RunResult, runResult } from "./run_types.ts";
@@ -337,7 +337,9 @@ class TaskRun implements Disposable {
     let record = this.#unpublished;
     this.#unpublished = undefined;
     if (!record) return;
-    if (next && this.#lastView) record = agreeing(record, this.#lastView, next);
+    if (next && this.#lastView) {
+      record = { ...record, result: agreeingResult(record.result, this.#lastView, next) };
+    }
     const final: StepRecord = mark
       ? {
         ...record,
@@ -370,19 +372,6 @@ class TaskRun implements Disposable {
     const why = this.#o.browser.lost.reason;
     return this.#end("error", why instanceof Error ? why.message : "The browser closed or crashed");
   }
-}
-
-/** The step with its report made the difference of the views before and after it. */
-function agreeing(record: StepRecord, before: BrowserState, after: BrowserState): StepRecord {
-  const outcome = record.result.outcome;
-  if (!outcome) return record;
-  const said = renderOutcome(outcome);
-  // Only the outcome's own sentence is replaced; what the step added to it stays.
-  if (!record.result.text.includes(said)) return record;
-  const agreed = reconcile(outcome, before, after);
-  if (agreed === outcome) return record;
-  const text = record.result.text.replace(said, () => renderOutcome(agreed));
-  return { ...record, result: { ...record.result, text, outcome: agreed } };
 }
 
 function noToolResult(): ToolResult {

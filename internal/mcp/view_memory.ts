@@ -1,5 +1,5 @@
 import type { BrowserState, ToolResult } from "../entity/mod.ts";
-import { type BrowserPort, reconcile, renderOutcome, type Tool } from "../tools/mod.ts";
+import { agreeingResult, type BrowserPort, type Tool } from "../tools/mod.ts";
 
 /**
  * What the client last read of the page, so that an action's report is the difference of that
@@ -43,13 +43,7 @@ export class ViewMemory {
     if (effect !== "acts" || !before || !result.outcome) return result;
     const after = await browser.observe().catch(() => undefined);
     this.#last = after;
-    if (!after) return result;
-    const said = renderOutcome(result.outcome);
-    if (!result.text.includes(said)) return result;
-    const agreed = reconcile(result.outcome, before, after);
-    if (agreed === result.outcome) return result;
-    const text = result.text.replace(said, () => renderOutcome(agreed));
-    return { ...result, text, outcome: agreed };
+    return after ? agreeingResult(result, before, after) : result;
   }
 
   /** `browser` whose observations during a reading tool are remembered as the client's view. */

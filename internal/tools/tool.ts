@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ActOptions, type BrowserPort, renderOutcome } from "../browser/mod.ts";
+import { type ActOptions, type BrowserPort, reconcile, renderOutcome } from "../browser/mod.ts";
 import type { ActionOutcome, BrowserState, ToolResult } from "../entity/mod.ts";
 import { type ArgsJson, argsJsonSchema, type ArgsSchema } from "./arg_schema.ts";
 
@@ -30,6 +30,26 @@ export function actionResult(outcome: ActionOutcome): ToolResult {
   const text = renderOutcome(outcome);
   if (outcome.blocked.length > 0) return { ok: false, kind: "blocked", text, outcome };
   return { ok: true, text, outcome };
+}
+
+/**
+ * The result with its report made the difference of the views before and after the action
+ * (see `reconcile`): only the outcome's own sentence is replaced, what the tool or the step
+ * added to it stays. The agent's step and MCP's call both report so.
+ */
+export function agreeingResult(
+  result: ToolResult,
+  before: BrowserState,
+  after: BrowserState,
+): ToolResult {
+  const outcome = result.outcome;
+  if (!outcome) return result;
+  const said = renderOutcome(outcome);
+  if (!result.text.includes(said)) return result;
+  const agreed = reconcile(outcome, before, after);
+  if (agreed === outcome) return result;
+  const text = result.text.replace(said, () => renderOutcome(agreed));
+  return { ...result, text, outcome: agreed };
 }
 
 /** A tool call seen as the agent's call it amounts to, for {@link Tool.actsAs}. */
