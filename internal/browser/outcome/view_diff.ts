@@ -1,5 +1,5 @@
 import type { BrowserState, Effect, ObservedElement, SummaryLine } from "../../entity/mod.ts";
-import { cut } from "../shared/text.ts";
+import { cut, readGlyph } from "../shared/text.ts";
 
 /**
  * How one element the model was shown reads differently in the next view: the `element` effect's
@@ -140,18 +140,15 @@ function elementChange(a: ObservedElement, b: ObservedElement): ElementChange | 
   };
 }
 
-/** The glyph a check box or radio button's label starts with (☑ ☐ ◉ ○). */
-const GLYPH = /^[☑☐◉○] /;
-
 /** The state a check box's or radio button's glyph shows, as the view's states name it. */
 function glyphState(el: ObservedElement): string[] {
-  return el.label.startsWith("☑ ") || el.label.startsWith("◉ ") ? ["CHECKED"] : [];
+  return readGlyph(el.label).checked ? ["CHECKED"] : [];
 }
 
 /** What an element reads: its value when it has one, else its label (without its glyph). */
 function readOf(el: ObservedElement): string {
   if (el.value !== undefined) return el.value;
-  const label = el.label.replace(GLYPH, "");
+  const label = readGlyph(el.label).rest;
   return [label, el.icon ? `(icon: ${el.icon})` : ""].filter(Boolean).join(" ");
 }
 

@@ -32,3 +32,14 @@ export const MASK = "••••";
 export function toggleGlyph(type: string, checked: boolean): string {
   return type === "radio" ? (checked ? "◉" : "○") : (checked ? "☑" : "☐");
 }
+
+/** A label read back: whether its {@link toggleGlyph} says checked, and the label without it. */
+export function readGlyph(label: string): { checked?: boolean; rest: string } {
+  for (const type of ["checkbox", "radio"]) {
+    for (const checked of [true, false]) {
+      const glyph = `${toggleGlyph(type, checked)} `;
+      if (label.startsWith(glyph)) return { checked, rest: label.slice(glyph.length) };
+    }
+  }
+  return { rest: label };
+}
