@@ -4,7 +4,7 @@ import type { Did } from "./action_runner.ts";
 import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
 import type { Effect } from "../../entity/mod.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
-import { cut } from "../shared/text.ts";
+import { cut, norm } from "../shared/text.ts";
 import { arrived, NOTHING, type Place, placesIn, type Sight, textSight } from "./text_sight.ts";
 
 /** What {@link waitStep} waits for: a time, or a text to show (or to go) within a time. */
@@ -59,7 +59,10 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
   const before = await look(page, text) ?? NOTHING;
   if (!appear && placesIn(before) === 0) return { did: `${shown} does not show` };
   // It came after the view the model read, before the wait began: that is what it waited for.
-  if (appear && request.seen !== undefined && placesIn(before) > 0 && !reads(request.seen, text)) {
+  if (
+    appear && request.seen !== undefined && placesIn(before) > 0 &&
+    !norm(request.seen).includes(norm(text))
+  ) {
     const came = [...before.place.values()];
     return {
       did: `${shown} shows (it came after the view you last read)`,
@@ -90,12 +93,6 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
       })`
       : `Waited ${took()}: ${shown} did not appear`,
   };
-}
-
-/** `view` reads `text`, whatever the case and spacing. */
-function reads(view: string, text: string): boolean {
-  const squeeze = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
-  return squeeze(view).includes(squeeze(text));
 }
 
 /**
