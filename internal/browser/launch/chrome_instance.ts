@@ -222,7 +222,7 @@ export class ChromeInstance implements AsyncDisposable {
       if (what.text !== undefined) {
         await page.waitForFunction(
           (text: string) => (document.body?.innerText ?? "").includes(text),
-          { timeout: timeoutMs, polling: WAITS.textPoll.ms },
+          { timeout: timeoutMs, polling: WAITS.textLook.ms },
           what.text,
         );
       }

@@ -70,8 +70,9 @@ export const WAITS = Object.freeze(
     },
     textLook: {
       ms: 100,
-      reason: "a wait for a text looks again this often, as a person glancing at the page; a " +
-        "look walks every frame as find does (tens of ms on most pages)",
+      reason: "a wait for a text (wait, the chrome module's chrome_wait_for) looks again this " +
+        "often, as a person glancing at the page; a look walks every frame as find does (tens " +
+        "of ms on most pages)",
     },
     walkRetry: {
       ms: 50,
@@ -142,11 +143,6 @@ export const WAITS = Object.freeze(
       ms: 5000,
       reason: "a tab's title for a tab list: a busy tab answers late, and its list entry goes " +
         "without a title rather than hold the list",
-    },
-    textPoll: {
-      ms: 100,
-      reason: "how often a wait for a text (chrome_wait_for) looks at the page: a text that " +
-        "shows is seen within a frame or so, at little cost to the page",
     },
     script: {
       ms: 30_000,
