@@ -15,6 +15,8 @@ import { agreeingResult, type BrowserPort, type Tool } from "../tools/mod.ts";
  */
 export class ViewMemory {
   #last: BrowserState | undefined;
+  /** The options that view was observed with: the view after an action is taken alike. */
+  #options: Parameters<BrowserPort["observe"]>[0];
   /** A reading tool is running: the views it takes are the client's. */
   #reading = false;
   /** The one stand-in for each browser (tools keep state per browser object). */
@@ -41,7 +43,7 @@ export class ViewMemory {
     // Another page or tab: the client reads it afresh before its next report is compared.
     if (effect === "leaves") this.#last = undefined;
     if (effect !== "acts" || !before || !result.outcome) return result;
-    const after = await browser.observe().catch(() => undefined);
+    const after = await browser.observe(this.#options).catch(() => undefined);
     this.#last = after;
     return after ? agreeingResult(result, before, after) : result;
   }
@@ -55,7 +57,7 @@ export class ViewMemory {
         if (key === "observe") {
           return async (...args: Parameters<BrowserPort["observe"]>) => {
             const state = await target.observe(...args);
-            if (this.#reading) this.#last = state;
+            if (this.#reading) [this.#last, this.#options] = [state, args[0]];
             return state;
           };
         }
