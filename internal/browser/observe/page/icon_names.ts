@@ -156,7 +156,7 @@ export function iconName(el: Element): string {
  * spriteName(el); // "boost" for <i class="icon boost">
  * ```
  */
-export function spriteName(el: Element): string {
+function spriteName(el: Element): string {
   const list = el.classList;
   if (list.length < 2 || ![...list].some((t) => sprites.has(t.toLowerCase()))) return "";
   for (const token of list) {

@@ -30,7 +30,7 @@ const HUES: readonly [number, string][] = [
 ];
 
 /** The word for a colour, or "" for one that reads as no colour (white, a light grey). */
-export function colourWord(c: Rgba): string {
+function colourWord(c: Rgba): string {
   const [r, g, b] = [c[0] / 255, c[1] / 255, c[2] / 255];
   const max = Math.max(r, g, b), min = Math.min(r, g, b);
   const l = (max + min) / 2;

@@ -124,7 +124,7 @@ const INLINE_PX = 32;
  * The item of picture `el` (style `s`, box `r`, under `clip`) outside any control, when it is
  * in the walk's band and carries meaning; null otherwise. `where`: its context's WHERE bits.
  */
-export function pictureItem(
+function pictureItem(
   w: WalkScope,
   el: Element,
   s: CSSStyleDeclaration,

@@ -29,27 +29,26 @@ export function rangeAttrs(el: Element, role: string): string[] {
 }
 
 /**
- * Marks a nameless knob on a track (or a track holding one) as a slider with its value; false
- * when `el` is neither.
+ * Marks a nameless knob on a track (or a track holding one) as a slider with its value; leaves
+ * anything else as it is.
  */
-export function knobSlider(el: Element, item: ElementItem): boolean {
-  if (item.label || item.icon || item.value !== undefined || item.role === "slider") return false;
+export function knobSlider(el: Element, item: ElementItem): void {
+  if (item.label || item.icon || item.value !== undefined || item.role === "slider") return;
   const r = el.getBoundingClientRect();
   let knob: DOMRect | null = null, track: Element | null = null;
   if (r.width <= KNOB_PX && r.height <= KNOB_PX) {
-    if (!placed(el)) return false;
+    if (!placed(el)) return;
     knob = r;
     track = trackOf(el, r);
   } else if (isTrack(r, KNOB_PX)) {
     const k = knobIn(el);
     if (k) [knob, track] = [k, el];
   }
-  if (!knob || !track) return false;
+  if (!knob || !track) return;
   const t = track.getBoundingClientRect();
   const at = Math.round((100 * (knob.left + knob.width / 2 - t.left)) / t.width);
   item.attrs.push("slider");
   item.value = numberBeside(track) ?? `${Math.max(0, Math.min(100, at))}%`;
-  return true;
 }
 
 /** Whether box `t` is a horizontal track for a knob `knob` px wide. */
