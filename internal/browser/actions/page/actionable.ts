@@ -294,7 +294,7 @@ function describe(el: Element): string {
 }
 
 /** Whether an event on `hit` reaches `el`: `hit` is in it, or is (in) its label, or its control. */
-function landsOn(el: Element, hit: Element | null): boolean {
+export function landsOn(el: Element, hit: Element | null): boolean {
   for (let n: Node | null = hit; n; n = composedParent(n)) {
     if (n === el) return true;
     if (n instanceof HTMLLabelElement && n.control === el) return true;

@@ -12,6 +12,7 @@
 import { composedParent, deepElementFromPoint } from "../../../runtime/page/dom.ts";
 import { type Box, type ElementItem, type PageItem, WHERE } from "../../../shared/walk_types.ts";
 import type { WalkScope } from "./scope.ts";
+import { landsOn } from "../../../actions/page/actionable.ts";
 import { intersects, rgba } from "../paint.ts";
 
 /** Points of a control's box tried, as shares of its width and height (the pipeline's). */
@@ -22,15 +23,6 @@ const POINTS: readonly [number, number][] = [
   [0.25, 0.7],
   [0.75, 0.7],
 ];
-
-/** Whether a click at `hit` reaches `el`: `hit` is in it, or is its label or its control. */
-function landsOn(el: Element, hit: Element | null): boolean {
-  for (let n: Node | null = hit; n; n = composedParent(n)) {
-    if (n === el) return true;
-    if (n instanceof HTMLLabelElement && n.control === el) return true;
-  }
-  return !!hit && (el as HTMLLabelElement).control === hit;
-}
 
 /**
  * Whether the element drawn at `hit` belongs to a layer that keeps a person from a control with
