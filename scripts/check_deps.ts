@@ -60,16 +60,16 @@ const PAGE_VALUE_IMPORTS: Record<string, string> = {};
  */
 const FEATURES: Record<string, readonly string[]> = {
   // The one action path: it settles, reports effects, answers dialogs, closes banners, watches
-  // downloads and tabs, guards domains, takes the port's option types; in-page verbs use the
-  // runtime's DOM helpers and what the walk calls hidden.
+  // downloads and tabs, guards domains, starts outcomes; in-page verbs use the runtime's DOM
+  // helpers and what the walk calls hidden.
   actions: [
     "banners",
-    "browser_port.ts",
     "dialogs",
     "domains",
     "downloads",
     "effects",
     "observe",
+    "outcome",
     "runtime",
     "settle",
     "tabs",
@@ -79,8 +79,8 @@ const FEATURES: Record<string, readonly string[]> = {
   // A prompt held open is worded by the outcome's renderer.
   dialogs: ["outcome"],
   domains: [],
-  // Downloads are set up on the browser's own CDP session.
-  downloads: ["launch"],
+  // Downloads are set up on a browser-level CDP session the session's core hands over.
+  downloads: [],
   // What an action changed is read with the walk's roles and states, the action's activity and
   // the runtime's DOM helpers.
   effects: ["observe", "runtime", "settle"],
@@ -106,9 +106,9 @@ const FEATURES: Record<string, readonly string[]> = {
   screenshots: ["runtime"],
   settle: ["runtime"],
   shared: [],
-  // Opening, switching and closing tabs are actions, a new tab's banners are closed, and its
-  // first settle counts requests as settling does (one definition of network idle).
-  tabs: ["actions", "banners", "settle"],
+  // A new tab's banners are closed, its domain guarded, its first settle counts requests as
+  // settling does (one definition of network idle); switching and closing are worded outcomes.
+  tabs: ["banners", "domains", "outcome", "settle"],
   verification: ["runtime"],
   // A page's tool runs as an action, and may open a prompt.
   webmcp: ["actions", "dialogs", "runtime"],

@@ -15,9 +15,12 @@ import type { HistoryAction, WaitOptions } from "./actions/page_controls.ts";
 import type { Screenshot, ScreenshotOptions } from "./screenshots/screenshot.ts";
 import type { FocusedInfo } from "./runtime/page_runtime.ts";
 import type { PromptAnswer } from "./dialogs/dialog_answers.ts";
+import type { ClickOptions, DragOptions, TypeOptions } from "./actions/element_verbs.ts";
 
 export type {
   ActOptions,
+  ClickOptions,
+  DragOptions,
   FindResult,
   FocusedInfo,
   HistoryAction,
@@ -25,34 +28,12 @@ export type {
   PromptAnswer,
   Screenshot,
   ScreenshotOptions,
+  TypeOptions,
   WaitOptions,
 };
 
-/** How {@link BrowserPort.click} presses: which button, how many times, or by script (`force`). */
-export interface ClickOptions extends ActOptions {
-  double?: boolean;
-  button?: "left" | "right";
-  /** A script click without the checks before acting: only when the model asks for it. */
-  force?: boolean;
-}
-
-/** Where {@link BrowserPort.drag} drops: an element's ID or a text the page shows, and/or pixels. */
-export interface DragOptions extends ActOptions {
-  to?: number | string;
-  dx?: number;
-  dy?: number;
-}
-
 export type { ScrollDirection } from "./actions/page_steps.ts";
 import type { ScrollDirection } from "./actions/page_steps.ts";
-
-/** Options of {@link BrowserPort.type}. */
-export interface TypeOptions extends ActOptions {
-  /** Replace the field's text (default) or add to its end. */
-  clear?: boolean;
-  /** Type key by key whatever the length (the recovery ladder's other way of input). */
-  keyByKey?: boolean;
-}
 
 /**
  * What tools, the agent, the MCP server and modules may do with the browser: observe, act on

@@ -285,7 +285,8 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     const el = await this.#core.element(id);
     const href = await linkTarget(el, id);
     this.#core.domains?.check(href);
-    return openInTab(this.#core.env, id, href, options);
+    const env = this.#core.env;
+    return runAction(env, options, (page) => openInTab(page, env.domains, id, href));
   }
 
   /** The tools the current page declares for agents (see {@link listPageTools}). */

@@ -1,5 +1,10 @@
 import type { Browser, BrowserContext, ElementHandle, Page } from "puppeteer-core";
-import { type BrowserOptions, closeBrowser, type OpenedBrowser } from "./launch/browser_launch.ts";
+import {
+  browserCdpSession,
+  type BrowserOptions,
+  closeBrowser,
+  type OpenedBrowser,
+} from "./launch/browser_launch.ts";
 import type { ActionEnv, ActOptions } from "./actions/action_runner.ts";
 import type { PointerEnv } from "./actions/actionability.ts";
 import { BannerCloser } from "./banners/banner_closer.ts";
@@ -96,10 +101,14 @@ export class SessionCore {
       /* the page went away: the runtime installs on first use */
     });
     const [downloads] = await Promise.all([
-      Downloads.start(this.browser, this.setup.downloadsDir ?? "downloads", {
-        contextId: this.context?.id,
-        pages: () => this.tabs.pages,
-      }),
+      Downloads.start(
+        () => browserCdpSession(this.browser),
+        this.setup.downloadsDir ?? "downloads",
+        {
+          contextId: this.context?.id,
+          pages: () => this.tabs.pages,
+        },
+      ),
       page.bringToFront().catch(() => {/* headless pages need no focus */}),
       install,
     ]);

@@ -8,6 +8,7 @@ import {
 } from "../../entity/mod.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import type { DomainGuard } from "../domains/domain_guard.ts";
+import { blankOutcome } from "../outcome/blank_outcome.ts";
 import type { Downloads } from "../downloads/downloads.ts";
 import { EffectProbe, type IdOf } from "../effects/effect_probe.ts";
 import {
@@ -289,23 +290,6 @@ function unsaid(effects: Effect[], saw: Effect[]): Effect[] {
     if (lines.length + gone.length === 0) return [];
     return [{ ...e, ...(e.lines ? { lines } : {}), ...(e.gone ? { gone } : {}) }];
   });
-}
-
-/**
- * An outcome with nothing in it yet: what `did` says, and whether the page's changes are
- * measured (not for switching or closing tabs).
- */
-export function blankOutcome(did: string, measured: boolean): ActionOutcome {
-  return {
-    did,
-    effects: [],
-    measured,
-    capped: false,
-    downloads: [],
-    dialogs: [],
-    blocked: [],
-    banners: [],
-  };
 }
 
 /**

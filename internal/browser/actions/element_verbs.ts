@@ -8,7 +8,6 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome } from "../../entity/mod.ts";
 import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
-import type { DragOptions, TypeOptions } from "../browser_port.ts";
 import { clickElement, type ClickHow, hoverElement, selectText } from "./pointer_verbs.ts";
 import { dragElement, type DropAt } from "./drag_action.ts";
 import { perform } from "./pipeline.ts";
@@ -17,6 +16,29 @@ import type { PointerEnv } from "./actionability.ts";
 import { press, selectOption, typeFocused, typeInto, uploadFile } from "./element_actions.ts";
 import { scrollAround, type ScrollDirection, scrollPage } from "./page_steps.ts";
 import type { PromptAnswer } from "../dialogs/dialog_answers.ts";
+
+/** How `BrowserPort.click` presses: which button, how many times, or by script (`force`). */
+export interface ClickOptions extends ActOptions {
+  double?: boolean;
+  button?: "left" | "right";
+  /** A script click without the checks before acting: only when the model asks for it. */
+  force?: boolean;
+}
+
+/** Where `BrowserPort.drag` drops: an element's ID or a text the page shows, and/or pixels. */
+export interface DragOptions extends ActOptions {
+  to?: number | string;
+  dx?: number;
+  dy?: number;
+}
+
+/** Options of `BrowserPort.type`. */
+export interface TypeOptions extends ActOptions {
+  /** Replace the field's text (default) or add to its end. */
+  clear?: boolean;
+  /** Type key by key whatever the length (the recovery ladder's other way of input). */
+  keyByKey?: boolean;
+}
 
 /** What the verbs need of the session. */
 export interface VerbHost {

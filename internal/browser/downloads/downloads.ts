@@ -1,8 +1,7 @@
 import { basename, extname, join, resolve } from "node:path";
-import type { Browser, CDPSession, Frame, Page } from "puppeteer-core";
+import type { CDPSession, Frame, Page } from "puppeteer-core";
 import type { DownloadRecord } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
-import { browserCdpSession } from "../launch/browser_launch.ts";
 import { WAITS } from "../shared/budgets.ts";
 
 interface Item {
@@ -25,7 +24,7 @@ interface Item {
  *
  * @example
  * ```ts
- * const downloads = await Downloads.start(browser, "./downloads");
+ * const downloads = await Downloads.start(() => browserCdpSession(browser), "./downloads");
  * await el.click();
  * console.log(await downloads.finishPending()); // [{ name: "a.csv", state: "saved", path: "…" }]
  * ```
@@ -45,18 +44,19 @@ export class Downloads implements AsyncDisposable {
   }
 
   /**
-   * Sends the browser's downloads to `dir` (created on the first download). With `contextId`,
-   * only that browser context's; with `pages`, only those started in these tabs' frames.
+   * Sends the browser's downloads to `dir` (created on the first download), on the browser-level
+   * CDP session `attach` opens (the session's port gives it). With `contextId`, only that browser
+   * context's; with `pages`, only those started in these tabs' frames.
    */
   static async start(
-    browser: Browser,
+    attach: () => Promise<CDPSession>,
     dir: string,
     scope: { contextId?: string | undefined; pages?: () => readonly Page[] } = {},
   ): Promise<Downloads> {
     const staging = await Deno.makeTempDir({ prefix: "browser-agent-downloads-" });
     let session: CDPSession;
     try {
-      session = await browserCdpSession(browser);
+      session = await attach();
     } catch (error) {
       await Deno.remove(staging, { recursive: true }).catch(() => {/* best effort */});
       throw error;

@@ -6,35 +6,32 @@
  */
 import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome, BrowserError } from "../../entity/mod.ts";
-import {
-  type ActionEnv,
-  type ActOptions,
-  blankOutcome,
-  runAction,
-} from "../actions/action_runner.ts";
+import { blankOutcome } from "../outcome/blank_outcome.ts";
+import type { DomainGuard } from "../domains/domain_guard.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import { loadPage } from "./load_page.ts";
 
-/** Opens `href` (the link `[id]`) in a new tab, which becomes the current one. */
-export function openInTab(
-  env: ActionEnv,
+/**
+ * Opens `href` (the link `[id]`) in a new tab of `page`'s browser, which becomes the current one;
+ * says so. The body of an action: the session runs it as one (settle, report).
+ */
+export async function openInTab(
+  page: Page,
+  domains: DomainGuard | undefined,
   id: number,
   href: string,
-  options: ActOptions,
-): Promise<ActionOutcome> {
-  return runAction(env, options, async (page) => {
-    const tab = await page.browserContext().newPage();
-    // The allowed-domains rule holds in the new tab before it loads anything (redirects too).
-    await env.domains?.attach(tab);
-    await loadPage(tab, href).catch(
-      async (cause) => {
-        await tab.close().catch(() => {/* it closed already */});
-        const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
-        throw new BrowserError(`Cannot open "${href}" in a new tab: ${why}`, { cause });
-      },
-    );
-    return `Opened [${id}] ${href} in a new tab`;
-  });
+): Promise<string> {
+  const tab = await page.browserContext().newPage();
+  // The allowed-domains rule holds in the new tab before it loads anything (redirects too).
+  await domains?.attach(tab);
+  await loadPage(tab, href).catch(
+    async (cause) => {
+      await tab.close().catch(() => {/* it closed already */});
+      const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
+      throw new BrowserError(`Cannot open "${href}" in a new tab: ${why}`, { cause });
+    },
+  );
+  return `Opened [${id}] ${href} in a new tab`;
 }
 
 /** Brings a tab chosen as current to the front, settles it, clears its banners; says so. */
