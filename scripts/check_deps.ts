@@ -6,12 +6,9 @@
  * (the commands main wires) may use every package, also only through `mod.ts`; nothing under
  * `internal/` imports them.
  *
- * Inside `internal/browser`, it keeps the two worlds apart: code under a `page/` folder runs in
- * the page (bundled into the runtime) and imports only other `page/` code, `shared/` and a
- * feature's `policy.ts`; `shared/` imports only `shared/`; the Deno side imports `page/` code
- * only as types (`import type`), but for the files in {@link PAGE_VALUE_IMPORTS}. Each feature
- * folder (`actions/`, `observe/`, `tabs/`, …) imports only the features its row of
- * {@link FEATURES} lists, and `shared/`.
+ * Inside `internal/browser`, the layers of `scripts/browser_layers.ts`: the page library
+ * (`page/core/` under the page features under the composition roots) apart from the Deno side,
+ * each folder importing only what its row lists, and no circle among the folders.
  *
  * It also seals the boundaries of the three libraries that must stay in one package each:
  * `puppeteer-core` is imported only in `internal/browser`, `openai` only in `internal/llm`, the
@@ -25,6 +22,7 @@
  * Run: deno run --allow-read --allow-run scripts/check_deps.ts [PROJECT_DIR]
  */
 import { dirname, join, relative, resolve } from "node:path";
+import { browserProblems } from "./browser_layers.ts";
 
 const ALLOWED: Record<string, string[]> = {
   entity: [],
@@ -45,74 +43,6 @@ const SEALED: [RegExp, string][] = [
   [/^(npm:)?openai(@|\/|$)/, "llm"],
   [/^(npm:\/?)?@modelcontextprotocol\/sdk(@|\/|$)/, "mcp"],
 ];
-
-/**
- * Deno-side files of `internal/browser` that import values from `page/` code, and why. Each is a
- * debt: in-page code is bundled, not imported.
- */
-const PAGE_VALUE_IMPORTS: Record<string, string> = {};
-
-/**
- * What each feature folder of `internal/browser` may import from the others, beside its own files
- * and `shared/` (what both worlds share); a top-level file is listed by its name. The top-level
- * files (the session, the port, the pending browser) may import every feature. The lists began as
- * the imports of the time: a new edge between features is a decision, made in this table.
- */
-const FEATURES: Record<string, readonly string[]> = {
-  // The one action path: it settles, reports effects, answers dialogs, closes banners, watches
-  // downloads and tabs, guards domains, starts outcomes; in-page verbs use the runtime's DOM
-  // helpers and what the walk calls hidden.
-  actions: [
-    "banners",
-    "dialogs",
-    "domains",
-    "downloads",
-    "effects",
-    "observe",
-    "outcome",
-    "runtime",
-    "settle",
-    "tabs",
-  ],
-  // Closes banners in the page through the runtime.
-  banners: ["runtime"],
-  // A prompt held open is worded by the outcome's renderer.
-  dialogs: ["outcome"],
-  domains: [],
-  // Downloads are set up on a browser-level CDP session the session's core hands over.
-  downloads: [],
-  // What an action changed is read with the walk's roles and states, the action's activity and
-  // the runtime's DOM helpers.
-  effects: ["observe", "runtime", "settle"],
-  // The options carry the observation's; a chrome module instance takes screenshots, keeps its
-  // tabs with Tabs and loads pages as the session does.
-  launch: ["observe", "screenshots", "tabs"],
-  // The walk names options as the select verb does and the focus as effects word it; --vision
-  // observations carry a screenshot.
-  observe: ["actions", "effects", "runtime", "screenshots"],
-  outcome: [],
-  profiles: [],
-  // The in-page runtime's entries bundle every feature's page code; the bridge names them.
-  runtime: [
-    "actions",
-    "banners",
-    "effects",
-    "observe",
-    "screenshots",
-    "settle",
-    "verification",
-    "webmcp",
-  ],
-  screenshots: ["runtime"],
-  settle: ["runtime"],
-  shared: [],
-  // A new tab's banners are closed, its domain guarded, its first settle counts requests as
-  // settling does (one definition of network idle); switching and closing are worded outcomes.
-  tabs: ["banners", "domains", "outcome", "settle"],
-  verification: ["runtime"],
-  // A page's tool runs as an action, and may open a prompt.
-  webmcp: ["actions", "dialogs", "runtime"],
-};
 
 /**
  * Import loops still to break, each as its files (sorted, joined by spaces), and why it is still
@@ -159,75 +89,8 @@ for (const pkg of Deno.readDirSync(internal)) {
   }
 }
 
-// Inside internal/browser: the page's world and the Deno side meet only in shared/; each
-// feature imports only the features its row of FEATURES lists.
-const browserDir = join(internal, "browser");
-for (const entry of Deno.readDirSync(browserDir)) {
-  if (entry.isDirectory && !(entry.name in FEATURES)) {
-    problems.push(
-      `internal/browser/${entry.name}/ is not a known feature: add it to FEATURES in scripts/check_deps.ts with the features it may import`,
-    );
-  }
-}
-for (const file of walk(browserDir)) {
-  const where = relative(browserDir, file);
-  const source = Deno.readTextFileSync(file);
-  const inPage = isPageCode(where);
-  const inShared = where.startsWith("shared/");
-  for (const m of source.matchAll(/^(import|export)(\s+type)?\b[^;]*?from\s*["']([^"']+)["']/gms)) {
-    const spec = m[3]!;
-    const typeOnly = m[2] !== undefined;
-    const path = `internal/browser/${where}`;
-    if (!spec.startsWith(".")) {
-      if (inPage || inShared) {
-        problems.push(
-          `${path} imports "${spec}": in-page and shared code import only project files`,
-        );
-      }
-      continue;
-    }
-    const target = relative(browserDir, resolve(dirname(file), spec));
-    feature(path, spec, where, target);
-    const targetPage = isPageCode(target);
-    const targetShared = target.startsWith("shared/");
-    if (inShared && !targetShared) {
-      problems.push(`${path} imports "${spec}": shared/ code imports only shared/`);
-    } else if (inPage && !targetPage && !targetShared && !target.endsWith("/policy.ts")) {
-      problems.push(
-        `${path} imports "${spec}": in-page code imports only page/ code, shared/ and policy.ts`,
-      );
-    } else if (!inPage && targetPage && !typeOnly && !(where in PAGE_VALUE_IMPORTS)) {
-      problems.push(
-        `${path} imports "${spec}" as a value: the Deno side imports page/ code only as types; move what both sides need to shared/`,
-      );
-    }
-  }
-}
-
-/**
- * Records a problem when the file at `where` (under internal/browser) imports `target` in another
- * feature than its row of {@link FEATURES} lists.
- */
-function feature(path: string, spec: string, where: string, target: string): void {
-  const [own, ...inside] = where.split("/");
-  const [other, ...rest] = target.split("/");
-  if (inside.length === 0 || !own || !other || target.startsWith("..")) return;
-  if (other === own || other === "shared") return;
-  const allowed = FEATURES[own];
-  if (!allowed) return; // reported once per folder (see the check of unknown features)
-  if (allowed.includes(other)) return;
-  const what = rest.length === 0 ? `the top-level file ${other}` : `feature "${other}"`;
-  problems.push(
-    `${path} imports "${spec}": feature "${own}" may import only ${
-      [...allowed, "shared"].join(", ")
-    }, not ${what}; move what both need to shared/, or add "${other}" to its list in FEATURES (scripts/check_deps.ts)`,
-  );
-}
-
-/** Whether a path under internal/browser is in-page code (in a `page/` folder). */
-function isPageCode(path: string): boolean {
-  return path.split("/").slice(0, -1).includes("page");
-}
+// Inside internal/browser: its folders' layers (scripts/browser_layers.ts).
+problems.push(...browserProblems(join(internal, "browser"), walk));
 
 // main.ts and cli/: any package, but only through its mod.ts.
 const wiring = [join(root, "main.ts"), ...walk(join(root, "cli"))];

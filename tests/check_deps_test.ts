@@ -11,7 +11,7 @@ async function checkWith(
 ): Promise<{ code: number; stderr: string }> {
   const dir = await Deno.makeTempDir({ prefix: "check-deps-" });
   try {
-    for (const name of ["internal", "cli"]) {
+    for (const name of ["internal", "cli", "scripts"]) {
       await new Deno.Command("cp", { args: ["-r", join(root, name), dir] }).output();
     }
     for (const name of ["main.ts", "deno.json", "deno.lock"]) {
@@ -24,7 +24,7 @@ async function checkWith(
       await Deno.writeTextFile(join(dir, name), text);
     }
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--allow-read", "--allow-run", join(root, "scripts/check_deps.ts"), dir],
+      args: ["run", "--allow-read", "--allow-run", join(dir, "scripts/check_deps.ts"), dir],
       stdout: "piped",
       stderr: "piped",
     }).output();
@@ -81,19 +81,19 @@ Deno.test("check_deps rejects an import loop between files, type-only imports in
   );
 });
 
-Deno.test("check_deps rejects a feature folder of internal/browser that FEATURES does not list", async () => {
+Deno.test("check_deps rejects a folder of internal/browser that FOLDERS does not list", async () => {
   const { code, stderr } = await checkWith("main.ts", (s) => s, {
     "internal/browser/forms/forms.ts": "export const forms = 1;\n",
   });
   assert.equal(code, 1);
   assert.equal(
     stderr.trim(),
-    "internal/browser/forms/ is not a known feature: add it to FEATURES in scripts/check_deps.ts " +
-      "with the features it may import",
+    "internal/browser/forms/ is not a known feature: add it to FOLDERS in scripts/browser_layers.ts " +
+      "with the folders it may import",
   );
 });
 
-Deno.test("check_deps rejects a feature of internal/browser importing one outside its list in FEATURES", async () => {
+Deno.test("check_deps rejects a folder of internal/browser importing one outside its row in FOLDERS", async () => {
   const { code, stderr } = await checkWith(
     "internal/browser/domains/domain_guard.ts",
     (s) => `import type { renderOutcome } from "../outcome/render_outcome.ts";\n${s}`,
@@ -101,8 +101,73 @@ Deno.test("check_deps rejects a feature of internal/browser importing one outsid
   assert.equal(code, 1);
   assert.equal(
     stderr.trim(),
-    'internal/browser/domains/domain_guard.ts imports "../outcome/render_outcome.ts": feature ' +
-      '"domains" may import only shared, not feature "outcome"; move what both need to shared/, ' +
-      'or add "outcome" to its list in FEATURES (scripts/check_deps.ts)',
+    'internal/browser/domains/domain_guard.ts imports "../outcome/render_outcome.ts": "domains" ' +
+      'may import only shared, not "outcome"; move what both need below them (page/core/ or ' +
+      'shared/), or add "outcome" to its row in FOLDERS (scripts/browser_layers.ts) if that ' +
+      "closes no circle",
+  );
+});
+
+Deno.test("check_deps rejects an import back up between host folders of internal/browser as a folder circle", async () => {
+  const { code, stderr } = await checkWith(
+    "internal/browser/tabs/tab_steps.ts",
+    (s) =>
+      `import type { ActionEnv } from "../actions/action_runner.ts";\nexport type E = ActionEnv;\n${s}`,
+  );
+  assert.equal(code, 1);
+  assert.match(
+    stderr,
+    /tab_steps\.ts imports "\.\.\/actions\/action_runner\.ts": "tabs" may import only/,
+  );
+  assert.match(
+    stderr,
+    /folders import each other in a circle: actions → tabs \(actions\/[a-z_]+\.ts\), tabs → actions \(tabs\/tab_steps\.ts\)/,
+  );
+});
+
+Deno.test("check_deps rejects a primitive of the page library importing a page feature", async () => {
+  const { code, stderr } = await checkWith(
+    "internal/browser/page/core/dom.ts",
+    (s) => `import { idFor } from "../observe/walk/describe.ts";\nexport const X = idFor;\n${s}`,
+  );
+  assert.equal(code, 1);
+  assert.match(
+    stderr,
+    /page\/core\/dom\.ts imports "\.\.\/observe\/walk\/describe\.ts": "page\/core" may import only shared, not "page\/observe"/,
+  );
+  assert.match(stderr, /folders import each other in a circle: page\/core → page\/observe/);
+});
+
+Deno.test("check_deps rejects a page feature importing another page feature, and page code importing the host", async () => {
+  const { code, stderr } = await checkWith(
+    "internal/browser/page/effects/effect_text.ts",
+    (s) =>
+      `import { busySigns } from "../settle/busy.ts";\nimport { SETTLE } from "../../settle/network.ts";\nexport const X = [busySigns, SETTLE];\n${s}`,
+  );
+  assert.equal(code, 1);
+  assert.match(
+    stderr,
+    /effect_text\.ts imports "\.\.\/settle\/busy\.ts": "page\/effects" may import only page\/core, shared, not "page\/settle"/,
+  );
+  assert.match(
+    stderr,
+    /imports "\.\.\/\.\.\/settle\/network\.ts": in-page code imports only page\/ code and shared\//,
+  );
+});
+
+Deno.test("check_deps rejects a row of FOLDERS that closes a circle", async () => {
+  const { code, stderr } = await checkWith(
+    "scripts/browser_layers.ts",
+    (s) =>
+      s.replace(
+        '  banners: ["runtime"],',
+        '  banners: ["runtime"],\n  "page/core": ["page/observe"],',
+      )
+        .replace('  "page/core": [],\n', ""),
+  );
+  assert.equal(code, 1);
+  assert.match(
+    stderr,
+    /the rows of FOLDERS form a circle \(page\/core → page\/observe → page\/core\): a folder lists only folders below it/,
   );
 });

@@ -3,7 +3,7 @@ import {
   goneSamples,
   moreOften,
   newSamples,
-} from "../internal/browser/effects/page/effect_lines.ts";
+} from "../internal/browser/page/effects/effect_lines.ts";
 
 Deno.test("newSamples() quotes lines no line read before, not parts of a longer one", () => {
   const before = new Set(["Cart: 2 items", "Welcome back"]);

@@ -4,7 +4,7 @@ import {
   markedName,
   weakName,
   wordsOf,
-} from "../internal/browser/observe/page/icon_names.ts";
+} from "../internal/browser/page/observe/icon_names.ts";
 import {
   ALIASES,
   ATTRIBUTES,
@@ -12,7 +12,7 @@ import {
   GLYPHS,
   MARKS,
   NOISE,
-} from "../internal/browser/observe/page/icon_table.ts";
+} from "../internal/browser/page/observe/icon_table.ts";
 
 Deno.test("markedName() gives every icon mark's example its name", () => {
   for (const row of MARKS) {

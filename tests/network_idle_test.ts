@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { countsForIdle } from "../internal/browser/settle/network.ts";
-import { SETTLE } from "../internal/browser/settle/policy.ts";
+import { SETTLE } from "../internal/browser/shared/settle_policy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
 

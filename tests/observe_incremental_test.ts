@@ -13,10 +13,10 @@ import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { type PageWalk, walkPage } from "../internal/browser/observe/frame_walk.ts";
-import { asDelta } from "../internal/browser/observe/page/walk/delta.ts";
+import { asDelta } from "../internal/browser/page/observe/walk/delta.ts";
 import { applyDelta } from "../internal/browser/shared/walk_delta.ts";
 import type { PageItem } from "../internal/browser/shared/walk_types.ts";
-import type { DocState } from "../internal/browser/runtime/page/state.ts";
+import type { DocState } from "../internal/browser/page/core/state.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 

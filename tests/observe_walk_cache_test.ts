@@ -1,5 +1,5 @@
 /**
- * The walk cache (`observe/page/walk/walk_cache.ts`) as a user meets it: observations see style
+ * The walk cache (`page/observe/walk/walk_cache.ts`) as a user meets it: observations see style
  * rules changed through the CSSOM since the last one, and the same page observed with the cache
  * and without it (`--no-walk-cache`, `BROWSER_AGENT_WALK_CACHE=off`) reads the same.
  */

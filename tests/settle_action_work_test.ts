@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { ActionWork, type Kept } from "../internal/browser/settle/page/action_work.ts";
-import { SETTLE } from "../internal/browser/settle/policy.ts";
+import { ActionWork, type Kept } from "../internal/browser/page/settle/action_work.ts";
+import { SETTLE } from "../internal/browser/shared/settle_policy.ts";
 
 /** An ActionWork on a clock the test moves, with what it told the isolated side. */
 function recorder() {

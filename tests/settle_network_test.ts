@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { NetworkWatch } from "../internal/browser/settle/network.ts";
-import { SETTLE } from "../internal/browser/settle/policy.ts";
+import { SETTLE } from "../internal/browser/shared/settle_policy.ts";
 
 // The request side of settling, driven by puppeteer's events in the orders Chromium sends them:
 // a page the action asked for that becomes a download is aborted first, and the browser says the

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
-import { RECURRENCE, SETTLE } from "../internal/browser/settle/policy.ts";
+import { RECURRENCE, SETTLE } from "../internal/browser/shared/settle_policy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { settleApi } from "./support/settle_api.ts";
 import { type PolicyRow, SETTLE_CASES, type SettleCase } from "./support/settle_cases/mod.ts";
 import { idIn } from "./support/summary.ts";
 
-// The settle policy (internal/browser/settle/policy.ts), one row per rule: the settle cases with
+// The settle policy (internal/browser/shared/settle_policy.ts), one row per rule: the settle cases with
 // a policy row (support/settle_cases/, which the settle benchmark reads too). Each row asserts
 // the settle was neither too early (the late result is in the report) nor capped, and where it
 // says so the quiet window it ended on.

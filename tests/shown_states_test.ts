@@ -3,7 +3,7 @@ import {
   ANIMATION_CLASSES,
   classState,
   STATE_CLASSES,
-} from "../internal/browser/observe/page/shown_states.ts";
+} from "../internal/browser/page/core/shown_states.ts";
 
 Deno.test("classState() reads every state class row's example, and no ordinary or negated class", () => {
   for (const row of STATE_CLASSES) assert.equal(classState(row.example), row.state, row.reason);

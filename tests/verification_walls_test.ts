@@ -6,7 +6,7 @@ import {
   frameRowFor,
   FRAMES,
   INTERSTITIAL_MARKERS,
-} from "../internal/browser/verification/policy.ts";
+} from "../internal/browser/shared/wall_policy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { wallFrames } from "./support/wall_frames.ts";
 

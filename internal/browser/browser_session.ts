@@ -16,7 +16,7 @@ import { centre, linkTarget, openUrl, type ScrollDirection } from "./actions/pag
 import { closedTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
 import type { TabInfo } from "./tabs/tabs.ts";
 import { loadingView } from "./settle/loading_view.ts";
-import { SETTLE } from "./settle/policy.ts";
+import { SETTLE } from "./shared/settle_policy.ts";
 import { type PromptAnswer, promptView } from "./dialogs/dialog_answers.ts";
 import { type WaitRequest, waitStep } from "./actions/wait_step.ts";
 import {

@@ -2,7 +2,7 @@ import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import { pause } from "../shared/deadline.ts";
 import { type Needs, onElement, type Readiness } from "../runtime/page_runtime.ts";
-import { READY_LADDER } from "../settle/policy.ts";
+import { READY_LADDER } from "../shared/settle_policy.ts";
 
 /** What the checks before acting run with. */
 export interface PointerEnv {

@@ -2,7 +2,7 @@ import type { Frame } from "puppeteer-core";
 import type { ElementIdentity } from "../../entity/mod.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
-import type { IdentityFacts } from "./page/identity.ts";
+import type { IdentityFacts } from "../page/observe/identity.ts";
 
 /** Where an ID points, as the observer resolves it. */
 type Resolve = (id: number) => { frame: Frame; token: string; lid: number } | undefined;

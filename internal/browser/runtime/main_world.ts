@@ -1,6 +1,6 @@
 /**
  * Records which elements page scripts make clickable, and the work an action sets off, and keeps
- * the tools the page declares for agents (WebMCP): installs the main world's recorders (`runtime/page/main_world_entry.ts`, bundled into
+ * the tools the page declares for agents (WebMCP): installs the main world's recorders (`page/main_world_entry.ts`, bundled into
  * `main_world_bundle.ts`) in the page's world of every new document of a tab the agent drives,
  * before its scripts run. The walker, the effect probe and settling ask them with
  * {@link LISTENER_TOKEN}. The token travels as an argument of the function the bundle is the body

@@ -21,19 +21,19 @@
 import type { CDPSession, ElementHandle, Frame, JSHandle, Page, Realm } from "puppeteer-core";
 import { PageChangedError } from "./page_changed.ts";
 import { adoptHandle, frameSession, ISOLATED_WORLD_NAME, isolatedRealm, realmOf } from "./realm.ts";
-import type { RuntimeApi } from "./page/entry.ts";
+import type { RuntimeApi } from "../page/entry.ts";
 import { RUNTIME_GLOBAL } from "../shared/runtime_global.ts";
 import { RUNTIME_SOURCE, RUNTIME_VERSION } from "./runtime_bundle.ts";
 
-export type { BannerClosing } from "../banners/page/banners.ts";
-export type { Needs, Readiness } from "../actions/page/actionable.ts";
-export type { ControlState, StateChange } from "../effects/page/effect_states.ts";
-export type { DomChanges } from "../effects/page/effect_count.ts";
-export type { EffectSnapshot, TargetState } from "../effects/page/effects.ts";
-export type { FieldKind } from "../actions/page/fields.ts";
-export type { FocusedInfo } from "../observe/page/focus.ts";
-export type { PageSettle } from "../settle/page/settle_state.ts";
-export type { ScrollRequest, ScrollResult } from "../actions/page/scroll.ts";
+export type { BannerClosing } from "../page/banners/banners.ts";
+export type { Needs, Readiness } from "../page/actions/actionable.ts";
+export type { ControlState, StateChange } from "../page/effects/effect_states.ts";
+export type { DomChanges } from "../page/effects/effect_count.ts";
+export type { EffectSnapshot, TargetState } from "../page/measure.ts";
+export type { FieldKind } from "../page/actions/fields.ts";
+export type { FocusedInfo } from "../page/observe/focus.ts";
+export type { PageSettle } from "../page/settle/settle_state.ts";
+export type { ScrollRequest, ScrollResult } from "../page/actions/scroll.ts";
 
 type Api = RuntimeApi;
 type Name = keyof Api;

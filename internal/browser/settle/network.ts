@@ -1,6 +1,6 @@
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { pause } from "../shared/deadline.ts";
-import { BOUNDS, type KeyHistory, newHistory, recurs, SETTLE } from "./policy.ts";
+import { BOUNDS, type KeyHistory, newHistory, recurs, SETTLE } from "../shared/settle_policy.ts";
 
 /** Requests that never end on their own (a socket, an event stream): never waited for. */
 export const ENDLESS_TYPES: ReadonlySet<string> = new Set(["websocket", "eventsource"]);
@@ -50,7 +50,7 @@ interface Flight {
  * holds while younger than `SETTLE.longRequestMs`: a page that opens a long poll as it loads
  * would never settle. The page's own requests hold nothing during an action, and outside one
  * while younger than that. Requests that report (analytics, beacons, websockets, media) and
- * addresses the page polls on its own rhythm (`policy.ts`'s recurrence rule) never hold. The
+ * addresses the page polls on its own rhythm (`shared/settle_policy.ts`'s recurrence rule) never hold. The
  * page the action asked for that the browser aborted once answered (it becomes a download) holds
  * until the download is announced (`forget`), for `SETTLE.downloadBeginMs` at most; a page's
  * download in a child frame is not waited for this way.

@@ -6,7 +6,7 @@ import { LISTENER_TOKEN } from "../runtime/main_world.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { NetworkWatch } from "./network.ts";
-import { SETTLE } from "./policy.ts";
+import { SETTLE } from "../shared/settle_policy.ts";
 import { settleSimply } from "./simple_settle.ts";
 import type { Settled } from "./settled.ts";
 import { UnseenRequests } from "./unseen_requests.ts";
@@ -43,7 +43,7 @@ type Waited =
 
 /**
  * Watches one tab's network, and waits for it to settle after an action by the one predicate of
- * `policy.ts`: actions, scroll growth and the banner wait all end here.
+ * `shared/settle_policy.ts`: actions, scroll growth and the banner wait all end here.
  */
 export class PageActivity {
   readonly #page: Page;
@@ -105,7 +105,7 @@ export class PageActivity {
   }
 
   /**
-   * Waits until the page settles (see `policy.ts`), at most `capMs`, even while the page's main
+   * Waits until the page settles (see `shared/settle_policy.ts`), at most `capMs`, even while the page's main
    * thread is too busy to answer, or a page asked for has not answered (its address is then what
    * the cap ended on, `loading`). Returns the time in ms, whether the cap ended the wait, what
    * still showed work then, and why it ended.

@@ -2,7 +2,7 @@ import type { Page } from "puppeteer-core";
 import type { SettleReason } from "../../entity/mod.ts";
 import { pause } from "../shared/deadline.ts";
 import { ENDLESS_TYPES, type NetworkWatch } from "./network.ts";
-import { SETTLE } from "./policy.ts";
+import { SETTLE } from "../shared/settle_policy.ts";
 import type { Settled } from "./settled.ts";
 
 /**

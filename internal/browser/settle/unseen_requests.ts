@@ -1,7 +1,7 @@
 import type { CDPSession, Page, Protocol } from "puppeteer-core";
 import { WAITS } from "../shared/budgets.ts";
 import { countsForIdle } from "./network.ts";
-import { SETTLE } from "./policy.ts";
+import { SETTLE } from "../shared/settle_policy.ts";
 
 /**
  * The requests a tab made before anybody watched it. Puppeteer hands over a tab an action opened

@@ -1,5 +1,5 @@
 /**
- * Every wait on the action path that is not settling's own (`policy.ts` holds those): how long
+ * Every wait on the action path that is not settling's own (`settle_policy.ts` holds those): how long
  * an action, an observation or a replay may wait for one thing the browser or the page does,
  * each with its reason. Code reads the row (`WAITS.navigation.ms`), never a literal of its own;
  * `tests/budgets_test.ts` checks that every row is read and that no file keeps a literal instead.

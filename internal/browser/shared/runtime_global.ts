@@ -1,6 +1,6 @@
 /**
  * The name of the one global the in-page runtime is installed on, in each document's isolated
- * world: the runtime (`runtime/page/state.ts`) installs itself there and the bridge
+ * world: the runtime (`page/core/state.ts`) installs itself there and the bridge
  * (`runtime/page_runtime.ts`) looks for it there.
  *
  * @module

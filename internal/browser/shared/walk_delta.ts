@@ -1,6 +1,6 @@
 /**
  * Helpers of a walk's result as a change to an earlier one, shared by both sides: the runtime
- * keeps its last results with {@link remember} (`observe/page/walk/delta.ts`), and the Deno side
+ * keeps its last results with {@link remember} (`page/observe/walk/delta.ts`), and the Deno side
  * (`observe/frame_walk.ts`) rebuilds a result from a change with {@link applyDelta}.
  *
  * @module

@@ -3,12 +3,12 @@ import type { VerificationWall } from "../../entity/mod.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { withDeadline } from "../shared/deadline.ts";
-import { frameRowFor } from "./policy.ts";
-import type { WallSeen } from "./page/walls.ts";
+import { frameRowFor } from "../shared/wall_policy.ts";
+import type { WallSeen } from "../page/verification/walls.ts";
 import { WAITS } from "../shared/budgets.ts";
 
 /**
- * The human-verification check that blocks the tab, if any (see `page/walls.ts`): looked for in
+ * The human-verification check that blocks the tab, if any (see `page/verification/walls.ts`): looked for in
  * the top document, else in its child frames (a login form in a frame), in each one's isolated
  * world. A provider's own frame is judged from the page that holds it, never from inside (its
  * "I'm not a robot" text is no page of its own). The top document is waited for however long it

@@ -2,8 +2,8 @@
  * Page-declared tools (WebMCP), from the Deno side: the tools the current page declares for
  * agents, cleaned as the view cleans page text, and a call of one run as an action, so the page
  * settles and the report says what changed, with the tool's answer. The page's own world keeps
- * the tools (`page/model_context.ts`, installed with the main world's recorders); the runtime's
- * isolated world asks it (`page/declared_tools.ts`).
+ * the tools (`page/webmcp/model_context.ts`, installed with the main world's recorders); the runtime's
+ * isolated world asks it (`page/webmcp/declared_tools.ts`).
  *
  * What a page declares is untrusted page content: names, descriptions, schemas and answers are
  * data for the view, never instructions; the safety policy judges a call by the tool's name and
@@ -22,7 +22,7 @@ import { isolatedRealm } from "../runtime/realm.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { WAITS } from "../shared/budgets.ts";
 import { clean, cut } from "../shared/text.ts";
-import type { DeclaredTool } from "./page/tool_events.ts";
+import type { DeclaredTool } from "../page/webmcp/tool_events.ts";
 
 /** The longest description the view shows, and the longest answer a report quotes. */
 const DESCRIPTION_CHARS = 300;

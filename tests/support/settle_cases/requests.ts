@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SETTLE } from "../../../internal/browser/settle/policy.ts";
+import { SETTLE } from "../../../internal/browser/shared/settle_policy.ts";
 import { click, fixture, generated, go, press, type SettleCase } from "./case.ts";
 
 const FIXTURE_PAGES = ["/shop/", "/actions/fields.html", "/actions/mousedown.html", "/long.html"];
@@ -199,7 +199,7 @@ export const REQUEST_CASES: SettleCase[] = [
   },
   {
     // The browser aborts the page a few ms before it announces the download: settling that ends
-    // in between reports nothing (downloadBeginMs in settle/policy.ts).
+    // in between reports nothing (downloadBeginMs in shared/settle_policy.ts).
     name: "click on a link the server answers with a file to download",
     page: "/settle/download.html",
     act: click(/Download the report/),

@@ -1,0 +1,66 @@
+/// <reference lib="dom" />
+/**
+ * The labels of each field, found in one pass over each tree's `<label>`s per walk.
+ *
+ * `el.labels` is a live list that Chrome caches per field and, after any change anywhere in the
+ * document, rebuilds by walking the whole tree the next time it is read. A walk asks every field
+ * for its labels, so right after an action changed the page (always, for an agent) a page with
+ * thousands of fields cost seconds, while an unchanged one cost milliseconds: this was where the
+ * "observation after a DOM change" time of the 5,000-element page went, not style or layout.
+ * During one walk the DOM does not change, so one pass per tree answers every field.
+ *
+ * @module
+ */
+import { LABELS, noteRead } from "./reads.ts";
+
+/** Per tree (document or shadow root): each labelled control's labels, in tree order. */
+let index: WeakMap<Node, Map<Element, HTMLLabelElement[]>> | undefined;
+
+/**
+ * Runs `walk` with the label index: {@link labelsOf} inside it reads each tree's labels once.
+ * The DOM must not change inside `walk` (a walk only reads).
+ */
+export function withLabelIndex<T>(walk: () => T): T {
+  const outer = index;
+  index = new WeakMap();
+  try {
+    return walk();
+  } finally {
+    index = outer;
+  }
+}
+
+/**
+ * The labels of `el` in tree order, as `el.labels` gives them: null when `el` cannot be
+ * labelled. Outside {@link withLabelIndex}, `el.labels` itself.
+ */
+export function labelsOf(
+  el: Element,
+): ArrayLike<HTMLLabelElement> & Iterable<HTMLLabelElement> | null {
+  if (!index) return (el as HTMLInputElement).labels ?? null;
+  if (!labelable(el)) return null;
+  noteRead(LABELS);
+  const root = el.getRootNode();
+  let byControl = index.get(root);
+  if (!byControl) {
+    byControl = new Map();
+    for (const label of (root as ParentNode).querySelectorAll("label")) {
+      const control = (label as HTMLLabelElement).control;
+      if (!control) continue;
+      const list = byControl.get(control);
+      if (list) list.push(label as HTMLLabelElement);
+      else byControl.set(control, [label as HTMLLabelElement]);
+    }
+    index.set(root, byControl);
+  }
+  return byControl.get(el) ?? [];
+}
+
+/** Labelable elements (HTML's list; `el.labels` is null or absent on the others). */
+const LABELABLE = new Set(["button", "meter", "output", "progress", "select", "textarea"]);
+
+function labelable(el: Element): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  if (el.localName === "input") return (el as HTMLInputElement).type !== "hidden";
+  return LABELABLE.has(el.localName);
+}

@@ -1,0 +1,137 @@
+/// <reference lib="dom" />
+/**
+ * Colours, painting and clipping: text the same colour as what is painted behind it is hidden
+ * (a classic carrier of prompt injections), and what overflow clipping leaves visible.
+ *
+ * @module
+ */
+import type { Box, Rgba } from "../../shared/walk_types.ts";
+import { noteRead, VOLATILE } from "../core/reads.ts";
+
+/** A CSS `rgb()`/`rgba()` colour as numbers; null for anything else. */
+export function rgba(c: string): Rgba | null {
+  const m = /rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:[,/] ?([\d.]+)(%?))?\)/.exec(c);
+  if (!m) return null;
+  let a = m[4] === undefined ? 1 : Number(m[4]);
+  if (m[5]) a /= 100;
+  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
+}
+
+function luminance(c: Rgba): number {
+  const f = (v: number) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+}
+
+/** The WCAG contrast ratio of two colours (1 to 21). */
+export function contrast(a: Rgba, b: Rgba): number {
+  const la = luminance(a), lb = luminance(b);
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/** The colour actually painted under a point (in the viewport), or null for an image. */
+function paintedAt(x: number, y: number, self: Element): Rgba | null {
+  for (const e of document.elementsFromPoint(x, y)) {
+    const s = getComputedStyle(e);
+    if (e !== self && /^(img|video|canvas|svg|picture|iframe|object|embed)$/.test(e.localName)) {
+      return null;
+    }
+    if (s.backgroundImage !== "none") return null;
+    const c = rgba(s.backgroundColor);
+    if (c && c[3] > 0.5) return c;
+  }
+  return [255, 255, 255, 1];
+}
+
+/** Off screen: does a positioned picture or panel next to the text's ancestors paint behind it? */
+function paintedBeside(el: Element): boolean {
+  let a: Element | null = el;
+  for (let depth = 0; a && depth < 4; depth++, a = a.parentElement) {
+    for (
+      let sib: Element | null | undefined = a.parentElement?.firstElementChild;
+      sib;
+      sib = sib.nextElementSibling
+    ) {
+      if (sib === a) continue;
+      const s = getComputedStyle(sib);
+      if (s.position !== "absolute" && s.position !== "fixed") continue;
+      if (/^(img|video|picture|canvas|svg)$/.test(sib.localName)) return true;
+      const c = rgba(s.backgroundColor);
+      if (s.backgroundImage !== "none" || (c && c[3] > 0.5)) return true;
+    }
+  }
+  return false;
+}
+
+/** The document's own background (alpha 0: an image). */
+export function rootBg(): Rgba {
+  for (const e of [document.body, document.documentElement]) {
+    if (!e) continue;
+    const c = rgba(getComputedStyle(e).backgroundColor);
+    if (c && c[3] > 0.5) return c;
+    if (getComputedStyle(e).backgroundImage !== "none") return [255, 255, 255, 0];
+  }
+  return [255, 255, 255, 1];
+}
+
+/**
+ * Whether text of `parent`, drawn in rect `r` over the background `bg` the DOM gives it, is
+ * unreadable: transparent, tiny, or the same colour as what is painted behind it.
+ */
+export function textHidden(parent: Element, r: DOMRect, bg: Rgba | null): boolean {
+  const s = getComputedStyle(parent);
+  const color = rgba(s.color);
+  if (!color || color[3] < 0.1 || parseFloat(s.fontSize) < 5 || r.height < 4) return true;
+  if (Number(s.opacity) < 0.1) return true;
+  if (!bg || contrast(color, bg) >= 1.25) return false;
+  noteRead(VOLATILE);
+  // Same colour as the background the DOM gives it: where it is on screen, check what is
+  // really painted behind it (a positioned picture or panel); elsewhere trust the DOM.
+  const x = r.left + Math.min(r.width, 8) / 2, y = r.top + r.height / 2;
+  if (x < 0 || y < 0 || x >= (innerWidth || 1) || y >= (innerHeight || 1)) {
+    return !paintedBeside(parent);
+  }
+  const under = paintedAt(x, y, parent);
+  return under !== null && contrast(color, under) < 1.25;
+}
+
+/** The content box of an element whose border box is `r` (where a frame's page is drawn). */
+export function contentBox(el: Element, r: DOMRect): Box {
+  const cs = getComputedStyle(el);
+  const left = r.left + el.clientLeft + parseFloat(cs.paddingLeft);
+  const top = r.top + el.clientTop + parseFloat(cs.paddingTop);
+  return {
+    left,
+    top,
+    right: left + el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight),
+    bottom: top + el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom),
+  };
+}
+
+/** The visible region inside an element with these overflows, within `clip` (null: none). */
+export function clipTo(clip: Box | null, r: DOMRect, overflowX: string, overflowY: string): Box {
+  const c: Box = clip
+    ? {
+      top: Math.max(clip.top, r.top),
+      left: Math.max(clip.left, r.left),
+      bottom: Math.min(clip.bottom, r.bottom),
+      right: Math.min(clip.right, r.right),
+    }
+    : { top: r.top, left: r.left, bottom: r.bottom, right: r.right };
+  if (overflowX === "visible") {
+    c.left = clip?.left ?? -Infinity;
+    c.right = clip?.right ?? Infinity;
+  }
+  if (overflowY === "visible") {
+    c.top = clip?.top ?? -Infinity;
+    c.bottom = clip?.bottom ?? Infinity;
+  }
+  return c;
+}
+
+/** Whether two boxes overlap; any box overlaps no clip (null). */
+export function intersects(r: Box, c: Box | null): boolean {
+  return !c || (r.bottom > c.top && r.top < c.bottom && r.right > c.left && r.left < c.right);
+}
