@@ -219,7 +219,15 @@ function folders(browserDir: string): string[] {
  * The circles of a graph (its strongly connected components of more than one node), each as a
  * path that starts and ends at its smallest node, e.g. `["actions", "tabs", "actions"]`.
  */
-export function circles(graph: Map<string, Set<string>>): string[][] {
+export function circles(graph: Map<string, Iterable<string>>): string[][] {
+  return components(graph).map((component) => pathRound(graph, new Set(component)));
+}
+
+/**
+ * The strongly connected components of more than one node of a graph (Tarjan's algorithm), in
+ * the order found; an edge to a node that is not a key of `graph` leads nowhere.
+ */
+export function components(graph: Map<string, Iterable<string>>): string[][] {
   const index = new Map<string, number>(), low = new Map<string, number>();
   const stack: string[] = [], onStack = new Set<string>(), found: string[][] = [];
   let next = 0;
@@ -230,16 +238,16 @@ export function circles(graph: Map<string, Set<string>>): string[][] {
       else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
     }
     if (low.get(v) !== index.get(v)) return;
-    const component = new Set<string>();
-    for (let w = "\0"; w !== v;) onStack.delete(w = stack.pop()!), component.add(w);
-    if (component.size > 1) found.push(pathRound(graph, component));
+    const component: string[] = [];
+    for (let w = "\0"; w !== v;) onStack.delete(w = stack.pop()!), component.push(w);
+    if (component.length > 1) found.push(component);
   };
   for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
   return found;
 }
 
 /** A shortest way round a component from its smallest node back to it (breadth first). */
-function pathRound(graph: Map<string, Set<string>>, component: Set<string>): string[] {
+function pathRound(graph: Map<string, Iterable<string>>, component: Set<string>): string[] {
   const start = [...component].sort()[0]!;
   const from = new Map<string, string>();
   const queue = [start];

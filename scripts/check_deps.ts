@@ -22,7 +22,7 @@
  * Run: deno run --allow-read --allow-run scripts/check_deps.ts [PROJECT_DIR]
  */
 import { dirname, join, relative, resolve } from "node:path";
-import { browserProblems } from "./browser_layers.ts";
+import { browserProblems, components } from "./browser_layers.ts";
 
 const ALLOWED: Record<string, string[]> = {
   entity: [],
@@ -232,21 +232,7 @@ function importLoops(): string[][] {
     ].map((m) => resolve(dirname(file), m[1]!));
     graph.set(file, deps.filter((d) => d !== file));
   }
-  const index = new Map<string, number>(), low = new Map<string, number>();
-  const stack: string[] = [], onStack = new Set<string>(), loops: string[][] = [];
-  let next = 0;
-  const visit = (v: string) => {
-    index.set(v, next), low.set(v, next), next++, stack.push(v), onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue;
-      if (!index.has(w)) visit(w), low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const component: string[] = [];
-    for (let w = ""; w !== v;) onStack.delete(w = stack.pop()!), component.push(w);
-    if (component.length > 1) loops.push(component.map((f) => relative(root, f)).sort());
-  };
-  for (const file of graph.keys()) if (!index.has(file)) visit(file);
-  return loops;
+  // Only the project's files are nodes: an import of anything else is no edge.
+  for (const [file, deps] of graph) graph.set(file, deps.filter((d) => graph.has(d)));
+  return components(graph).map((loop) => loop.map((f) => relative(root, f)).sort());
 }
