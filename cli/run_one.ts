@@ -55,7 +55,8 @@ export function progressFor(ctx: CliContext, prefix?: string): Progress {
   const terminal = Deno.stderr.isTerminal();
   const { cli, noColor } = ctx.config;
   return new Progress({
-    write: ctx.stderr,
+    // A line may quote what the model typed: a secret's value never shows, only its name.
+    write: (text) => ctx.stderr(ctx.mask(text)),
     terminal,
     color: terminal && !noColor && !cli.plain,
     quiet: cli.quiet,
