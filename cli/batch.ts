@@ -347,7 +347,7 @@ export interface Attempt {
  * ```
  */
 export async function withEndpointRetry(
-  source: { canRetry: boolean; explainLoss(lost: LostSession): Promise<Loss> },
+  source: { canRetry: boolean; engines: number; explainLoss(lost: LostSession): Promise<Loss> },
   signal: AbortSignal,
   attempt: (retry?: { avoid?: string }) => Promise<Attempt>,
   options: { say: (line: string) => void },
@@ -356,7 +356,8 @@ export async function withEndpointRetry(
   const lost = first.lost;
   if (lost === undefined || !source.canRetry || signal.aborted) return first;
   const loss = await source.explainLoss(lost);
-  options.say(`${loss.words}; retrying in a new session`);
+  const elsewhere = loss.kind === "engine_lost" && source.engines > 1;
+  options.say(`${loss.words}; retrying ${elsewhere ? "on another endpoint" : "in a new session"}`);
   const second = await attempt(loss.kind === "engine_lost" ? { avoid: lost.endpoint } : {});
   const retried = {
     retried_from: maskEndpoint(lost.endpoint),

@@ -36,6 +36,8 @@ export interface ContextSource {
   ): Promise<ContextLease>;
   /** Whether a task whose browser was lost can run again in a new session. */
   canRetry: boolean;
+  /** How many engines (hosts and ports) it spreads over. */
+  engines: number;
   /** Explains a lost session (asking its engine); an engine that does not answer backs off. */
   explainLoss(lost: LostSession): Promise<Loss>;
   close(): Promise<void>;
@@ -56,6 +58,7 @@ export async function contextSource(ctx: CliContext): Promise<ContextSource> {
   const browser = await ctx.startBrowser();
   return {
     canRetry: false,
+    engines: 1,
     explainLoss: () => Promise.reject(new Error("One browser's loss is not retried")),
     open: async () => {
       const session = await browser.isolated();
@@ -73,6 +76,7 @@ function endpointSource(ctx: CliContext, urls: readonly string[]): ContextSource
   });
   return {
     canRetry: true,
+    engines: pool.engines,
     explainLoss: async (lost) => {
       const loss = await explainLoss(lost);
       if (loss.kind === "engine_lost") pool.markDown(lost.endpoint);

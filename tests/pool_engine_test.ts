@@ -60,7 +60,7 @@ Deno.test({
   ignore,
   async fn() {
     if (!install.ok) return;
-    const timeoutMs = 15_000;
+    const timeoutMs = 20_000;
     await using engine = await startBrowserless(install.dir, {
       token: TOKEN,
       concurrent: 2,
@@ -111,7 +111,7 @@ Deno.test({
       assert.ok(slow.lost_after_ms > 0 && slow.ms > slow.lost_after_ms, JSON.stringify(slow));
       assert.match(
         run.stderr,
-        /slow: the pool at ws:\/\/127\.0\.0\.1:\d+\/\?token=… ended the session at its session timeout \(15 s, [\d.]+ s into the task\): raise it \(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\); retrying in a new session/,
+        /slow: the pool at ws:\/\/127\.0\.0\.1:\d+\/\?token=… ended the session at its session timeout \(20 s, [\d.]+ s into the task\): raise it \(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\); retrying in a new session/,
       );
       assert.ok(!`${run.stdout}${run.stderr}`.includes(TOKEN), "the token was printed");
       await assertNothingLeft(engine);
