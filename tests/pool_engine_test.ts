@@ -45,6 +45,40 @@ async function writeTasks(dir: string, names: string[], url: (name: string) => s
 const taskOf = (req: ModelRequest) => /find the price \((\w+)\)/.exec(req.user)?.[1] ?? "";
 const priceIn = (req: ModelRequest) => /Price: (\$[\d.]+)/.exec(req.user)?.[1] ?? "?";
 
+/**
+ * Runs `names` as a batch on the engine's address (`--concurrency` as given) and checks that it
+ * passed, each task with its own page's answer, and that the token never showed; the JSON lines.
+ */
+async function batchPasses(
+  engine: Browserless,
+  options: { names: string[]; concurrency: number; site: { url(path: string): string } },
+  model: { baseUrl: string },
+  price: (name: string) => string,
+) {
+  const dir = await Deno.makeTempDir({ prefix: "ba-pool-batch-" });
+  try {
+    const run = await runCli({
+      args: [
+        ...["--tasks", await writeTasks(dir, options.names, (n) => options.site.url(`/pool/${n}`))],
+        ...["--cdp-url", engine.ws(), "--concurrency", String(options.concurrency)],
+        ...["--json", "--out", `${dir}/runs`],
+      ],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(run.code, 0, `${run.stderr}\n${engine.log().slice(-3000)}`);
+    const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    // Each task's answer is its own page's.
+    assert.deepEqual(
+      lines.map((l) => [l.name, l.reason, l.answer]).sort(),
+      options.names.map((n) => [n, "goal_satisfied", price(n)]).sort(),
+    );
+    assert.ok(!`${run.stdout}${run.stderr}`.includes(TOKEN), "the token was printed");
+    return { stderr: run.stderr, lines };
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /** The engine holds nothing once the batch is over: no session, no queue, no browser. */
 async function assertNothingLeft(engine: Browserless) {
   await until("the engine to close every session", async () => {
@@ -84,40 +118,21 @@ Deno.test({
       return { tool: "done", args: { result: priceIn(req) } };
     };
     await using model = startScriptedModel(Array.from({ length: 20 }, () => answer));
-    const dir = await Deno.makeTempDir({ prefix: "ba-pool-batch-" });
-    try {
-      const names = ["alpha", "bravo", "slow", "delta", "echo"];
-      const run = await runCli({
-        args: [
-          ...["--tasks", await writeTasks(dir, names, (n) => site.url(`/pool/${n}`))],
-          ...["--cdp-url", engine.ws(), "--concurrency", "4", "--json", "--out", `${dir}/runs`],
-        ],
-        env: { OPENAI_BASE_URL: model.baseUrl },
-      });
-      assert.equal(run.code, 0, `${run.stderr}\n${engine.log().slice(-3000)}`);
-      const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
-      // Each task's answer is its own page's.
-      assert.deepEqual(
-        lines.map((l) => [l.name, l.reason, l.answer]).sort(),
-        names.map((n) => [n, "goal_satisfied", price(n)]).sort(),
-      );
-      // The engine's limit and queue applied: two sessions at once, the others waited.
-      assert.equal(seen.running, 2);
-      assert.ok(seen.queued >= 1, `the engine queued nothing: ${JSON.stringify(seen)}`);
-      assert.match(run.stderr, /: waiting for the pool \(\d+ ahead\)/);
-      const slow = lines.find((l) => l.name === "slow");
-      assert.equal(slow.retried_because, "session_timeout");
-      assert.equal(slow.retried_from, `ws://127.0.0.1:${engine.port}/?token=…`);
-      assert.ok(slow.lost_after_ms > 0 && slow.ms > slow.lost_after_ms, JSON.stringify(slow));
-      assert.match(
-        run.stderr,
-        /slow: the pool at ws:\/\/127\.0\.0\.1:\d+\/\?token=… ended the session at its session timeout \(20 s, [\d.]+ s into the task\): raise it \(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\); retrying in a new session/,
-      );
-      assert.ok(!`${run.stdout}${run.stderr}`.includes(TOKEN), "the token was printed");
-      await assertNothingLeft(engine);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    const names = ["alpha", "bravo", "slow", "delta", "echo"];
+    const run = await batchPasses(engine, { names, concurrency: 4, site }, model, price);
+    // The engine's limit and queue applied: two sessions at once, the others waited.
+    assert.equal(seen.running, 2);
+    assert.ok(seen.queued >= 1, `the engine queued nothing: ${JSON.stringify(seen)}`);
+    assert.match(run.stderr, /: waiting for the pool \(\d+ ahead\)/);
+    const slow = run.lines.find((l) => l.name === "slow");
+    assert.equal(slow.retried_because, "session_timeout");
+    assert.equal(slow.retried_from, `ws://127.0.0.1:${engine.port}/?token=…`);
+    assert.ok(slow.lost_after_ms > 0 && slow.ms > slow.lost_after_ms, JSON.stringify(slow));
+    assert.match(
+      run.stderr,
+      /slow: the pool at ws:\/\/127\.0\.0\.1:\d+\/\?token=… ended the session at its session timeout \(20 s, [\d.]+ s into the task\): raise it \(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\); retrying in a new session/,
+    );
+    await assertNothingLeft(engine);
   },
 });
 
@@ -145,35 +160,17 @@ Deno.test({
       return { tool: "done", args: { result: priceIn(req) } };
     };
     await using model = startScriptedModel(Array.from({ length: 20 }, () => answer));
-    const dir = await Deno.makeTempDir({ prefix: "ba-pool-restart-" });
-    try {
-      const names = ["first", "second", "third", "fourth"];
-      const run = await runCli({
-        args: [
-          ...["--tasks", await writeTasks(dir, names, (n) => site.url(`/pool/${n}`))],
-          ...["--cdp-url", engine.ws(), "--concurrency", "3", "--json", "--out", `${dir}/runs`],
-        ],
-        env: { OPENAI_BASE_URL: model.baseUrl },
-      });
-      await restarted;
-      assert.equal(run.code, 0, `${run.stderr}\n${engine.log().slice(-3000)}`);
-      const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l));
-      assert.deepEqual(
-        lines.map((l) => [l.name, l.reason, l.answer]).sort(),
-        names.map((n) => [n, "goal_satisfied", price(n)]).sort(),
-      );
-      const first = lines.find((l) => l.name === "first");
-      assert.equal(first.retried_because, "engine_lost");
-      assert.ok(first.ms > 0, JSON.stringify(first));
-      assert.match(
-        run.stderr,
-        /first: the browser at ws:\/\/127\.0\.0\.1:\d+\/\?token=… was lost after [\d.]+ s and does not answer \(restarted or down\); retrying in a new session/,
-      );
-      assert.ok(!`${run.stdout}${run.stderr}`.includes(TOKEN), "the token was printed");
-      await assertNothingLeft(engine);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
-    }
+    const names = ["first", "second", "third", "fourth"];
+    const run = await batchPasses(engine, { names, concurrency: 3, site }, model, price);
+    await restarted;
+    const first = run.lines.find((l) => l.name === "first");
+    assert.equal(first.retried_because, "engine_lost");
+    assert.ok(first.ms > 0, JSON.stringify(first));
+    assert.match(
+      run.stderr,
+      /first: the browser at ws:\/\/127\.0\.0\.1:\d+\/\?token=… was lost after [\d.]+ s and does not answer \(restarted or down\); retrying in a new session/,
+    );
+    await assertNothingLeft(engine);
   },
 });
 
