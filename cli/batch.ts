@@ -1,4 +1,6 @@
 import type { TerminalReason } from "../internal/agent/mod.ts";
+import { maskEndpoint } from "../internal/entity/mod.ts";
+import type { Loss, LossKind, LostSession } from "./pool_probe.ts";
 
 /** One line of a `--tasks` file. */
 export interface BatchTask {
@@ -29,8 +31,13 @@ export interface BatchOutcome {
   last_error?: string;
   /** True when the task never started: the batch was stopped (Ctrl+C) before its turn. */
   not_run?: boolean;
-  /** The `--cdp-url` endpoint whose browser died under the task's first attempt (it was retried). */
+  /** The `--cdp-url` endpoint (masked) whose session was lost in the first attempt (it was retried). */
   retried_from?: string;
+  /** What became of that session, and how it was said. */
+  retried_because?: LossKind;
+  retried_words?: string;
+  /** How long that session lived. */
+  lost_after_ms?: number;
   /** It failed, then passed on a retry (`--retries`). */
   flaky?: true;
   /**
@@ -227,7 +234,9 @@ export function junitXml(outcomes: readonly BatchOutcome[], suite = "browser-age
     const head = `  <testcase classname="${xml(suite)}" name="${xml(o.name)}" time="${
       (o.ms / 1000).toFixed(3)
     }">`;
-    const retried = o.retried_from ? `\nretried: the browser at ${o.retried_from} was lost` : "";
+    const retried = o.retried_from
+      ? `\nretried: ${o.retried_words ?? `the browser at ${o.retried_from} was lost`}`
+      : "";
     const healed = (o.healed ?? []).map((h) => `\nhealed: ${h}`).join("");
     const out = `    <system-out>${
       xml(`${o.message}\nrun folder: ${o.run_dir}${retried}${healed}`)
@@ -311,44 +320,60 @@ export function notRunOutcome(
   };
 }
 
-/** One attempt at a batch item: its outcome, its JSON line, and the endpoint that died under it. */
+/** One attempt at a batch item: its outcome, its JSON line, and the session it lost. */
 export interface Attempt {
   outcome: BatchOutcome;
   json: Record<string, unknown>;
   /** The item ran (it did not fail before its first step). */
   started: boolean;
-  /** The `--cdp-url` endpoint whose browser was lost during the attempt. */
-  lostOn?: string;
+  /** The pool session (or endpoint's browser) that was lost during the attempt. */
+  lost?: LostSession;
   /** It ended on a usage error (the model's name or key), which every retry would repeat. */
   configError?: boolean;
 }
 
 /**
- * Runs one batch item (a task or a recording); when the endpoint's browser died under it, that
- * endpoint is marked down and the item runs once more on another one (`avoid`), in a run folder
- * with `-retry` added; the outcome and JSON line then say `retried_from` (shown as `shown` says).
+ * Runs one batch item (a task or a recording); when its session was lost (the pool cut it at its
+ * timeout, or the engine restarted), the loss is explained (asking the engine) and the item runs
+ * once more in a new session, on another engine when the lost one does not answer and there is
+ * another, in a run folder with `-retry` added. The outcome and JSON line then say
+ * `retried_from` (masked) and `retried_because` (a {@link LossKind}), and their `ms` is the real
+ * time of both.
  *
  * @example
  * ```ts
  * const { outcome } = await withEndpointRetry(source, signal, (retry) =>
- *   runAttempt(retry ? `${dir}-retry` : dir, retry?.avoid), { say: progress.line, shown });
+ *   runAttempt(retry ? `${dir}-retry` : dir, retry?.avoid), { say: progress.line });
  * ```
  */
 export async function withEndpointRetry(
-  source: { canRetry: boolean; markDown(endpoint: string): void },
+  source: { canRetry: boolean; engines: number; explainLoss(lost: LostSession): Promise<Loss> },
   signal: AbortSignal,
-  attempt: (retry?: { avoid: string }) => Promise<Attempt>,
-  options: { say: (line: string) => void; shown: (endpoint: string) => string },
+  attempt: (retry?: { avoid?: string }) => Promise<Attempt>,
+  options: { say: (line: string) => void },
 ): Promise<Attempt> {
   const first = await attempt();
-  const lostOn = first.lostOn;
-  if (lostOn === undefined || !source.canRetry || signal.aborted) return first;
-  source.markDown(lostOn);
-  const shown = options.shown(lostOn);
-  options.say(`the browser at ${shown} was lost: retrying on another endpoint`);
-  const second = await attempt({ avoid: lostOn });
-  second.outcome.retried_from = shown;
-  second.json.retried_from = shown;
+  const lost = first.lost;
+  if (lost === undefined || !source.canRetry || signal.aborted) return first;
+  const loss = await source.explainLoss(lost);
+  const elsewhere = loss.kind === "engine_lost" && source.engines > 1;
+  options.say(`${loss.words}; retrying ${elsewhere ? "on another endpoint" : "in a new session"}`);
+  const second = await attempt(loss.kind === "engine_lost" ? { avoid: lost.endpoint } : {});
+  const retried = {
+    retried_from: maskEndpoint(lost.endpoint),
+    retried_because: loss.kind,
+    lost_after_ms: loss.afterMs,
+  };
+  const ms = first.outcome.ms + second.outcome.ms;
+  Object.assign(second.outcome, retried, { retried_words: loss.words, ms });
+  Object.assign(second.json, retried, { ms });
+  if (second.lost && !signal.aborted) {
+    // Lost again: the engine's doing is the message, not "the browser closed or crashed".
+    const again = await source.explainLoss(second.lost);
+    const message = again.words.charAt(0).toUpperCase() + again.words.slice(1);
+    second.outcome.message = message;
+    second.json.message = message;
+  }
   return second;
 }
 

@@ -32,7 +32,7 @@ import {
   type RunOutcome,
 } from "./run_one.ts";
 import { type ContextLease, type ContextSource, contextSource } from "./batch_contexts.ts";
-import { shownEndpoint } from "./endpoint_pool.ts";
+import { maskEndpoint } from "../internal/entity/mod.ts";
 import { shardItems } from "./shard.ts";
 import { checkTask, readTasksFile } from "./task_input.ts";
 
@@ -105,7 +105,7 @@ export async function batchCommand(ctx: CliContext, signal: AbortSignal): Promis
                 progress,
                 retry?.avoid,
               ),
-            { say, shown: shownEndpoint },
+            { say },
           ),
       });
       const { outcome, json } = attempt;
@@ -155,10 +155,14 @@ async function runAttempt(
   let lease: ContextLease | undefined;
   let outcome: RunOutcome | undefined;
   const started = performance.now();
-  const lostOn = () => lease?.endpoint !== undefined && lease.lost() ? lease.endpoint : undefined;
-  const endpoint = () => (lease?.endpoint ? { endpoint: shownEndpoint(lease.endpoint) } : {});
+  const lostOn = () => lease?.lost();
+  const endpoint = () => (lease?.endpoint ? { endpoint: maskEndpoint(lease.endpoint) } : {});
   try {
-    lease = await source.open({ signal, ...(avoid ? { avoid } : {}) });
+    lease = await source.open({
+      signal,
+      say: (line) => progress.line(line),
+      ...(avoid ? { avoid } : {}),
+    });
     outcome = await runOne(ctx, {
       task: task.task,
       browser: lease.session,
@@ -180,7 +184,7 @@ async function runAttempt(
       outcome: { name: task.name, reason, message, steps: 0, ms, tokens: 0, run_dir: dir },
       json: { name: task.name, reason, message, ms, run_dir: dir, ...endpoint() },
       started: false,
-      ...(lost ? { lostOn: lost } : {}),
+      ...(lost ? { lost } : {}),
     };
   } finally {
     const lost = lostOn() !== undefined;
@@ -207,7 +211,7 @@ async function runAttempt(
     },
     json: { name: task.name, ...resultJson(outcome), ...endpoint() },
     started: true,
-    ...(lost ? { lostOn: lost } : {}),
+    ...(lost ? { lost } : {}),
     ...(result.configError ? { configError: true } : {}),
   };
 }

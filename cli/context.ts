@@ -130,6 +130,11 @@ export function context(
     model,
     preloadModel: () => model.preload(),
     registry: new ToolRegistry([...coreTools, ...modules?.tools({ mcp: false }) ?? []]),
+    modules: (modules?.modules ?? []).map(({ name, spec, tools }) => ({
+      name,
+      module: spec,
+      tools,
+    })),
     ...(live ? { live } : {}),
     ...(speaker ? { speaker } : {}),
     mask: (text) => vault.mask(text),

@@ -30,7 +30,7 @@ import {
 } from "./batch.ts";
 import { withRetries } from "./batch_retries.ts";
 import { type CliContext, defaultRunDir, progressFor } from "./run_one.ts";
-import { shownEndpoint } from "./endpoint_pool.ts";
+import { maskEndpoint } from "../internal/entity/mod.ts";
 import { shardItems } from "./shard.ts";
 import { healJson, healLine, replayVerdict, settleHeals } from "./replay_heals.ts";
 import { describeHeal } from "../internal/trace/mod.ts";
@@ -213,9 +213,9 @@ async function replayOne(
         (retry) =>
           replayAttempt(ctx, signal, source, named, retry ? `${outDir}-retry` : outDir, {
             progress,
-            ...(retry ? { avoid: retry.avoid } : {}),
+            ...(retry?.avoid ? { avoid: retry.avoid } : {}),
           }),
-        { say, shown: shownEndpoint },
+        { say },
       ),
   });
   const tries = outcome.attempts?.length ?? 1;
@@ -245,9 +245,13 @@ async function replayAttempt(
   let outcome: BatchOutcome;
   let json: Record<string, unknown>;
   let ran = false;
-  const lostOn = () => lease?.endpoint !== undefined && lease.lost() ? lease.endpoint : undefined;
+  const lostOn = () => lease?.lost();
   try {
-    lease = await source.open({ signal, ...(options.avoid ? { avoid: options.avoid } : {}) });
+    lease = await source.open({
+      signal,
+      say: (line) => progress.line(line),
+      ...(options.avoid ? { avoid: options.avoid } : {}),
+    });
     ran = true;
     const result = await replayRun({
       recording,
@@ -310,10 +314,10 @@ async function replayAttempt(
       ...json,
       run_dir: outDir,
       recording: recording.dir,
-      ...(lease?.endpoint ? { endpoint: shownEndpoint(lease.endpoint) } : {}),
+      ...(lease?.endpoint ? { endpoint: maskEndpoint(lease.endpoint) } : {}),
     },
     started: ran,
-    ...(lost ? { lostOn: lost } : {}),
+    ...(lost ? { lost } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { replayRun } from "../internal/trace/mod.ts";
+import { missingForReplay, replayRun } from "../internal/trace/mod.ts";
 import { EXIT } from "../internal/config/mod.ts";
 import { ConfigError, verificationJson } from "../internal/entity/mod.ts";
 import { findRecordings, replayBatch } from "./replay_batch.ts";
@@ -25,6 +25,15 @@ export async function replayCommand(
   profileDir?: string,
 ): Promise<number> {
   const found = await findRecordings(ctx.config.cli.replay!);
+  // Before any browser starts: a recording whose module or secret is missing cannot finish.
+  const has = {
+    tools: (name: string) => ctx.registry.get(name) !== undefined,
+    secrets: Object.keys(ctx.runFlags.secrets ?? {}),
+  };
+  for (const { recording } of found.recordings) {
+    const missing = missingForReplay(recording, has);
+    if (missing) throw new ConfigError(`Cannot replay "${recording.dir}": ${missing}`);
+  }
   const { junit, shard, retries } = ctx.config.cli;
   if (found.batch || junit || shard || retries > 0) {
     if (profileDir) {

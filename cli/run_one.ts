@@ -6,7 +6,7 @@
  */
 import { type RunOptions, type RunResult, runTask, taskStartUrl } from "../internal/agent/mod.ts";
 import { Progress } from "./progress.ts";
-import { TraceWriter } from "../internal/trace/mod.ts";
+import { type TraceModule, TraceWriter } from "../internal/trace/mod.ts";
 import type { BrowserPort, BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
 import type { ToolRegistry } from "../internal/tools/mod.ts";
@@ -33,6 +33,8 @@ export interface CliContext {
   /** Starts loading the model client's code in the background (once; see `context`). */
   preloadModel(): void;
   registry: ToolRegistry;
+  /** The tool modules loaded: recorded in each trace, for replays to ask for again. */
+  modules: TraceModule[];
   /** The live view (`--ui`), when it is on. */
   live?: LiveHub;
   /** Reads progress, questions, held actions and answers aloud (`--speak`). */
@@ -55,7 +57,8 @@ export function progressFor(ctx: CliContext, prefix?: string): Progress {
   const terminal = Deno.stderr.isTerminal();
   const { cli, noColor } = ctx.config;
   return new Progress({
-    write: ctx.stderr,
+    // A line may quote what the model typed: a secret's value never shows, only its name.
+    write: (text) => ctx.stderr(ctx.mask(text)),
     terminal,
     color: terminal && !noColor && !cli.plain,
     quiet: cli.quiet,
@@ -109,6 +112,8 @@ export async function runOne(ctx: CliContext, options: RunOneOptions): Promise<R
     identify: (ids) => browser.identify(ids),
     location: () => browser.location(),
     mask: ctx.mask,
+    modules: ctx.modules,
+    secrets: Object.keys(ctx.runFlags.secrets ?? {}),
   });
   const notes = new DecisionNotes((entry) => trace.note(entry));
   const live = liveHooks(ctx, options, notes);

@@ -1,66 +1,195 @@
 import assert from "node:assert/strict";
-import { EndpointPool, shownEndpoint } from "../cli/endpoint_pool.ts";
-import { loadConfig } from "../internal/config/mod.ts";
+import { EndpointPool } from "../cli/endpoint_pool.ts";
+import { explainLoss } from "../cli/pool_probe.ts";
+import { isPoolEndpoint, loadConfig } from "../internal/config/mod.ts";
+import { AttachError, maskEndpoint } from "../internal/entity/mod.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { startRemoteChromium } from "./support/remote_chromium.ts";
 import { runCli } from "./support/run_cli.ts";
 import { type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
+import { until } from "./support/until.ts";
 
-/** A pool on a fake clock: sleeping moves the clock. */
-function fakePool(urls: string[]) {
+/** A pool on a fake clock: sleeping moves the clock; `alive` answers the liveness checks. */
+function fakePool(urls: string[], alive: (url: string) => boolean = () => true) {
   let now = 0;
   const slept: number[] = [];
+  const asked: string[] = [];
   const pool = new EndpointPool(urls, {
     backoffMs: 1000,
     maxBackoffMs: 4000,
+    giveUpMs: 10_000,
     now: () => now,
     sleep: (ms) => {
       slept.push(ms);
       now += ms;
       return Promise.resolve();
     },
+    alive: (url) => {
+      asked.push(url);
+      return Promise.resolve(alive(url));
+    },
   });
-  return { pool, slept, advance: (ms: number) => (now += ms) };
+  return { pool, slept, asked, advance: (ms: number) => (now += ms) };
 }
 
-Deno.test("EndpointPool.connect() goes round-robin, backs off an endpoint that refuses, and avoids a dead one", async () => {
-  const { pool, slept } = fakePool(["a", "b", "c"]);
+Deno.test("EndpointPool.connect() goes round-robin, backs off an endpoint that refuses, and avoids a lost one's engine", async () => {
+  const { pool, slept } = fakePool(["ws://a:1", "ws://b:1", "ws://c:1"]);
   const order: string[] = [];
   const open = (url: string) => {
     order.push(url);
-    return url === "b" ? Promise.reject(new Error("refused")) : Promise.resolve(url);
+    return url === "ws://b:1" ? Promise.reject(new Error("refused")) : Promise.resolve(url);
   };
   const got = [];
   for (let i = 0; i < 4; i++) got.push((await pool.connect(open)).url);
   // b refuses once and is skipped while it backs off.
-  assert.deepEqual(got, ["a", "c", "a", "c"]);
-  assert.deepEqual(order, ["a", "b", "c", "a", "c"]);
+  assert.deepEqual(got, ["ws://a:1", "ws://c:1", "ws://a:1", "ws://c:1"]);
+  assert.deepEqual(order, ["ws://a:1", "ws://b:1", "ws://c:1", "ws://a:1", "ws://c:1"]);
   assert.deepEqual(slept, []);
-  assert.equal((await pool.connect(open, { avoid: "a" })).url, "c");
+  assert.equal((await pool.connect(open, { avoid: "ws://a:1" })).url, "ws://c:1");
 });
 
-Deno.test("EndpointPool.connect() waits out the back-off when every endpoint refused, and gives up naming each", async () => {
-  const { pool, slept } = fakePool(["a", "b"]);
+Deno.test("EndpointPool.connect() waits out the back-off, asks a failed engine whether it answers first, and gives up naming each", async () => {
   let up = false;
+  const { pool, slept, asked } = fakePool(["ws://a:1", "ws://b:1"], () => up);
   const open = (url: string) => up ? Promise.resolve(url) : Promise.reject(new Error("refused"));
   await assert.rejects(
     pool.connect(open),
-    /No --cdp-url endpoint accepted a connection: a: refused; b: refused/,
+    /No --cdp-url endpoint accepted a connection in 10 s: ws:\/\/a:1: it does not answer; ws:\/\/b:1: it does not answer/,
   );
   assert.ok(slept.length > 0 && slept.every((ms) => ms > 0 && ms <= 4000), `${slept}`);
+  assert.ok(asked.includes("ws://a:1") && asked.includes("ws://b:1"));
   up = true;
-  assert.ok(["a", "b"].includes((await pool.connect(open)).url));
-  await assert.rejects(
-    new EndpointPool(["a"]).connect(open, { avoid: "a" }),
-    /No --cdp-url endpoint left/,
-  );
+  assert.ok(["ws://a:1", "ws://b:1"].includes((await pool.connect(open)).url));
 });
 
-Deno.test("shownEndpoint() hides an endpoint's token and credentials", () => {
-  assert.equal(shownEndpoint("ws://host:3000/?token=s3cret"), "ws://host:3000/?…");
-  assert.equal(shownEndpoint("wss://u:p@cloud.example/x?apiKey=k"), "wss://cloud.example/x?…");
-  assert.equal(shownEndpoint("http://127.0.0.1:9222"), "http://127.0.0.1:9222");
+Deno.test("EndpointPool.connect() retries one engine alone after its back-off; two addresses of one engine back off together", async () => {
+  // One engine listed twice (two tokens): a loss there is no reason to try "the other one" at once.
+  const { pool, slept, asked } = fakePool(["ws://pool:3000/?token=a", "http://pool:3000/?token=b"]);
+  assert.equal(pool.engines, 1);
+  pool.markDown("ws://pool:3000/?token=a");
+  const { url } = await pool.connect((u) => Promise.resolve(u), {
+    avoid: "ws://pool:3000/?token=a",
+  });
+  assert.ok(url.startsWith("ws://pool:3000/") || url.startsWith("http://pool:3000/"), url);
+  assert.deepEqual(slept, [1000]); // the engine's back-off, shared by its two addresses
+  assert.deepEqual(asked, [url]); // and its liveness asked first
+});
+
+Deno.test("EndpointPool.connect() does not retry a refused token", async () => {
+  const { pool, slept } = fakePool(["ws://pool:3000/?token=bad"]);
+  let tries = 0;
+  const open = () => {
+    tries++;
+    return Promise.reject(
+      new AttachError("Cannot attach: it refused the token (401)", "auth", 401),
+    );
+  };
+  await assert.rejects(pool.connect(open), /refused the token \(401\)/);
+  assert.equal(tries, 1);
+  assert.deepEqual(slept, []);
+});
+
+Deno.test("EndpointPool.connect() says a connection waits for the pool, with its place where the engine tells", async () => {
+  let queued = 0;
+  const lines: string[] = [];
+  const pool = new EndpointPool(["ws://pool:3000/?token=t"], {
+    noticeMs: 10,
+    queued: () => Promise.resolve(queued),
+  });
+  const gate = [Promise.withResolvers<string>(), Promise.withResolvers<string>()];
+  let n = 0;
+  // Two connections wait; the engine says two are queued: the first is next, the second behind it.
+  queued = 2;
+  const first = pool.connect(() => gate[n++]!.promise, { say: (l) => lines.push(`1 ${l}`) });
+  const second = pool.connect(() => gate[n++]!.promise, { say: (l) => lines.push(`2 ${l}`) });
+  await until("both to be said waiting", () => lines.length >= 2 && lines);
+  queued = 1;
+  gate[0]!.resolve("ws://pool:3000/?token=t");
+  await first;
+  await until("the second to move up", () => lines.includes("2 waiting for the pool (0 ahead)"));
+  gate[1]!.resolve("ws://pool:3000/?token=t");
+  await second;
+  assert.deepEqual(lines.sort(), [
+    "1 waiting for the pool (0 ahead)",
+    "2 waiting for the pool (0 ahead)",
+    "2 waiting for the pool (1 ahead)",
+  ]);
+});
+
+Deno.test("maskEndpoint() hides an endpoint's token and credentials, keeping the names of its parameters", () => {
+  assert.equal(maskEndpoint("ws://host:3000/?token=s3cret"), "ws://host:3000/?token=…");
+  assert.equal(
+    maskEndpoint("wss://u:p@cloud.example/x?apiKey=k&region=eu"),
+    "wss://cloud.example/x?apiKey=…&region=…",
+  );
+  assert.equal(maskEndpoint("http://127.0.0.1:9222"), "http://127.0.0.1:9222");
+});
+
+Deno.test("isPoolEndpoint() knows a pool by a token or API key, or a pool's browser route, not one browser's own address", () => {
+  const pools = [
+    "ws://localhost:3000?token=t",
+    "http://localhost:3000/?token=t",
+    "wss://connect.example-cloud.com?apiKey=k",
+    "ws://pool:3000/chromium",
+    "wss://pool.example/chrome/stealth?launch={}",
+  ];
+  const browsers = [
+    "http://127.0.0.1:9222",
+    "ws://127.0.0.1:9222/devtools/browser/abc",
+    "ws://pool:3000/devtools/browser/abc?token=t",
+    "ws://grid:4444/session/42/se/cdp",
+    "not a url",
+  ];
+  assert.deepEqual(pools.filter((u) => !isPoolEndpoint(u)), []);
+  assert.deepEqual(browsers.filter(isPoolEndpoint), []);
+  const env = { OPENAI_API_KEY: "sk-test" };
+  assert.equal(loadConfig(["--cdp-url", pools[0]!, "x"], env).cli.cdpPool, true);
+  assert.equal(loadConfig(["--cdp-url", browsers[0]!, "x"], env).cli.cdpPool, false);
+  assert.equal(loadConfig(["--cdp-pool", "--cdp-url", browsers[0]!, "x"], env).cli.cdpPool, true);
+  const fromEnv = { ...env, BROWSER_AGENT_CDP_POOL: "on" };
+  assert.equal(loadConfig(["--cdp-url", browsers[0]!, "x"], fromEnv).cli.cdpPool, true);
+});
+
+Deno.test("explainLoss() tells a session cut at the pool's timeout from one it ended early and from an engine that went away", async () => {
+  const lost = { endpoint: "ws://pool:3000/?token=t", since: 0, opened: 2000, at: 30_100 };
+  const browserless = () =>
+    Promise.resolve({ alive: true, pressure: { running: 0, queued: 0, maxConcurrent: 2 } });
+  const wait = () => Promise.resolve();
+  const timeout = await explainLoss(lost, {
+    probe: browserless,
+    timeout: () => Promise.resolve(30_000),
+    wait,
+  });
+  assert.equal(timeout.kind, "session_timeout");
+  assert.equal(timeout.afterMs, 28_100);
+  assert.equal(
+    timeout.words,
+    "the pool at ws://pool:3000/?token=… ended the session at its session timeout (30 s, 28.1 s into the task): raise it (Browserless: TIMEOUT, or &timeout=MS in --cdp-url)",
+  );
+  const early = await explainLoss({ ...lost, at: 5000 }, {
+    probe: browserless,
+    timeout: () => Promise.resolve(30_000),
+    wait,
+  });
+  assert.equal(early.kind, "session_ended");
+  // An engine that shuts down ends its sessions first and stops answering a moment later.
+  let looks = 0;
+  const stopping = () => Promise.resolve({ alive: looks++ === 0 });
+  const restart = await explainLoss({ ...lost, at: 5000 }, {
+    probe: stopping,
+    timeout: () => Promise.resolve(undefined),
+    wait,
+  });
+  assert.equal(restart.kind, "engine_lost");
+  assert.match(restart.words, /was lost after 3\.0 s and does not answer \(restarted or down\)/);
+  const unknown = await explainLoss(lost, {
+    probe: () => Promise.resolve({ alive: true, status: 404 }),
+    timeout: () => Promise.resolve(undefined),
+    wait,
+  });
+  assert.equal(unknown.kind, "session_ended");
+  assert.match(unknown.words, /likely its session timeout\): raise the pool's session timeout$/);
 });
 
 Deno.test("loadConfig() reads --cdp-url as a list or a file of URLs, for batches only", async () => {
@@ -148,8 +277,15 @@ Deno.test("cli --tasks over two --cdp-url Chromiums uses both; when one is kille
     assert.equal(first.retried_from, a.url);
     assert.equal(first.endpoint, b.url);
     assert.equal(lines.find((l) => l.name === "second").endpoint, b.url);
-    assert.match(run.stderr, /first: the browser at \S+ was lost: retrying on another endpoint/);
-    assert.match(await Deno.readTextFile(`${dir}/junit.xml`), /retried: the browser at/);
+    assert.equal(first.retried_because, "engine_lost");
+    assert.match(
+      run.stderr,
+      /first: the browser at \S+ was lost after [\d.]+ s and does not answer \(restarted or down\); retrying in a new session/,
+    );
+    assert.match(
+      await Deno.readTextFile(`${dir}/junit.xml`),
+      /retried: the browser at \S+ was lost/,
+    );
   } finally {
     await (killed ?? a[Symbol.asyncDispose]());
     await Deno.remove(dir, { recursive: true });

@@ -219,7 +219,10 @@ Deno.test("cli --replay batch over two --cdp-url Chromiums: a recording whose br
     assert.equal(first.run_dir, `${root}/replays/first-retry`);
     assert.equal(lines.find((l) => l.name === "second").endpoint, b.url);
     assert.equal(opened.filter((n) => n === "first").length, 2, "replayed twice");
-    assert.match(run.stderr, /first: the browser at \S+ was lost: retrying on another endpoint/);
+    assert.match(
+      run.stderr,
+      /first: the browser at \S+ was lost after [\d.]+ s and does not answer \(restarted or down\); retrying on another endpoint/,
+    );
     const junit = await Deno.readTextFile(`${root}/junit.xml`);
     assert.deepEqual(
       [header(junit).tests, header(junit).failures],

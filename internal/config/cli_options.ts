@@ -32,6 +32,11 @@ export interface CliOptions {
   shard?: Shard;
   /** Several `--cdp-url` endpoints a batch spreads its tasks over (one: `browser.cdpUrl`). */
   cdpUrls?: string[];
+  /**
+   * `--cdp-url` names a browser pool (`--cdp-pool`, or its address says so): a batch opens one
+   * connection per task (see `cdp_pool.ts`).
+   */
+  cdpPool: boolean;
   /** Where to write a JUnit XML report of a batch (`--junit`). */
   junit?: string;
   /** How many times a batch task or replay that failed runs again (`--retries`; 0: none). */
@@ -60,6 +65,8 @@ export function cliOptions(
     concurrency: (flagValue("concurrency", v, env) as number | undefined) ?? DEFAULTS.concurrency,
     retries: (flagValue("retries", v, env) as number | undefined) ?? 0,
     failOnFlaky: v["fail-on-flaky"] === true,
+    cdpPool: v["cdp-pool"] === true ||
+      /^(on|1|true)$/i.test(env.BROWSER_AGENT_CDP_POOL?.trim() ?? ""),
     json: v.json === true,
     quiet: v.quiet === true,
     verbose: v.verbose === true,

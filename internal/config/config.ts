@@ -4,6 +4,7 @@ import { dataDir } from "./data_dir.ts";
 import { COMMANDS, DEFAULTS, MAX_CDP_URLS } from "./flag_table.ts";
 import { flagValue, preview, splitArgs } from "./flags.ts";
 import { closest } from "./closest.ts";
+import { isPoolEndpoint } from "./cdp_pool.ts";
 import { type RunConfig, runOptions } from "./run_options.ts";
 import { type ActionConfig, actionOptions } from "./action_options.ts";
 import { type ObserveConfig, observeOptions } from "./observe_options.ts";
@@ -102,6 +103,7 @@ export function loadConfig(
     );
   }
   if (cdpUrls && cdpUrls.length > 1) cli.cdpUrls = cdpUrls;
+  if (cdpUrls?.some(isPoolEndpoint)) cli.cdpPool = true;
   if (v.headed && noDisplay && !cdpUrl && !help && !version && !cli.forget) {
     throw new ConfigError(
       "Cannot use --headed: there is no display (neither DISPLAY nor WAYLAND_DISPLAY is set); use --headless or run under xvfb-run",

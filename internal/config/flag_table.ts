@@ -125,6 +125,13 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     check: PATH,
   },
   {
+    name: "cdp-pool",
+    about:
+      "--cdp-url is a browser pool (Browserless, a cloud service): a batch opens one connection per task",
+    envHelp: "BROWSER_AGENT_CDP_POOL=on",
+    fallback: "when the address has ?token= or ?apiKey=, or a /chromium path",
+  },
+  {
     name: "downloads",
     value: "DIR",
     about: "save downloads here (names are never overwritten)",

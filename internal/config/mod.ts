@@ -8,6 +8,7 @@
 export { type Config, DEFAULT_MODEL, loadConfig } from "./config.ts";
 export { type CliOptions, MAX_SHARDS, parseShard, type Shard } from "./cli_options.ts";
 export { dataDir } from "./data_dir.ts";
+export { isPoolEndpoint, POOL_SIGNS } from "./cdp_pool.ts";
 export { loadDotEnv } from "./dot_env.ts";
 export { DEFAULT_CONFIG_FILE, type ModulesConfig } from "./config_file.ts";
 export { type RunConfig } from "./run_options.ts";

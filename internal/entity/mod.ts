@@ -6,7 +6,8 @@
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
  * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
- * that blocks the page), `page_tool.ts` (a tool the page declares), `tokens.ts`, `json_depth.ts`.
+ * that blocks the page), `page_tool.ts` (a tool the page declares), `endpoints.ts` (a browser's
+ * address as shown, masked), `tokens.ts`, `json_depth.ts`.
  *
  * @module
  */
@@ -19,6 +20,8 @@ export { verificationJson } from "./verification.ts";
 export { type PageTool, pageToolLine } from "./page_tool.ts";
 export { estimateTokens, TokenScan, tokenScan } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
+export { type AttachRefusal, maskEndpoint } from "./endpoints.ts";
+import type { AttachRefusal } from "./endpoints.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */
 export interface JsonSchema {
@@ -222,5 +225,22 @@ export class ConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ConfigError";
+  }
+}
+
+/**
+ * A browser (or pool) that could not be attached to with `--cdp-url`: a usage error whose
+ * {@link AttachRefusal} says what answered, so a pool retries what a retry can mend and stops
+ * at what it cannot (a wrong token).
+ */
+export class AttachError extends ConfigError {
+  readonly refusal: AttachRefusal;
+  /** The HTTP status it answered, when there was one. */
+  readonly status: number | undefined;
+  constructor(message: string, refusal: AttachRefusal, status?: number) {
+    super(message);
+    this.name = "AttachError";
+    this.refusal = refusal;
+    this.status = status;
   }
 }

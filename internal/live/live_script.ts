@@ -58,9 +58,25 @@ function addRun(run) {
   shown.set(run.id, view);
   return view;
 }
+// The line a person follows: the running run's thinking line, else its last step. It is kept in
+// view as the run grows, while it was in view before (a person who scrolled away is left there).
+let followed = null;
+function inView(node) {
+  const r = node.getBoundingClientRect();
+  return r.bottom > 0 && r.top < innerHeight;
+}
+function follow(view, run, keep) {
+  if (run.status !== "running" && run.status !== "waiting") return;
+  const node = !view.thinking.hidden ? view.thinking : view.steps.lastElementChild;
+  if (!node) return;
+  followed = node;
+  if (keep) node.scrollIntoView({ block: "nearest" });
+}
 function renderRuns() {
   if (!state.runs.length) return;
   if (!shown.size) $("runs").replaceChildren();
+  // Measured before this render moves anything.
+  const keep = followed === null || !followed.isConnected || inView(followed);
   let active = false;
   for (const run of state.runs) {
     const view = shown.get(run.id) || addRun(run);
@@ -74,6 +90,7 @@ function renderRuns() {
     view.result.replaceChildren(...(ended ? [el("code", { textContent: run.status }), run.message] : []));
     view.result.hidden = !ended;
     renderPanels(view, run);
+    follow(view, run, keep);
   }
   $("stop").hidden = !active;
   // The page's picture is drawn once: while a check is solved on it, there; after, here again.
@@ -197,6 +214,9 @@ events.addEventListener("closed", () => {
   setLive("Finished", "quiet");
   $("stop").hidden = true;
   $("next").hidden = true;
+  // Nothing is there to answer any more: no button or field still looks like it would act.
+  for (const control of document.querySelectorAll("button, input")) control.disabled = true;
+  $("shot").classList.remove("act");
   say("The command finished");
 });
 for (const type of ["run", "step", "question", "held", "answered", "end", "tabs", "thinking", "verification"]) {

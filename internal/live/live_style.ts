@@ -74,6 +74,8 @@ input[type=text] { font: inherit; padding: .45rem .65rem; border: 1px solid var(
   .brand .muted { display: none; }
   .col { display: contents; }
   #attention { order: 1; } .runs { order: 2; } .screen { order: 3; } .side { order: 4; }
+  /* Where the page asks for a person, its picture comes right under the panel's title. */
+  .panel.wall > * { order: 2; } .panel.wall > .panel-head { order: 0; } .panel.wall > .shot { order: 1; }
 }
 #attention { display: flex; flex-direction: column; gap: 1rem; }
 #attention:empty { display: none; }

@@ -3,9 +3,10 @@ import { agreeingResult, type BrowserPort, type Tool } from "../tools/mod.ts";
 
 /**
  * What the client last read of the page, so that an action's report is the difference of that
- * view and the page after it (as the agent's is): a view a reading tool (`browser_snapshot`,
- * `browser_extract`) returned is remembered; after an action the page is observed again, the
- * report made to agree with both views, and that view becomes the one the client knows.
+ * view and the page after it (as the agent's is): a view a reading tool
+ * (`browser_list_interactives`, `browser_extract`) returned is remembered; after an action the
+ * page is observed again, the report made to agree with both views, and that view becomes the
+ * one the client knows.
  *
  * @example
  * ```ts

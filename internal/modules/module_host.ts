@@ -28,6 +28,8 @@ export interface ModuleHostOptions {
 
 interface Loaded {
   module: AgentModule;
+  /** How to name it again: its bare name, or its file's absolute path. */
+  spec: string;
   agentTools: Tool[];
   mcpTools: Tool[];
 }
@@ -75,10 +77,11 @@ export class ModuleHost implements AsyncDisposable {
     return host;
   }
 
-  /** The names of the loaded modules and their tools. */
-  get modules(): { name: string; tools: string[]; panel: boolean }[] {
-    return this.#loaded.map(({ module, agentTools }) => ({
+  /** The loaded modules: name, how to name it to `--module`, and its tools. */
+  get modules(): { name: string; spec: string; tools: string[]; panel: boolean }[] {
+    return this.#loaded.map(({ module, spec, agentTools }) => ({
       name: module.name,
+      spec,
       tools: agentTools.map((t) => t.name),
       panel: typeof module.getWebComponent === "function",
     }));
@@ -176,7 +179,8 @@ export class ModuleHost implements AsyncDisposable {
         );
       }
       for (const name of names) taken.add(name);
-      this.#loaded.push({ module, agentTools, mcpTools });
+      const named = BARE.test(spec.spec) ? spec.spec : file;
+      this.#loaded.push({ module, spec: named, agentTools, mcpTools });
       options.log(
         `module ${module.name}: ready (${names.length} tool${names.length === 1 ? "" : "s"}${
           names.length ? `: ${names.join(", ")}` : ""

@@ -9,7 +9,8 @@
  * (how a target is recorded and found),
  * `replay_locate.ts` (finding a step's target on the page as it is), `replay_heal.ts` (finding a
  * target again after its name changed), `replay_split.ts` (a target whose old name and identity
- * now point to two elements), `trace_rewrite.ts` (writing healed targets back into a trace).
+ * now point to two elements), `replay_needs.ts` (the modules and secrets a recording needs),
+ * `trace_rewrite.ts` (writing healed targets back into a trace).
  *
  * @module
  */
@@ -29,7 +30,14 @@ export {
   type Heal,
   type HealDecision,
 } from "./replay_heal.ts";
+export { missingForReplay, type ReplayHas } from "./replay_needs.ts";
 export { renderReport, writeReport } from "./report_html.ts";
 export { rewriteTargets, type TargetUpdate } from "./trace_rewrite.ts";
-export { readTrace, type TraceHandOff, type TraceLine, type TraceStep } from "./trace_lines.ts";
+export {
+  readTrace,
+  type TraceHandOff,
+  type TraceLine,
+  type TraceModule,
+  type TraceStep,
+} from "./trace_lines.ts";
 export { type TraceOptions, TraceWriter } from "./trace_writer.ts";

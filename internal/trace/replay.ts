@@ -285,5 +285,13 @@ export async function loadRecording(dir: string): Promise<Recording> {
     first && first.call.name !== "navigate" && /^(https?|file|data):/i.test(first.url)
       ? first.url
       : undefined;
-  return { dir, steps, answer: end.message, ...(startUrl ? { startUrl } : {}) };
+  const run = lines.find((l) => l.type === "run");
+  const modules = run?.type === "run" ? run.modules : undefined;
+  return {
+    dir,
+    steps,
+    answer: end.message,
+    ...(startUrl ? { startUrl } : {}),
+    ...(modules ? { modules } : {}),
+  };
 }

@@ -6,7 +6,7 @@
 import type { StepRecord, VerificationWall } from "../entity/mod.ts";
 import type { ToolContext, ToolRegistry } from "../tools/mod.ts";
 import type { Heal } from "./replay_heal.ts";
-import type { TraceStep } from "./trace_lines.ts";
+import type { TraceModule, TraceStep } from "./trace_lines.ts";
 
 /** A recorded successful run, ready to replay. */
 export interface Recording {
@@ -20,6 +20,8 @@ export interface Recording {
    * recordings made before a batch's `start_url` was recorded as a step. Replay opens it first.
    */
   startUrl?: string;
+  /** The tool modules the run had (recordings made before they were recorded: none). */
+  modules?: TraceModule[];
 }
 
 /** What `replayRun` needs. */

@@ -16,6 +16,18 @@ export interface TraceStart {
   started: string;
   /** browser-agent version. */
   agent: string;
+  /** The tool modules the run had: name, how `--module` names it, and its tools. */
+  modules?: TraceModule[];
+  /** The names of the secrets the run could type (never their values). */
+  secrets?: string[];
+}
+
+/** A tool module a run had loaded. */
+export interface TraceModule {
+  name: string;
+  /** What to give `--module`: its bare name, or its file's absolute path. */
+  module: string;
+  tools: string[];
 }
 
 /** One line of `trace.jsonl` per step, written as soon as the step ends. */

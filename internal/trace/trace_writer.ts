@@ -9,7 +9,14 @@ import type { RunOptions, RunResult } from "../agent/mod.ts";
 import { idOf } from "../tools/mod.ts";
 import { recordTarget } from "./replay_target.ts";
 import { writeReport } from "./report_html.ts";
-import type { TraceAnswer, TraceDecision, TraceEnd, TraceLine, TraceStep } from "./trace_lines.ts";
+import type {
+  TraceAnswer,
+  TraceDecision,
+  TraceEnd,
+  TraceLine,
+  TraceModule,
+  TraceStep,
+} from "./trace_lines.ts";
 
 const SHOT_TIMEOUT_MS = 5000;
 
@@ -32,6 +39,10 @@ export interface TraceOptions {
   location?: () => Promise<{ url: string; title: string }>;
   /** Masks secrets in text; applied to every line written. */
   mask?: (text: string) => string;
+  /** The tool modules the run has, for a replay to ask for again. */
+  modules?: TraceModule[];
+  /** The names of the secrets the run may type. */
+  secrets?: string[];
   /** The cost in dollars of some tokens, when known. */
   costOf?: (usage: { promptTokens: number; completionTokens: number }) => number | undefined;
 }
@@ -82,6 +93,8 @@ export class TraceWriter implements AsyncDisposable {
       model: options.model,
       started: new Date().toISOString(),
       agent: options.agent,
+      ...(options.modules?.length ? { modules: options.modules } : {}),
+      ...(options.secrets?.length ? { secrets: options.secrets } : {}),
     });
     return writer;
   }

@@ -1,6 +1,6 @@
 import puppeteer from "puppeteer-core";
 import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
-import { BrowserError, ConfigError } from "../../entity/mod.ts";
+import { AttachError, type AttachRefusal, BrowserError, maskEndpoint } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { findChrome } from "./find_chrome.ts";
 import type { ChildProcess } from "node:child_process";
@@ -16,6 +16,13 @@ export interface BrowserOptions {
   headless: boolean;
   /** `ws://…` or `http://host:9222` of a running browser: attach instead of launching. */
   cdpUrl?: string;
+  /**
+   * Longest wait for `cdpUrl` to accept the connection (default 30 s); a pool holds a connection
+   * in its queue until a session is free, so a batch on one waits longer.
+   */
+  connectTimeoutMs?: number;
+  /** Stops waiting for `cdpUrl` to accept the connection (Ctrl+C while a pool queues it). */
+  connectSignal?: AbortSignal;
   viewport?: { width: number; height: number };
   /** Longest wait for a page to settle after an action, in ms. */
   settleCapMs?: number;
@@ -117,7 +124,10 @@ function killByProfile(dir: string): void {
 export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowser> {
   const viewport = options.viewport ?? { width: 1280, height: 800 };
   if (options.cdpUrl) {
-    const browser = await attach(options.cdpUrl, viewport);
+    const browser = await attach(options.cdpUrl, viewport, {
+      timeoutMs: options.connectTimeoutMs ?? 30_000,
+      ...(options.connectSignal ? { signal: options.connectSignal } : {}),
+    });
     options.onLaunched?.();
     const attached = { browser, owned: false, tempProfile: undefined };
     return { ...attached, page: await firstPage(attached, () => browser.newPage()) };
@@ -169,55 +179,115 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
 }
 
 /**
- * Connects to a running browser. An `http://` address is asked for its `/json/version` first,
- * so a server that is no browser's debugging port is named as such.
+ * Connects to a running browser. An `http(s)://` address is asked for its `/json/version` first
+ * (in the path, before any query: `http://host:3000/json/version?token=…`), so a server that is
+ * no browser's debugging port is named as such, and its `webSocketDebuggerUrl` is used, with the
+ * address's query added when it has none (a pool answers its own address, without the token).
+ * A failure is an {@link AttachError} whose message names the address masked and the fix.
  */
-async function attach(url: string, viewport: { width: number; height: number }): Promise<Browser> {
-  const fail = (why: string) =>
-    new ConfigError(
-      `Cannot attach to the browser at "${url}" (${why}): start it with --remote-debugging-port, or fix --cdp-url`,
-    );
-  if (/^https?:/i.test(url)) {
-    const version = `${url.replace(/\/+$/, "")}/json/version`;
-    let response: Response;
-    try {
-      response = await fetch(version, { signal: AbortSignal.timeout(10_000) });
-    } catch (cause) {
-      throw fail(`cannot connect: ${describeCause(cause)}`);
-    }
-    const body = await response.text().catch(() => "");
-    let endpoint: unknown;
-    try {
-      endpoint = (JSON.parse(body) as { webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl;
-    } catch {
-      endpoint = undefined;
-    }
-    if (!response.ok || typeof endpoint !== "string") {
-      throw fail(
-        `it answered ${response.status} to /json/version without a webSocketDebuggerUrl, so it is no browser's debugging port`,
-      );
-    }
-  }
+async function attach(
+  url: string,
+  viewport: { width: number; height: number },
+  wait: { timeoutMs: number; signal?: AbortSignal },
+): Promise<Browser> {
+  const ws = /^https?:/i.test(url) ? await webSocketUrl(url) : url;
   try {
-    const connecting = puppeteer.connect(
-      /^wss?:/i.test(url)
-        ? { browserWSEndpoint: url, defaultViewport: viewport }
-        : { browserURL: url, defaultViewport: viewport },
-    );
+    const connecting = puppeteer.connect({ browserWSEndpoint: ws, defaultViewport: viewport });
     let late = false;
     // A connection made after the deadline is closed, not leaked.
     connecting.then(async (b) => {
       if (late) await b.disconnect();
     }, () => {/* reported below */});
     try {
-      return await withDeadline(connecting, 30_000);
+      return await withDeadline(connecting, wait.timeoutMs, wait.signal);
     } catch (error) {
       late = true;
       throw error;
     }
   } catch (cause) {
-    throw fail(describeCause(cause));
+    const why = describeCause(cause);
+    const status = Number(/server response: (\d{3})/i.exec(why)?.[1]) || undefined;
+    throw attachError(url, status, why);
   }
+}
+
+/** The WebSocket address an `http(s)://` debugging address names in its `/json/version`. */
+async function webSocketUrl(url: string): Promise<string> {
+  const address = new URL(url);
+  const version = new URL(address);
+  version.pathname = `${address.pathname.replace(/\/+$/, "")}/json/version`;
+  let response: Response;
+  try {
+    response = await fetch(version, { signal: AbortSignal.timeout(10_000) });
+  } catch (cause) {
+    throw attachError(url, undefined, `cannot connect: ${describeCause(cause)}`);
+  }
+  const body = await response.text().catch(() => "");
+  if (!response.ok) {
+    throw attachError(url, response.status, `it answered ${response.status} to /json/version`);
+  }
+  let endpoint: unknown;
+  try {
+    endpoint = (JSON.parse(body) as { webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl;
+  } catch {
+    endpoint = undefined;
+  }
+  if (typeof endpoint !== "string" || !URL.canParse(endpoint)) {
+    throw attachError(
+      url,
+      response.status,
+      `it answered ${response.status} to /json/version without a webSocketDebuggerUrl, so it is no browser's debugging port`,
+    );
+  }
+  const ws = new URL(endpoint);
+  if (!ws.search && address.search) ws.search = address.search;
+  return ws.href;
+}
+
+/**
+ * What an attach that failed says, by what answered: one row per refusal, with its fix; the
+ * first whose test passes is used.
+ */
+const REFUSALS: readonly {
+  refusal: AttachRefusal;
+  when: (status: number | undefined, why: string) => boolean;
+  says: (status: number | undefined) => string;
+}[] = [
+  {
+    refusal: "auth",
+    when: (status) => status === 401 || status === 403,
+    says: (status) =>
+      `it refused the token (${status}): fix the token or API key in --cdp-url (for Browserless, ?token= as its TOKEN)`,
+  },
+  {
+    refusal: "full",
+    when: (status) => status === 429,
+    says: () =>
+      "the pool is full (429: its sessions and its queue are all taken): lower --concurrency, or raise the pool's limits (Browserless: CONCURRENT, QUEUED)",
+  },
+  {
+    refusal: "not_found",
+    when: (status) => status === 404,
+    says: () => "nothing at that path (404): fix the path of --cdp-url",
+  },
+  {
+    refusal: "unreachable",
+    when: (status, why) =>
+      status === undefined && /ECONNREFUSED|ECONNRESET|refused|timed out|cannot connect/i.test(why),
+    says: () => "start the browser with --remote-debugging-port (or the pool), or fix --cdp-url",
+  },
+];
+
+function attachError(url: string, status: number | undefined, why: string): AttachError {
+  const row = REFUSALS.find((r) => r.when(status, why));
+  const fix = row?.says(status) ?? "start it with --remote-debugging-port, or fix --cdp-url";
+  return new AttachError(
+    `Cannot attach to the browser at "${maskEndpoint(url)}" (${
+      why.split(url).join(maskEndpoint(url))
+    }): ${fix}`,
+    row?.refusal ?? "other",
+    status,
+  );
 }
 
 /** One line about a failure, whatever was thrown (puppeteer throws bare events on socket errors). */
