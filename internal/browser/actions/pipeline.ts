@@ -66,17 +66,19 @@ const FIXES: Readonly<Record<NotReady["reason"], string>> = Object.freeze({
 });
 
 /**
- * The typed refusal of `verb` on `[id]`: `gone` for a detached element, `no_effect` for one the
- * browser waited for in vain (disabled, covered, moving, invisible). Nothing was done to it.
+ * The typed refusal of `verb` on `[id]`, or of its drop `onto` a place (named as the model
+ * named it): `gone` for a detached element, `no_effect` for one the browser waited for in vain
+ * (disabled, covered, moving, invisible). Nothing was done to it.
  *
  * @example
  * ```ts
  * refusal("click", 5, notReady).message; // 'Cannot click [5]: covered by <div id="ad">: close it first, or observe again'
  * ```
  */
-export function refusal(verb: VerbName, id: number, r: NotReady): ActionError {
+export function refusal(verb: VerbName, id: number, r: NotReady, onto?: string): ActionError {
   if (r.reason === "gone") {
-    return new ActionError("gone", `Element [${id}] is gone: the page changed, observe again`);
+    const which = onto ? `The place to drop [${id}] onto` : `Element [${id}]`;
+    return new ActionError("gone", `${which} is gone: the page changed, observe again`);
   }
   const what = r.reason === "covered"
     ? `covered by ${r.detail}`
@@ -84,8 +86,9 @@ export function refusal(verb: VerbName, id: number, r: NotReady): ActionError {
     ? "it is still moving"
     : r.detail;
   const cleared = r.cleared.length > 0 ? ` (${r.cleared.join("; ")})` : "";
+  const who = onto ? `[${id}] onto ${onto}` : `[${id}]`;
   return new ActionError(
     "no_effect",
-    `Cannot ${verb} [${id}]: ${what}${cleared}; ${FIXES[r.reason]}`,
+    `Cannot ${verb} ${who}: ${what}${cleared}; ${FIXES[r.reason]}`,
   );
 }

@@ -44,7 +44,12 @@ import {
   scrollWindow,
 } from "./actions/scroll.ts";
 import { install } from "./core/state.ts";
-import { elementWithText, nativeDraggable, selectTextIn } from "./actions/select_text.ts";
+import {
+  elementWithText,
+  holdsText,
+  nativeDraggable,
+  selectTextIn,
+} from "./actions/select_text.ts";
 import { scrollSideways } from "./actions/scroll_sideways.ts";
 import { walkFrame } from "./observe/walk/walk_frame.ts";
 import { progressShows } from "./actions/wait_text.ts";
@@ -93,6 +98,7 @@ export const api = {
   // The verbs beyond a click (hover and drag need nothing in the page but the checks).
   selectTextIn,
   elementWithText,
+  holdsText,
   nativeDraggable,
   scrollSideways,
   // The tools the page declares for agents (WebMCP).

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c36c605b1251";
+export const RUNTIME_VERSION = "6529cc6afa81";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2883,6 +2883,10 @@ export const RUNTIME_SOURCE = [
   "      else if (!partial || area < partial.area) partial = { el, area };",
   "    }",
   "    return (exact ?? partial)?.el ?? null;",
+  "  }",
+  "  function holdsText(el, text) {",
+  "    const wanted = clean(text).toLowerCase();",
+  '    return wanted !== "" && el instanceof HTMLElement && clean(el.innerText).toLowerCase().includes(wanted);',
   "  }",
   "  function nativeDraggable(el) {",
   '    const own = el.closest(\'[draggable="true"], [draggable="false"]\');',
@@ -6158,6 +6162,7 @@ export const RUNTIME_SOURCE = [
   "    // The verbs beyond a click (hover and drag need nothing in the page but the checks).",
   "    selectTextIn,",
   "    elementWithText,",
+  "    holdsText,",
   "    nativeDraggable,",
   "    scrollSideways,",
   "    // The tools the page declares for agents (WebMCP).",
@@ -6165,7 +6170,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c36c605b1251", api);',
+  '    install("6529cc6afa81", api);',
   "    activityTracker();",
   "  }",
   "})();",
