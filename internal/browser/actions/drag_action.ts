@@ -10,20 +10,22 @@
 import type { CDPSession, Page, Protocol } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
-import { type PointerEnv, untilReady } from "./actionability.ts";
-import { perform, refusal, type Target } from "./pipeline.ts";
-import { handleInRealm, onElement } from "../runtime/page_runtime.ts";
-import { isolatedRealm } from "../runtime/realm.ts";
+import { type PointerEnv, type ReadyPoint, untilReady } from "./actionability.ts";
+import { perform, pointPhrase, reached, refusal, type Target, targetName } from "./pipeline.ts";
+import { onElement } from "../runtime/page_runtime.ts";
+import { elementShowing } from "./named_targets.ts";
 import { pause } from "../shared/deadline.ts";
 import { WAITS } from "../shared/budgets.ts";
 
-/** Where a drag ends: on an element, on a text shown on the page, and/or moved by pixels. */
+/** Where a drag ends: on an element, on a text shown on the page, at a point, and/or by pixels. */
 export interface DropAt {
   /** The element to drop onto (the ID the model gave, to say so). */
   target?: Target;
   /** A visible text to drop onto (a slider's tick "22", a column heading "Done"). */
   text?: string;
-  /** Pixels added to the drop point (from the source itself when there is no target). */
+  /** A point of the window to drop at (main-frame CSS pixels: a screenshot's point mapped). */
+  point?: { x: number; y: number };
+  /** Pixels added to the drop point (from the press point when there is no target). */
   dx?: number;
   dy?: number;
 }
@@ -34,7 +36,7 @@ const MOVE_STEPS = 8;
 /** Where the drop goes, found before anything moves: the element (and its point then), or none. */
 interface Drop {
   onto?: Target;
-  /** The drop point found before the press. */
+  /** The drop point found before the press (the element's, or the point given). */
   point?: { x: number; y: number };
   /** The element was found by its text (its handle is the drag's to dispose of). */
   byText: boolean;
@@ -62,7 +64,12 @@ export async function dragElement(
   try {
     return await perform(page, source, "drag", env, async (from) => {
       await carry(page, source, from, drop, to, env);
-      return { did: `Dragged [${source.id}] ${where(to)}`, control: true };
+      const at = reached(from, env);
+      return {
+        did: `${pointPhrase("Dragged", source, at)} ${where(to)}`,
+        control: true,
+        ...(at ? { at } : {}),
+      };
     });
   } finally {
     if (drop.byText) await drop.onto?.el.dispose().catch(() => {/* its document is gone */});
@@ -73,7 +80,7 @@ export async function dragElement(
 async function carry(
   page: Page,
   source: Target,
-  from: { x: number; y: number },
+  from: ReadyPoint,
   drop: Drop,
   to: DropAt,
   env: PointerEnv,
@@ -111,17 +118,17 @@ async function carry(
 
 /**
  * The drop place, found and checked before anything moves: the element given, or the one that
- * shows the text (never the dragged element's own text), in view.
+ * shows the text (never the dragged element's own text), in view; or the point given.
  */
 async function dropPlace(page: Page, source: Target, to: DropAt, env: PointerEnv): Promise<Drop> {
+  if (to.point) return { point: to.point, byText: false };
   const byText = !to.target && to.text !== undefined;
-  const onto = to.target ?? (byText ? await textPlace(source, to.text!) : undefined);
+  const onto = to.target ?? (byText ? await textPlace(page, source, to.text!) : undefined);
   if (!onto) return { byText: false };
   const ready = await untilReady(page, onto.el, env, DROP_NEEDS);
   if (!ready.ok) {
     if (byText) await onto.el.dispose().catch(() => {/* its document is gone */});
-    const place = to.target ? `[${to.target.id}]` : JSON.stringify(to.text);
-    throw refusal("drag", source.id, ready, place);
+    throw refusal("drag", source, ready, onto);
   }
   return { onto, point: { x: ready.x, y: ready.y }, byText };
 }
@@ -151,20 +158,14 @@ async function dropPoint(
 }
 
 /**
- * The element that shows `text`, in the source's frame or else the main frame, never the source
- * nor what holds it or it holds; a text only the dragged element shows is refused (a drop onto
+ * The element that shows `text`, in the source's frame or else any frame, never the source nor
+ * what holds it or it holds; a text only the dragged element shows is refused (a drop onto
  * itself moves nothing: the item that shows the text is what to drag, or drop onto).
  */
-async function textPlace(source: Target, text: string): Promise<Target> {
-  const own = source.el.frame;
-  const frames = [own, own.page().mainFrame()];
-  for (const frame of new Set(frames)) {
-    // The dragged element is left out where it is: a handle belongs to its own frame.
-    const skip = frame === own ? source.el : null;
-    const el = await handleInRealm(isolatedRealm(frame), "elementWithText", text, skip);
-    if (el) return { el, id: source.id };
-  }
-  const who = `[${source.id}]`;
+async function textPlace(page: Page, source: Target, text: string): Promise<Target> {
+  const el = await elementShowing(page, text, { first: source.el.frame, skip: source.el });
+  if (el) return { el, id: source.id, name: JSON.stringify(text) };
+  const who = targetName(source);
   if (await onElement(source.el, "holdsText", text)) {
     throw new ActionError(
       "invalid_args",
@@ -206,8 +207,9 @@ async function release(
   await cdp.detach().catch(() => {/* the tab closed */});
 }
 
-/** `onto [9]`, `onto "Done"`, `by (40, 0) px`, `onto [9] (+10, 0 px)`. */
+/** `onto [9]`, `onto "Done"`, `to (300, 200)`, `by (40, 0) px`, `onto [9] (+10, 0 px)`. */
 function where(to: DropAt): string {
+  if (to.point) return `to (${Math.round(to.point.x)}, ${Math.round(to.point.y)})`;
   const shift = to.dx || to.dy ? `${to.dx ?? 0}, ${to.dy ?? 0}` : "";
   if (to.target) return `onto [${to.target.id}]${shift ? ` (+${shift} px)` : ""}`;
   if (to.text !== undefined) {

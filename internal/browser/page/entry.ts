@@ -50,6 +50,7 @@ import {
   nativeDraggable,
   selectTextIn,
 } from "./actions/select_text.ts";
+import { described, elementAtPoint, intoFrame, pictureScale } from "./actions/point.ts";
 import { scrollSideways } from "./actions/scroll_sideways.ts";
 import { walkFrame } from "./observe/walk/walk_frame.ts";
 import { progressShows } from "./actions/wait_text.ts";
@@ -101,6 +102,11 @@ export const api = {
   holdsText,
   nativeDraggable,
   scrollSideways,
+  // Points: what a screenshot's point shows, into a frame, the picture's scale.
+  elementAtPoint,
+  intoFrame,
+  described,
+  pictureScale,
   // The tools the page declares for agents (WebMCP).
   declaredTools,
   callDeclaredTool,

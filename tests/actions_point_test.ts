@@ -1,0 +1,64 @@
+/**
+ * Point actions at a point inside a numbered element (a canvas board, a grid whose seats have no
+ * number), through the one pipeline: what is under the point is checked as any target is, and
+ * the report names what the press reached. (At a point of the screenshot: the pipeline matrix.)
+ */
+import assert from "node:assert/strict";
+import { ActionError } from "../internal/entity/mod.ts";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { pageOf } from "../internal/browser/testing.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
+
+/** Where the board's square D5 is: its centre as a share of the 300 px canvas, and on screen. */
+const D5 = { share: { x: 3.5 / 6, y: 4.5 / 6 }, screen: { x: 60 + 175, y: 160 + 225 } };
+
+const result = (browser: BrowserSession, selector: string) =>
+  pageOf(browser).$eval(selector, (p) => p.textContent);
+
+Deno.test("click(at) presses a canvas where the point is, and says what the press reached", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/targets/canvas_grid.html"));
+  const board = idIn((await browser.observe()).summary, /<canvas>/);
+  const outcome = await browser.click(board, { at: D5.share });
+  assert.match(
+    outcome.did,
+    new RegExp(`^Clicked \\[${board}\\] at \\(0\\.58, 0\\.75\\) on <canvas id="board">$`),
+  );
+  assert.deepEqual(outcome.at, {
+    x: D5.screen.x,
+    y: D5.screen.y,
+    what: '<canvas id="board">',
+    id: board,
+    part: { x: 0.583, y: 0.75 },
+  });
+  assert.equal(await result(browser, "#result"), "You claimed D5");
+});
+
+Deno.test("a point inside a grid is refused over a disabled seat, and outside the grid, and reaches an ordinary seat", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/actions/verbs/seats.html"));
+  const grid = idIn((await browser.observe()).summary, /A1 A2/);
+  // Seats of 60 × 40 px, 6 px apart: A3 is the third of the first row.
+  const taken = await browser.click(grid, { at: { x: 162, y: 20 } }).catch((e: unknown) => e);
+  assert.ok(taken instanceof ActionError && taken.kind === "no_effect", String(taken));
+  assert.match(
+    taken.message,
+    new RegExp(
+      `^Cannot click \\[${grid}\\] at \\(162, 20\\): <div> "A3" at the point is disabled; observe again`,
+    ),
+  );
+  const outside = await browser.click(grid, { at: { x: 400, y: 10 } }).catch((e: unknown) => e);
+  assert.ok(outside instanceof ActionError && outside.kind === "invalid_args", String(outside));
+  assert.match(
+    outside.message,
+    /: the point is outside it: it is 258×86 px; give x, y from 0 to 1 of its size, or pixels from its top-left$/,
+  );
+  assert.equal(await result(browser, "#picked"), "No seat chosen");
+  const chosen = await said(browser.click(grid, { at: { x: 228, y: 66 } }));
+  assert.match(chosen, new RegExp(`^Clicked \\[${grid}\\] at \\(228, 66\\) on <div> "B4"`));
+  assert.equal(await result(browser, "#picked"), "Seat B4 chosen");
+});
