@@ -1,10 +1,15 @@
-/** Drags that are refused leave the page as it was: the drop place is found before anything moves. */
+/**
+ * Drags that are refused leave the page as it was (the drop place is found before anything
+ * moves), and targets named by their text: a drag from a text onto a text, a selection in the
+ * block that shows a text.
+ */
 import assert from "node:assert/strict";
 import { ActionError } from "../internal/entity/mod.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
+import { said } from "./support/said.ts";
 
 /** The names in the order the list shows them, and the status line under it. */
 function sortable(browser: BrowserSession): Promise<{ order: string; status: string }> {
@@ -28,7 +33,7 @@ Deno.test("drag() onto the dragged list's own text is refused before the pointer
   assert.match(
     refused.message,
     new RegExp(
-      `^Cannot drag \\[${list}\\] onto "Kirbee": that text is part of \\[${list}\\] itself; drag the item that shows a text onto it`,
+      `^Cannot drag \\[${list}\\] onto "Kirbee": that text is part of \\[${list}\\] itself; drag the item that shows a text \\(from="…"\\)`,
     ),
   );
   assert.deepEqual(await sortable(browser), UNTOUCHED);
@@ -55,4 +60,38 @@ Deno.test("drag() onto a text no frame shows is refused before the pointer press
     [],
   );
   assert.equal(await page.$eval("#status", (p) => p.textContent), "No card moved");
+});
+
+Deno.test("drag(from) picks up the item that shows a text and drops it onto another's text", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/actions/verbs/sortable.html"));
+  const moved = await said(browser.drag(undefined, { from: "Cordy", to: "Kirbee" }));
+  assert.match(moved, /^Dragged <li> "Cordy" onto "Kirbee"/);
+  const now = await sortable(browser);
+  assert.match(now.order, /^Kirbee, Cordy, Liane|^Cordy, Kirbee/);
+  assert.match(now.status, /^Dropped Cordy/);
+  await assert.rejects(
+    browser.drag(undefined, { from: "Nobody", to: "Kirbee" }),
+    /^ActionError: Cannot drag "Nobody": no such text shows on the page/,
+  );
+});
+
+Deno.test("selectText() with no ID selects the text in the paragraph that shows it", async () => {
+  await using server = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/actions/verbs/paragraphs.html"));
+  const done = await said(browser.selectText(undefined, "the second sentence"));
+  assert.match(
+    done,
+    /^Selected "the second sentence" in <p id="middle"> "This is the second sentence/,
+  );
+  assert.equal(
+    await pageOf(browser).evaluate(() => getSelection()!.toString()),
+    "the second sentence",
+  );
+  await assert.rejects(
+    browser.selectText(undefined, "a fourth one"),
+    /^ActionError: Cannot select "a fourth one": no such text shows on the page/,
+  );
 });

@@ -91,12 +91,15 @@ export interface BrowserPort {
    */
   hover(id: number, options?: ActOptions & { at?: BoxPoint }): Promise<ActionOutcome>;
   /**
-   * Drags `[id]` (pressed at a point inside it: `at`) onto another element, onto a text the page
-   * shows, and/or by pixels.
+   * Drags `[id]` (at a point inside it), or with no ID the block that shows `options.from`,
+   * onto another element, onto a text the page shows, and/or by pixels.
    */
-  drag(id: number, options: DragOptions): Promise<ActionOutcome>;
-  /** Selects the first occurrence of `text` inside `[id]` (a field or any block of text). */
-  selectText(id: number, text: string, options?: ActOptions): Promise<ActionOutcome>;
+  drag(id: number | undefined, options: DragOptions): Promise<ActionOutcome>;
+  /**
+   * Selects the first occurrence of `text` inside `[id]` (a field or any block of text), or with
+   * no ID in the block that shows it.
+   */
+  selectText(id: number | undefined, text: string, options?: ActOptions): Promise<ActionOutcome>;
   /**
    * A click, hover or drag at a point of the numbered screenshot (its pixels): what is drawn
    * there is the target, checked as any element is; the outcome's `at` names what it reached.

@@ -205,11 +205,15 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#verbs.hover(id, options);
   }
 
-  drag(id: number, options: DragOptions): Promise<ActionOutcome> {
+  drag(id: number | undefined, options: DragOptions): Promise<ActionOutcome> {
     return this.#verbs.drag(id, options);
   }
 
-  selectText(id: number, text: string, options: ActOptions = {}): Promise<ActionOutcome> {
+  selectText(
+    id: number | undefined,
+    text: string,
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
     return this.#verbs.selectText(id, text, options);
   }
 

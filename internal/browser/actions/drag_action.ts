@@ -170,7 +170,7 @@ async function textPlace(page: Page, source: Target, text: string): Promise<Targ
     throw new ActionError(
       "invalid_args",
       `Cannot drag ${who} onto ${JSON.stringify(text)}: that text is part of ${who} itself; ` +
-        "drag the item that shows a text onto it, or give the ID of the place",
+        `drag the item that shows a text (from="…") onto it, or give the ID of the place`,
     );
   }
   throw new ActionError(

@@ -11,7 +11,8 @@ import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
 import { clickElement, hoverElement, selectText } from "./pointer_verbs.ts";
 import { dragElement, type DropAt } from "./drag_action.ts";
 import { perform, type Target } from "./pipeline.ts";
-import { receiverId, screenTarget, windowOf } from "./named_targets.ts";
+import { receiverId, screenTarget, textTarget, windowOf } from "./named_targets.ts";
+import type { Did } from "./action_runner.ts";
 import { onElement } from "../runtime/page_runtime.ts";
 import type { PointerEnv } from "./actionability.ts";
 import { press, selectOption, typeFocused, typeInto, uploadFile } from "./element_actions.ts";
@@ -35,14 +36,15 @@ export interface BoxPoint {
 }
 
 /**
- * Where `BrowserPort.drag` drops: an element's ID or a text the page shows, and/or pixels; and
- * where it presses the element (`at`, a point inside it).
+ * Where `BrowserPort.drag` drops: an element's ID or a text the page shows, and/or pixels; what
+ * it picks up: the element, at a point inside it (`at`), or the block that shows `from`.
  */
 export interface DragOptions extends ActOptions {
   to?: number | string;
   dx?: number;
   dy?: number;
   at?: BoxPoint;
+  from?: string;
 }
 
 /** An action at a point of the numbered screenshot (its pixels), as `BrowserPort.atPoint` does it. */
@@ -145,15 +147,20 @@ export class ElementVerbs {
   }
 
   /**
-   * Drags `[id]` (pressed at a point inside it with `at`) onto the element `to` (an ID), onto a
-   * text the page shows, and/or by pixels (see {@link dragElement}).
+   * Drags `[id]` (pressed at a point inside it with `at`), or the block that shows `from`, onto
+   * the element `to` (an ID), onto a text the page shows, and/or by pixels (see
+   * {@link dragElement}).
    */
-  drag(id: number, options: DragOptions): Promise<ActionOutcome> {
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => this.#drag(page, at({ el, id }, options.at), options),
-    );
+  drag(id: number | undefined, options: DragOptions): Promise<ActionOutcome> {
+    if (id !== undefined) {
+      return this.#onElement(
+        id,
+        options,
+        (page, el) => this.#drag(page, at({ el, id }, options.at), options),
+      );
+    }
+    const from = options.from ?? "";
+    return this.#onText(from, "drag", options, (page, source) => this.#drag(page, source, options));
   }
 
   /** Drags `source` where `options` say, the element `to` looked up by its ID. */
@@ -173,10 +180,37 @@ export class ElementVerbs {
     }
   }
 
-  /** Selects the first occurrence of `text` inside `[id]` (see {@link selectText}). */
-  selectText(id: number, text: string, options: ActOptions = {}): Promise<ActionOutcome> {
+  /**
+   * Selects the first occurrence of `text` inside `[id]`, or with no ID in the block that shows
+   * it (see {@link selectText}).
+   */
+  selectText(
+    id: number | undefined,
+    text: string,
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
     const pointer = this.#host.pointer(options);
+    if (id === undefined) {
+      return this.#onText(text, "select", options, (page, t) => selectText(page, t, text, pointer));
+    }
     return this.#onElement(id, options, (page, el) => selectText(page, { el, id }, text, pointer));
+  }
+
+  /** Runs an action on the block that shows `text` (see {@link textTarget}). */
+  #onText(
+    text: string,
+    doing: string,
+    options: ActOptions,
+    act: (page: Page, target: Target) => Promise<Did>,
+  ): Promise<ActionOutcome> {
+    return runAction(this.#host.env(), options, async (page) => {
+      const target = await textTarget(page, text, doing);
+      try {
+        return await act(page, target);
+      } finally {
+        await target.el.dispose().catch(() => {/* its document is gone */});
+      }
+    });
   }
 
   /**

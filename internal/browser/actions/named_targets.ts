@@ -1,11 +1,12 @@
 /**
- * Targets the model names without an ID: by a text the page shows (where to drop what is
- * dragged) or by a point of the screenshot (what is drawn there, through frames). Each comes
- * back as a {@link Target} the action pipeline checks as any other.
+ * Targets the model names without an ID: by a text the page shows (the block to select it in,
+ * what to drag, where to drop it) or by a point of the screenshot (what is drawn there, through
+ * frames). Each comes back as a {@link Target} the action pipeline checks as any other.
  *
  * @module
  */
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
+import { ActionError } from "../../entity/mod.ts";
 import type { PointerEnv } from "./actionability.ts";
 import type { Target } from "./pipeline.ts";
 import { handleInRealm, inRealm, onElement, type Receiver } from "../runtime/page_runtime.ts";
@@ -35,6 +36,23 @@ export async function elementShowing(
     if (el) return el;
   }
   return undefined;
+}
+
+/**
+ * The block that shows `text`, as a target named by what it is (`<p> "Hello brave world"`);
+ * throws `not_found` when no frame shows it, with what to do instead (`doing`: the verb's words).
+ */
+export async function textTarget(page: Page, text: string, doing: string): Promise<Target> {
+  const el = await elementShowing(page, text);
+  if (!el) {
+    throw new ActionError(
+      "not_found",
+      `Cannot ${doing} ${JSON.stringify(text)}: no such text shows on the page; ` +
+        "give the ID of its element, or find the text first",
+    );
+  }
+  const { what } = await onElement(el, "described");
+  return { el, id: 0, name: what };
 }
 
 /**
