@@ -1,7 +1,8 @@
 /**
- * Point actions at a point inside a numbered element (a canvas board, a grid whose seats have no
- * number), through the one pipeline: what is under the point is checked as any target is, and
- * the report names what the press reached. (At a point of the screenshot: the pipeline matrix.)
+ * Point actions: at a point inside a numbered element (a canvas board, a grid whose seats have no
+ * number) and at a point of the numbered screenshot (`--vision`), through the one pipeline: what
+ * is under the point is checked as any target is, and the report names what the press reached.
+ * A scripted model reaches the goal of a canvas board either way.
  */
 import assert from "node:assert/strict";
 import { ActionError } from "../internal/entity/mod.ts";
@@ -10,6 +11,8 @@ import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
 import { said } from "./support/said.ts";
+import { runCli } from "./support/run_cli.ts";
+import { idOf, startScriptedModel } from "./support/scripted_model.ts";
 
 /** Where the board's square D5 is: its centre as a share of the 300 px canvas, and on screen. */
 const D5 = { share: { x: 3.5 / 6, y: 4.5 / 6 }, screen: { x: 60 + 175, y: 160 + 225 } };
@@ -61,4 +64,70 @@ Deno.test("a point inside a grid is refused over a disabled seat, and outside th
   const chosen = await said(browser.click(grid, { at: { x: 228, y: 66 } }));
   assert.match(chosen, new RegExp(`^Clicked \\[${grid}\\] at \\(228, 66\\) on <div> "B4"`));
   assert.equal(await result(browser, "#picked"), "Seat B4 chosen");
+});
+
+/** The scripted run on the canvas board: opens it, claims D5 as `claim` says, reads the result. */
+function boardScript(url: string, claim: (board: number) => { tool: string; args: object }) {
+  return [
+    { tool: "navigate", args: { url } },
+    (req: Parameters<typeof idOf>[0]) => {
+      const { tool, args } = claim(idOf(req, /<canvas>/));
+      return { tool, args: { ...args } };
+    },
+    (req: Parameters<typeof idOf>[0]) => ({
+      tool: "done",
+      args: { result: /You claimed \w+/.exec(req.user)?.[0] ?? "nothing claimed", success: true },
+    }),
+  ];
+}
+
+Deno.test("a scripted model claims a square of a canvas board in text mode, by a point inside the canvas", async () => {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel(
+    boardScript(site.url("/targets/canvas_grid.html"), (board) => ({
+      tool: "click",
+      args: { id: board, ...D5.share },
+    })),
+  );
+  const run = await runCli({
+    args: ["claim square D5"],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "You claimed D5");
+  assert.match(
+    model.requests[2]!.user,
+    /→ Clicked \[\d+\] at \(0\.58, 0\.75\) on <canvas id="board">/,
+  );
+  // Text mode offers no tools at a point of a screenshot it never sends.
+  assert.ok(
+    !model.requests[1]!.toolNames.includes("click_at"),
+    model.requests[1]!.toolNames.join(),
+  );
+});
+
+Deno.test("with --vision a scripted model claims the square at a point of the screenshot", async () => {
+  await using site = startFixtureServer();
+  const root = await Deno.makeTempDir({ prefix: "ba-point-" });
+  try {
+    await using model = startScriptedModel(
+      boardScript(site.url("/targets/canvas_grid.html"), () => ({
+        tool: "click_at",
+        args: D5.screen,
+      })),
+    );
+    const run = await runCli({
+      args: ["--vision", "--out", `${root}/recorded`, "claim square D5"],
+      env: { OPENAI_BASE_URL: model.baseUrl },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "You claimed D5");
+    assert.ok(model.requests[1]!.toolNames.includes("click_at"));
+    assert.match(
+      model.requests[2]!.user,
+      /click_at\(x=235, y=385\) → Clicked at \(235, 385\) on <canvas id="board"> of \[\d+\]/,
+    );
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
 });

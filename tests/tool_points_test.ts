@@ -1,0 +1,72 @@
+/**
+ * The tools at a point, as data: offered only with a picture, and their arguments checked before
+ * anything runs (a text target keeps the one length limit of every argument).
+ */
+import assert from "node:assert/strict";
+import type { BrowserState, ObservedElement } from "../internal/entity/mod.ts";
+import {
+  ARG_LIMITS,
+  type BrowserPort,
+  coreTools,
+  ToolRegistry,
+  validateArgs,
+} from "../internal/tools/mod.ts";
+
+function element(id: number, tag: string, label: string): ObservedElement {
+  return { id, tag, role: tag === "button" ? "button" : "generic", attrs: [], states: [], label };
+}
+
+const SHOP: BrowserState = {
+  url: "https://shop.test/basket",
+  title: "Basket",
+  summary: "",
+  lines: [
+    { kind: "element", element: element(2, "canvas", "") },
+    { kind: "element", element: element(9, "button", "Place order") },
+  ],
+};
+
+Deno.test("the tools at a point of the screenshot are offered only while the observation has a picture", () => {
+  const registry = new ToolRegistry(coreTools);
+  const names = (state?: BrowserState) => registry.specs(state).map((s) => s.name);
+  const point = ["click_at", "hover_at", "drag_at"];
+  assert.deepEqual(point.filter((n) => names().includes(n)), []);
+  assert.deepEqual(point.filter((n) => names(SHOP).includes(n)), []);
+  const seen = { ...SHOP, image: { mimeType: "image/jpeg", base64: "AA==" } };
+  assert.deepEqual(point.filter((n) => names(seen).includes(n)), point);
+});
+
+Deno.test("point and text arguments are checked before anything runs", async () => {
+  const registry = new ToolRegistry(coreTools);
+  const ctx = { browser: {} as BrowserPort, signal: new AbortController().signal };
+  const call = (name: string, args: Record<string, unknown>) =>
+    registry.dispatch({ name, args }, ctx);
+  const failed = async (name: string, args: Record<string, unknown>) => {
+    const r = await call(name, args);
+    assert.equal(r.ok, false, `${name} ran`);
+    return `${r.kind}: ${r.text}`;
+  };
+  assert.equal(
+    await failed("click", { id: 3, x: 0.5 }),
+    "invalid_args: Cannot click at a point: give both x and y (0 to 1 of the element's size, or px from its top-left)",
+  );
+  assert.equal(
+    await failed("drag", { to: "Done" }),
+    "invalid_args: Cannot drag: give id (an element) or from (a text shown), one of them",
+  );
+  assert.equal(
+    await failed("drag", { id: 3, from: "Viki", to: "Done" }),
+    "invalid_args: Cannot drag: give id (an element) or from (a text shown), one of them",
+  );
+  assert.match(await failed("click_at", { x: -1, y: 4 }), /^invalid_args: /);
+  // A text to find on the page is held to the one limit every argument has.
+  const long = "x".repeat(ARG_LIMITS.maxLength + 1);
+  for (
+    const [name, args] of [["drag", { from: long, to: "Done" }], ["select_text", {
+      text: long,
+    }]] as const
+  ) {
+    const checked = validateArgs(registry.get(name)!, args);
+    assert.equal(checked.ok, false, name);
+  }
+});
