@@ -1,10 +1,12 @@
 /**
- * The tools at a point, as data: offered only with a picture, and their arguments checked before
+ * The tools at a point, as data: offered only with a picture, judged by the safety policy as the
+ * call they amount to on the numbered element at the point, and their arguments checked before
  * anything runs (a text target keeps the one length limit of every argument).
  */
 import assert from "node:assert/strict";
 import type { BrowserState, ObservedElement } from "../internal/entity/mod.ts";
 import {
+  ActionPolicy,
   ARG_LIMITS,
   type BrowserPort,
   coreTools,
@@ -34,6 +36,27 @@ Deno.test("the tools at a point of the screenshot are offered only while the obs
   assert.deepEqual(point.filter((n) => names(SHOP).includes(n)), []);
   const seen = { ...SHOP, image: { mimeType: "image/jpeg", base64: "AA==" } };
   assert.deepEqual(point.filter((n) => names(seen).includes(n)), point);
+});
+
+Deno.test("ActionPolicy judges a call at a point by the numbered element there, and holds one it cannot look at", async () => {
+  const policy = new ActionPolicy({ confirmAll: false, tools: coreTools });
+  const at = (id?: number) => () =>
+    Promise.resolve(id === undefined ? { what: "<body>" } : { what: "x", id });
+  const verdict = async (
+    name: string,
+    args: Record<string, unknown>,
+    look?: ReturnType<typeof at>,
+  ) => (await policy.decide({ name, args }, SHOP, look ? { look } : {})).verdict;
+  assert.equal(await verdict("click_at", { x: 500, y: 300 }, at(9)), "hold");
+  assert.equal(await verdict("click_at", { x: 500, y: 300, button: "right" }, at(9)), "allow");
+  assert.equal(await verdict("click_at", { x: 40, y: 40 }, at(2)), "allow");
+  // Nothing numbered there: the page itself, judged as a click on it is.
+  assert.equal(await verdict("click_at", { x: 40, y: 40 }, at()), "allow");
+  // Nobody can tell what is there: never acted on unjudged.
+  const held = await policy.decide({ name: "click_at", args: { x: 40, y: 40 } }, SHOP);
+  assert.equal(held.verdict, "hold");
+  // A point inside a numbered element is judged by that element, as its click is.
+  assert.equal(await verdict("click", { id: 9, x: 0.5, y: 0.5 }), "hold");
 });
 
 Deno.test("point and text arguments are checked before anything runs", async () => {
