@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { mcpTools } from "../internal/mcp/mod.ts";
+import { visionTools } from "../internal/mcp/tools/verb_tools.ts";
 import { coreTools, type Tool, ToolRegistry } from "../internal/tools/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
@@ -51,9 +52,12 @@ const ROWS: Record<
   click_at: (_ids, _file, b) => ({ x: b.x, y: b.y }),
   hover_at: (_ids, _file, b) => ({ x: b.x, y: b.y }),
   drag_at: (_ids, _file, b) => ({ x: b.x, y: b.y, to_x: b.x + 40, to_y: b.y }),
+  browser_click_at: (_ids, _file, b) => ({ x: b.x, y: b.y, button: "right" }),
+  browser_hover_at: (_ids, _file, b) => ({ x: b.x, y: b.y }),
+  browser_drag_at: (_ids, _file, b) => ({ x: b.x, y: b.y, to_x: b.x, to_y: b.y + 40 }),
 };
 
-const all = [...coreTools, ...mcpTools];
+const all = [...coreTools, ...mcpTools, ...visionTools];
 const elementTools: Tool[] = all.filter((t) => t.facts.element);
 
 Deno.test("every tool that targets an element has a row in the pipeline table", () => {

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { BrowserState, ObservedElement } from "../internal/entity/mod.ts";
+import { visionTools } from "../internal/mcp/tools/verb_tools.ts";
 import {
   ActionPolicy,
   ARG_LIMITS,
@@ -39,7 +40,7 @@ Deno.test("the tools at a point of the screenshot are offered only while the obs
 });
 
 Deno.test("ActionPolicy judges a call at a point by the numbered element there, and holds one it cannot look at", async () => {
-  const policy = new ActionPolicy({ confirmAll: false, tools: coreTools });
+  const policy = new ActionPolicy({ confirmAll: false, tools: [...coreTools, ...visionTools] });
   const at = (id?: number) => () =>
     Promise.resolve(id === undefined ? { what: "<body>" } : { what: "x", id });
   const verdict = async (
@@ -48,6 +49,7 @@ Deno.test("ActionPolicy judges a call at a point by the numbered element there, 
     look?: ReturnType<typeof at>,
   ) => (await policy.decide({ name, args }, SHOP, look ? { look } : {})).verdict;
   assert.equal(await verdict("click_at", { x: 500, y: 300 }, at(9)), "hold");
+  assert.equal(await verdict("browser_click_at", { x: 500, y: 300 }, at(9)), "hold");
   assert.equal(await verdict("click_at", { x: 500, y: 300, button: "right" }, at(9)), "allow");
   assert.equal(await verdict("click_at", { x: 40, y: 40 }, at(2)), "allow");
   // Nothing numbered there: the page itself, judged as a click on it is.
