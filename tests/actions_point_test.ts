@@ -2,7 +2,8 @@
  * Point actions: at a point inside a numbered element (a canvas board, a grid whose seats have no
  * number) and at a point of the numbered screenshot (`--vision`), through the one pipeline: what
  * is under the point is checked as any target is, and the report names what the press reached.
- * A scripted model reaches the goal of a canvas board either way.
+ * A scripted model reaches the goal of a canvas board either way, and a replay runs the
+ * screenshot point again as a point inside the element it reached.
  */
 import assert from "node:assert/strict";
 import { ActionError } from "../internal/entity/mod.ts";
@@ -13,6 +14,8 @@ import { idIn } from "./support/summary.ts";
 import { said } from "./support/said.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
+import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
+import { replayedCall } from "../internal/trace/replay_point.ts";
 
 /** Where the board's square D5 is: its centre as a share of the 300 px canvas, and on screen. */
 const D5 = { share: { x: 3.5 / 6, y: 4.5 / 6 }, screen: { x: 60 + 175, y: 160 + 225 } };
@@ -106,7 +109,7 @@ Deno.test("a scripted model claims a square of a canvas board in text mode, by a
   );
 });
 
-Deno.test("with --vision a scripted model claims the square at a point of the screenshot", async () => {
+Deno.test("with --vision a scripted model claims the square at a point of the screenshot, and a replay claims it again", async () => {
   await using site = startFixtureServer();
   const root = await Deno.makeTempDir({ prefix: "ba-point-" });
   try {
@@ -127,7 +130,40 @@ Deno.test("with --vision a scripted model claims the square at a point of the sc
       model.requests[2]!.user,
       /click_at\(x=235, y=385\) → Clicked at \(235, 385\) on <canvas id="board"> of \[\d+\]/,
     );
+    // The replay finds the canvas again and presses the same place inside it.
+    const replay = await runCli({ args: ["--replay", `${root}/recorded`, "--out", `${root}/r`] });
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.equal(replay.stdout.trim(), "You claimed D5");
+    assert.match(replay.stderr, /step 2 · click \[\d+\] generic "<canvas>" · ok/);
   } finally {
     await Deno.remove(root, { recursive: true });
   }
+});
+
+Deno.test("replayedCall() runs a screenshot point as a point inside the element it reached, and refuses one that reached no numbered element", () => {
+  const registry = new ToolRegistry(coreTools);
+  const step = (at: Record<string, unknown>) => ({
+    type: "step" as const,
+    step: 3,
+    url: "http://127.0.0.1/board",
+    title: "Board",
+    observation: { fingerprint: "", tokens: 0, elements: 1 },
+    call: { name: "drag_at", args: { x: 100, y: 200, to_x: 160, to_y: 190 }, reasoning: "r" },
+    target: { id: 4, tag: "canvas", role: "generic", name: "", attrs: [], nth: 0, of: 1 },
+    result: { ok: true, text: "Dragged", outcome: { at } as never },
+    ms: 1,
+  });
+  const placed = replayedCall(
+    step({ x: 100, y: 200, what: "<canvas>", id: 4, part: { x: 0.2, y: 0.4 } }),
+    registry,
+    9,
+  );
+  assert.deepEqual(placed, {
+    call: { name: "drag", args: { id: 9, x: 0.2, y: 0.4, dx: 60, dy: -10 }, reasoning: "r" },
+  });
+  const lost = replayedCall(step({ x: 100, y: 200, what: '<td> "7"' }), registry, undefined);
+  assert.deepEqual(lost, {
+    refused:
+      'Step 3 (drag_at): the point at (100, 200) reached <td> "7", which had no number, so a replay cannot find the place again; record it as a point inside a numbered element (click with id, x, y)',
+  });
 });
