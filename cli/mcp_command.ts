@@ -55,8 +55,12 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
             (modules) =>
               withLiveView(config, modules, (live) =>
                 withSignals(async (signal) => {
+                  // --vision serves the point tools; the pictures are the client's to ask for
+                  // (browser_screenshot), not taken at every look.
+                  const observe = { ...config.browser.observe, vision: false };
+                  const own = { ...config, browser: { ...config.browser, observe } };
                   const startMcpBrowser = async () => {
-                    const browser = await startBrowser(config, lock?.dir, modules);
+                    const browser = await startBrowser(own, lock?.dir, modules);
                     live?.addBrowser(browser);
                     return browser;
                   };
@@ -67,6 +71,7 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
                     signal,
                     confirmAll: config.run.yes,
                     tools: modules.tools({ mcp: true }),
+                    vision: config.browser.observe.vision,
                   });
                   return EXIT.ok;
                 })),

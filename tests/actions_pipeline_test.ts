@@ -27,7 +27,38 @@ interface VerbRow {
   call(browser: BrowserSession, ids: Ids, file: string): Promise<ActionOutcome>;
   /** What the targets' log holds once it was done (see targets.js). */
   logged: RegExp;
+  /** A point of the screenshot: found where the target is now, so not for a target gone. */
+  screen?: boolean;
+  /** A point action: the element its outcome must say it reached. */
+  reaches?: (ids: Ids) => { id: number; what: RegExp };
 }
+
+/**
+ * The point of the screenshot where `selector` is drawn in the targets' frame: the middle of the
+ * part of its box it covers all along its slide (see targets.js), in main-window pixels.
+ */
+async function shownAt(
+  browser: BrowserSession,
+  selector: string,
+): Promise<{ x: number; y: number }> {
+  const frame = targetsFrame(browser);
+  const p = await frame.evaluate((sel) => {
+    const host = document.getElementById("host")?.shadowRoot ?? document;
+    const el = host.querySelector(sel)!;
+    const r = el.getBoundingClientRect();
+    const slid = new DOMMatrix(getComputedStyle(el).transform).e;
+    const slide = el.classList.contains("moving") ? 60 : 0;
+    return { x: r.left - slid + (slide + r.width) / 2, y: r.top + r.height / 2 };
+  }, selector);
+  if (frame === pageOf(browser).mainFrame()) return p;
+  const offset = await pageOf(browser).$eval("#inner", (f) => {
+    const r = f.getBoundingClientRect();
+    return { x: r.left + f.clientLeft, y: r.top + f.clientTop };
+  });
+  return { x: p.x + offset.x, y: p.y + offset.y };
+}
+
+const BUTTON = (ids: Ids) => ({ id: ids.b, what: /^<button id="b"> "Target button"$/ });
 
 const VERBS: VerbRow[] = [
   { verb: "click", call: (b, ids) => b.click(ids.b), logged: /^click$/m },
@@ -55,6 +86,61 @@ const VERBS: VerbRow[] = [
     verb: "select_text",
     call: (b, ids) => b.selectText(ids.t, "words"),
     logged: /^selected:words$/m,
+  },
+  {
+    verb: "click at a point inside it",
+    call: (b, ids) => b.click(ids.b, { at: { x: 0.75, y: 0.5 } }),
+    logged: /^click$/m,
+    reaches: BUTTON,
+  },
+  {
+    verb: "right click at a point inside it (pixels)",
+    call: (b, ids) => b.click(ids.b, { button: "right", at: { x: 10, y: 8 } }),
+    logged: /^contextmenu$/m,
+    reaches: BUTTON,
+  },
+  {
+    verb: "hover at a point inside it",
+    call: (b, ids) => b.hover(ids.b, { at: { x: 0.5, y: 0.5 } }),
+    logged: /^hover$/m,
+    reaches: BUTTON,
+  },
+  {
+    verb: "drag from a point inside it",
+    call: (b, ids) => b.drag(ids.b, { at: { x: 0.75, y: 0.5 }, to: "Drop here" }),
+    logged: /^drop$/m,
+    reaches: BUTTON,
+  },
+  {
+    verb: "click at a point of the screenshot",
+    call: async (b) => b.atPoint({ verb: "click", ...await shownAt(b, "#b") }),
+    logged: /^click$/m,
+    screen: true,
+    reaches: BUTTON,
+  },
+  {
+    verb: "double click at a point of the screenshot",
+    call: async (b) => b.atPoint({ verb: "click", double: true, ...await shownAt(b, "#b") }),
+    logged: /^dblclick$/m,
+    screen: true,
+    reaches: BUTTON,
+  },
+  {
+    verb: "hover at a point of the screenshot",
+    call: async (b) => b.atPoint({ verb: "hover", ...await shownAt(b, "#b") }),
+    logged: /^hover$/m,
+    screen: true,
+    reaches: BUTTON,
+  },
+  {
+    verb: "drag from a point of the screenshot to a point",
+    call: async (b) => {
+      const to = await shownAt(b, "#zone");
+      return b.atPoint({ verb: "drag", ...await shownAt(b, "#b"), toX: to.x, toY: to.y });
+    },
+    logged: /^drop$/m,
+    screen: true,
+    reaches: BUTTON,
   },
 ];
 
@@ -142,6 +228,8 @@ for (const target of TARGETS) {
     const failures: string[] = [];
     try {
       for (const row of VERBS) {
+        // A point of the screenshot finds what is there when it acts: nothing is gone.
+        if (row.screen && target.target === "detached") continue;
         await browser.navigate(server.url(`/actions/verbs/${target.page}`));
         const ids = await idsOn(browser);
         await target.before?.(browser);
@@ -164,6 +252,11 @@ for (const target of TARGETS) {
             failures.push(
               `${row.verb}: reported "${outcome.o.did}" but the page logged ${JSON.stringify(log)}`,
             );
+          }
+          const reaches = row.reaches?.(ids);
+          const at = outcome.ok ? outcome.o.at : undefined;
+          if (reaches && (at?.id !== reaches.id || !reaches.what.test(at.what))) {
+            failures.push(`${row.verb}: reported reaching ${JSON.stringify(at)}`);
           }
         }
         // The hidden-tab row opened a tab in front: close it for the next verb.

@@ -23,6 +23,8 @@ Deno.test("a tool's JSON Schema is written from its one schema, without the boun
       double: { type: "boolean" },
       button: { type: "string", const: "right" },
       force: { type: "boolean", description: "unchecked script click: last resort" },
+      x: { type: "number" },
+      y: { type: "number", description: "x,y: point in it, 0-1 or px" },
     },
     required: ["id"],
   });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { mcpTools } from "../internal/mcp/mod.ts";
+import { visionTools } from "../internal/mcp/tools/verb_tools.ts";
 import { coreTools, type Tool, ToolRegistry } from "../internal/tools/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { idIn } from "./support/summary.ts";
@@ -25,7 +26,10 @@ interface Ids {
  * The arguments each element tool is called with on a disabled target; `null` with the reason
  * for a tool whose element is not a control a page can disable.
  */
-const ROWS: Record<string, ((ids: Ids, file: string) => Record<string, unknown>) | string> = {
+const ROWS: Record<
+  string,
+  ((ids: Ids, file: string, b: { x: number; y: number }) => Record<string, unknown>) | string
+> = {
   click: (ids) => ({ id: ids.b }),
   type: (ids) => ({ id: ids.t, text: "typed" }),
   select: (ids) => ({ id: ids.s, option: "Two" }),
@@ -44,9 +48,17 @@ const ROWS: Record<string, ((ids: Ids, file: string) => Record<string, unknown>)
   browser_click_and_wait_download: (ids) => ({ id: ids.b, timeout_ms: 500 }),
   browser_upload: (ids, file) => ({ id: ids.f, files: [file] }),
   browser_open_in_new_tab: "opens a link's address: links have no disabled state",
+  // At a point of the screenshot: where the button is drawn (`b`).
+  click_at: (_ids, _file, b) => ({ x: b.x, y: b.y }),
+  hover_at: (_ids, _file, b) => ({ x: b.x, y: b.y }),
+  drag_at: (_ids, _file, b) => ({ x: b.x, y: b.y, to_x: b.x + 40, to_y: b.y }),
+  browser_click_at: (_ids, _file, b) => ({ x: b.x, y: b.y, button: "right" }),
+  browser_hover_at: (_ids, _file, b) => ({ x: b.x, y: b.y }),
+  browser_drag_at: (_ids, _file, b) => ({ x: b.x, y: b.y, to_x: b.x, to_y: b.y + 40 }),
 };
 
-const elementTools: Tool[] = [...coreTools, ...mcpTools].filter((t) => t.facts.element);
+const all = [...coreTools, ...mcpTools, ...visionTools];
+const elementTools: Tool[] = all.filter((t) => t.facts.element);
 
 Deno.test("every tool that targets an element has a row in the pipeline table", () => {
   const missing = elementTools.map((t) => t.name).filter((name) => !(name in ROWS));
@@ -59,7 +71,7 @@ Deno.test("every element tool, the agent's and MCP's, is refused on a disabled t
   const file = join(dir, "note.txt");
   await Deno.writeTextFile(file, "a note");
   await using browser = await BrowserSession.start({ headless: true });
-  const registry = new ToolRegistry([...coreTools, ...mcpTools]);
+  const registry = new ToolRegistry(all);
   const ctx = { browser, signal: new AbortController().signal };
   const failures: string[] = [];
   try {
@@ -80,7 +92,11 @@ Deno.test("every element tool, the agent's and MCP's, is refused on a disabled t
           ctx,
         );
       }
-      const result = await registry.dispatch({ name: tool.name, args: row(ids, file) }, ctx);
+      const b = await pageOf(browser).$eval("#b", (el) => {
+        const r = el.getBoundingClientRect();
+        return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+      });
+      const result = await registry.dispatch({ name: tool.name, args: row(ids, file, b) }, ctx);
       const seen = await pageOf(browser).evaluate(() =>
         (globalThis as unknown as { verbLog: string[] }).verbLog.join(" ")
       );

@@ -116,7 +116,9 @@ export class StepActor {
     const runCall = { ...call, args: args.args };
     // A target off the observed part (an ID from find) is judged on the whole page.
     const wider = () => o.browser.observe({ scope: "page", tokenBudget: 1_000_000 });
-    const decision = await this.#policy.decide(call, state, { wider });
+    // A call at a point of the screenshot is judged by the numbered element there.
+    const look = (x: number, y: number) => o.browser.whatIsAt(x, y);
+    const decision = await this.#policy.decide(call, state, { wider, look });
     if (decision.verdict !== "allow") return this.#refusal(decision);
     const result = await this.#dispatch(runCall, decision, wider);
     // Work away from the page, and any module's work, shows in the result: a new one is

@@ -15,10 +15,17 @@ import type { HistoryAction, WaitOptions } from "./actions/page_controls.ts";
 import type { Screenshot, ScreenshotOptions } from "./screenshots/screenshot.ts";
 import type { FocusedInfo } from "./runtime/page_runtime.ts";
 import type { PromptAnswer } from "./dialogs/dialog_answers.ts";
-import type { ClickOptions, DragOptions, TypeOptions } from "./actions/element_verbs.ts";
+import type {
+  BoxPoint,
+  ClickOptions,
+  DragOptions,
+  ScreenAction,
+  TypeOptions,
+} from "./actions/element_verbs.ts";
 
 export type {
   ActOptions,
+  BoxPoint,
   ClickOptions,
   DragOptions,
   FindResult,
@@ -26,6 +33,7 @@ export type {
   HistoryAction,
   HumanInput,
   PromptAnswer,
+  ScreenAction,
   Screenshot,
   ScreenshotOptions,
   TypeOptions,
@@ -77,12 +85,31 @@ export interface BrowserPort {
    * on the ladder of waits, then the act; or an `ActionError` that says why not.
    */
   click(id: number, options?: ClickOptions): Promise<ActionOutcome>;
-  /** Rests the pointer on `[id]` (a menu that opens on hover, a link that exists on mouseover). */
-  hover(id: number, options?: ActOptions): Promise<ActionOutcome>;
-  /** Drags `[id]` onto another element, onto a text the page shows, and/or by pixels. */
-  drag(id: number, options: DragOptions): Promise<ActionOutcome>;
-  /** Selects the first occurrence of `text` inside `[id]` (a field or any block of text). */
-  selectText(id: number, text: string, options?: ActOptions): Promise<ActionOutcome>;
+  /**
+   * Rests the pointer on `[id]` (a menu that opens on hover, a link that exists on mouseover),
+   * or on a point inside it (`at`).
+   */
+  hover(id: number, options?: ActOptions & { at?: BoxPoint }): Promise<ActionOutcome>;
+  /**
+   * Drags `[id]` (at a point inside it), or with no ID the block that shows `options.from`,
+   * onto another element, onto a text the page shows, and/or by pixels.
+   */
+  drag(id: number | undefined, options: DragOptions): Promise<ActionOutcome>;
+  /**
+   * Selects the first occurrence of `text` inside `[id]` (a field or any block of text), or with
+   * no ID in the block that shows it.
+   */
+  selectText(id: number | undefined, text: string, options?: ActOptions): Promise<ActionOutcome>;
+  /**
+   * A click, hover or drag at a point of the numbered screenshot (its pixels): what is drawn
+   * there is the target, checked as any element is; the outcome's `at` names what it reached.
+   */
+  atPoint(action: ScreenAction, options?: ActOptions): Promise<ActionOutcome>;
+  /**
+   * What a point of the numbered screenshot shows, without acting (the safety policy judges a
+   * point action by it): described, with the ID of it or its nearest numbered ancestor.
+   */
+  whatIsAt(x: number, y: number): Promise<{ what: string; id?: number } | undefined>;
   /** Types into `[id]`; with no ID, where the keyboard focus is (the page itself included). */
   type(
     id: number | undefined,

@@ -10,7 +10,14 @@ import type {
 import { type BrowserOptions, openBrowser } from "./launch/browser_launch.ts";
 export type { BrowserOptions } from "./launch/browser_launch.ts";
 import { type ActOptions, answerPrompt, heldPrompt, runAction } from "./actions/action_runner.ts";
-import type { BrowserPort, ClickOptions, DragOptions, TypeOptions } from "./browser_port.ts";
+import type {
+  BoxPoint,
+  BrowserPort,
+  ClickOptions,
+  DragOptions,
+  ScreenAction,
+  TypeOptions,
+} from "./browser_port.ts";
 import { ElementVerbs } from "./actions/element_verbs.ts";
 import { centre, linkTarget, openUrl, type ScrollDirection } from "./actions/page_steps.ts";
 import { closedTab, openInTab, switchedTo } from "./tabs/tab_steps.ts";
@@ -194,16 +201,29 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     return this.#verbs.click(id, options);
   }
 
-  hover(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
+  hover(id: number, options: ActOptions & { at?: BoxPoint } = {}): Promise<ActionOutcome> {
     return this.#verbs.hover(id, options);
   }
 
-  drag(id: number, options: DragOptions): Promise<ActionOutcome> {
+  drag(id: number | undefined, options: DragOptions): Promise<ActionOutcome> {
     return this.#verbs.drag(id, options);
   }
 
-  selectText(id: number, text: string, options: ActOptions = {}): Promise<ActionOutcome> {
+  selectText(
+    id: number | undefined,
+    text: string,
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
     return this.#verbs.selectText(id, text, options);
+  }
+
+  /** A click, hover or drag at a point of the numbered screenshot (see {@link ElementVerbs}). */
+  atPoint(action: ScreenAction, options: ActOptions = {}): Promise<ActionOutcome> {
+    return this.#verbs.atPoint(action, options);
+  }
+
+  whatIsAt(x: number, y: number): Promise<{ what: string; id?: number } | undefined> {
+    return this.#verbs.whatIsAt(x, y);
   }
 
   /** Types into `[id]`, or with no ID where the focus is (a held prompt's field included). */

@@ -48,6 +48,7 @@ export { type BrowserOptions, BrowserSession } from "./browser_session.ts";
 export { blankTabState, PendingBrowser } from "./pending_browser.ts";
 export type {
   ActOptions,
+  BoxPoint,
   BrowserPort,
   ClickOptions,
   DragOptions,
@@ -56,6 +57,7 @@ export type {
   HistoryAction,
   HumanInput,
   PromptAnswer,
+  ScreenAction,
   Screenshot,
   ScreenshotOptions,
   ScrollDirection,

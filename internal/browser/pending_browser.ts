@@ -43,6 +43,8 @@ export const FORWARDED = [
   "hover",
   "drag",
   "selectText",
+  "atPoint",
+  "whatIsAt",
   "type",
   "select",
   "upload",

@@ -206,7 +206,8 @@ export class SessionCore {
 
   /** What the checks before a click or typing run with (see `untilReady`). */
   pointer(options: ActOptions): PointerEnv {
-    return { banners: this.#banners, capMs: this.settleCapMs, signal: options.signal };
+    const idOf = (token: string, lid: number) => this.observer.idOf(token, lid);
+    return { banners: this.#banners, capMs: this.settleCapMs, signal: options.signal, idOf };
   }
 
   /** The element behind an ID, in the current tab; throws `unknown_element`, `gone`, `wrong_tab`. */

@@ -248,4 +248,11 @@ export interface ActionOutcome {
    * content; `failed` when it threw or said it failed.
    */
   toolAnswer?: { text: string; failed: boolean };
+  /**
+   * Where a point action pressed (a point inside an element, or of the screenshot): the point
+   * in the window's CSS pixels, the element the press reached (`<td> "7"`), the ID of it or of
+   * its nearest numbered ancestor, and where the point is inside that one (0 to 1 of its size:
+   * a replay acts there again).
+   */
+  at?: { x: number; y: number; what: string; id?: number; part?: { x: number; y: number } };
 }

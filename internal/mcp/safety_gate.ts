@@ -82,7 +82,7 @@ export class SafetyGate {
       decision = await this.#policy.decide(
         { name: tool.name, args: valid },
         () => observeNumbered(browser),
-        { confirmed, signal },
+        { confirmed, signal, look: (x, y) => browser.whatIsAt(x, y) },
       );
     } catch (error) {
       // Never act unjudged: a page that cannot be observed now is tried again by the client.

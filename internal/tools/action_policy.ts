@@ -45,6 +45,12 @@ export type Decision =
 export type StateSource = BrowserState | (() => Promise<BrowserState>);
 
 /**
+ * What a point of the screenshot shows (`BrowserPort.whatIsAt`): a call at a point is judged
+ * by the numbered element there.
+ */
+export type PointLook = (x: number, y: number) => Promise<{ id?: number } | undefined>;
+
+/**
  * The one safety policy shared by the agent loop, replay and the MCP server. It judges a call
  * (see {@link assessRisk}) — allow, hold, or ask through the front-end's `ask` — owns the
  * confirmed-call state (a call the user allowed after its dialog was dismissed runs once more
@@ -83,14 +89,18 @@ export class ActionPolicy {
   async decide(
     call: Pick<ToolCall, "name" | "args">,
     state: StateSource,
-    options: { confirmed?: boolean; signal?: AbortSignal; wider?: () => Promise<BrowserState> } =
-      {},
+    options: {
+      confirmed?: boolean;
+      signal?: AbortSignal;
+      wider?: () => Promise<BrowserState>;
+      look?: PointLook;
+    } = {},
   ): Promise<Decision> {
     const key = callKey(call);
     const approved = this.#approved === key;
     this.#approved = undefined;
     const confirmed = approved || this.#o.confirmAll || options.confirmed === true;
-    const risk = approved ? undefined : await this.judge(call, state, options.wider);
+    const risk = approved ? undefined : await this.judge(call, state, options.wider, options.look);
     if (!risk) return { verdict: "allow", dialogs: confirmed ? "accept" : "dismiss" };
     const what = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
     const tell = (event: PolicyEvent["event"], by?: PolicyEvent["by"]) =>
@@ -115,15 +125,36 @@ export class ActionPolicy {
 
   /**
    * The risk of a call, if any: calls of tools that target an element (`facts.element`) by
-   * that target (MCP tools through their `actsAs`), other tools marked destructive by being so.
+   * that target (MCP tools through their `actsAs`; a call at a point of the screenshot as the
+   * call it amounts to on the numbered element there, which `look` finds), other tools marked
+   * destructive by being so.
    */
   async judge(
     call: Pick<ToolCall, "name" | "args">,
     state: StateSource,
     /** A fuller observation, for a target the first one does not show (an ID from `find`). */
     wider?: () => Promise<BrowserState>,
+    /** What a point of the screenshot shows; without it a call at a point is held. */
+    look?: PointLook,
   ): Promise<Risk | undefined> {
     const tool = this.#byName.get(call.name);
+    if (tool?.atPoint) {
+      const point = tool.atPoint(call.args);
+      const where = `${call.name} at (${point.x}, ${point.y})`;
+      // Never unjudged: what is there decides, and here nothing can see it.
+      if (!look) {
+        return { category: "tool", action: where, reason: "what is at the point is not known" };
+      }
+      const id = (await look(point.x, point.y))?.id;
+      // Nothing numbered there (the page itself, a drawing): no words to judge, as a bare click.
+      if (id === undefined) return undefined;
+      const acts = point.on(id, { x: 0.5, y: 0.5 });
+      const as = { name: acts.name, args: acts.args, reasoning: "" };
+      const seen = await stateOf(state);
+      const risk = assessRisk(as, seen);
+      if (risk || !wider || locate(seen, id)) return risk;
+      return assessRisk(as, await wider());
+    }
     if (tool?.actsAs) {
       const acts = tool.actsAs(call.args);
       if (!acts) return undefined;

@@ -2,14 +2,15 @@ import { z } from "zod";
 import { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
 import { find, read } from "./observe_tools.ts";
 import { wait } from "./wait_tool.ts";
-import { drag, hover, selectTextTool } from "./verb_tools.ts";
+import { boxPoint, drag, hover, POINT, selectTextTool } from "./verb_tools.ts";
+import { clickAt, dragAt, hoverAt } from "./point_tools.ts";
 import { pageTool } from "./page_tool.ts";
 import { ActionError } from "../entity/mod.ts";
 import { actionResult, actOptions, defineTool, type Tool } from "./tool.ts";
 
 const ID = z.int();
 
-/** click(id, double?, button?, force?): a real mouse click on a numbered element. */
+/** click(id, double?, button?, force?, x?, y?): a real mouse click on a numbered element. */
 export const click = defineTool({
   name: "click",
   description: "Click an element.",
@@ -19,12 +20,17 @@ export const click = defineTool({
     double: z.boolean().optional(),
     button: z.literal("right").optional(),
     force: z.boolean().describe("unchecked script click: last resort").optional(),
+    x: POINT.optional(),
+    y: POINT.describe("x,y: point in it, 0-1 or px").optional(),
   }),
   async handler(args, ctx) {
+    const point = boxPoint("click", args);
+    if ("refused" in point) return point.refused;
     const how = {
       ...(args.double ? { double: true } : {}),
       ...(args.button ? { button: args.button } : {}),
       ...(args.force ? { force: true } : {}),
+      ...point,
     };
     return actionResult(await ctx.browser.click(args.id, { ...actOptions(ctx), ...how }));
   },
@@ -156,6 +162,10 @@ export const coreTools: readonly Tool[] = [
   askUser,
   // Last: offered only on pages that declare tools, where the rest of the list stays as it was.
   pageTool,
+  // Offered only with a picture (--vision): a point of the screenshot.
+  clickAt,
+  hoverAt,
+  dragAt,
 ];
 
 /**

@@ -25,7 +25,16 @@ export {
   type,
 } from "./core_tools.ts";
 export { closeTab, goBack, selectTool, switchTab, upload } from "./action_tools.ts";
-export { drag, hover, selectTextTool } from "./verb_tools.ts";
+export {
+  boxPoint,
+  drag,
+  type DragArgs,
+  dragCall,
+  hover,
+  POINT,
+  selectTextTool,
+} from "./verb_tools.ts";
+export { clickAt, dragAt, hoverAt } from "./point_tools.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
 export { answerActsAs, promptAnswer } from "./dialog_tool.ts";
 export { pageTool, pageToolActsAs } from "./page_tool.ts";
@@ -49,6 +58,7 @@ export {
   CONFIRM,
   defineTool,
   EFFECTS,
+  type PointCall,
   type Tool,
   type ToolContext,
   type ToolDefinition,
@@ -56,6 +66,7 @@ export {
 } from "./tool.ts";
 /** What packages that may not import `browser` themselves need of it. */
 export {
+  type BoxPoint,
   type BrowserPort,
   type HumanInput,
   type PromptAnswer,

@@ -66,6 +66,17 @@ export interface ActsAs {
 }
 
 /**
+ * A call at a point of the screenshot (`click_at`): the point, and the call it amounts to on the
+ * numbered element found there, pressed at `part` of it (0 to 1 of its size), in the agent's
+ * terms (`click` with `id`, `x`, `y`).
+ */
+export interface PointCall {
+  x: number;
+  y: number;
+  on(id: number, part: { x: number; y: number }): ActsAs;
+}
+
+/**
  * What a tool is, declared once on the tool; the policies read these facts, never lists of names:
  * the loop guard (calls that end the run are no steps), the evidence check (only a call that acts
  * on an element is evidence for a claimed effect), recovery (`retry`), the safety policy
@@ -130,6 +141,12 @@ export interface Tool<S extends ArgsSchema = ArgsSchema> {
    * that have it take a `confirm` argument ({@link CONFIRM}).
    */
   actsAs?: (args: Record<string, unknown>) => ActsAs | undefined;
+  /**
+   * A tool that acts at a point of the screenshot: where, and what it amounts to on the element
+   * there. The safety policy judges a call by the numbered element at its point (asked of the
+   * browser before it runs); a replay runs it as that call at the same place in the element.
+   */
+  atPoint?: (args: Record<string, unknown>) => PointCall;
   /**
    * Offered to the model only while this holds for the page it sees (`page_tool`: while the page
    * declares tools); absent: always. The fixed part of a request leaves such tools out.

@@ -13,6 +13,7 @@ import { openStart, saveScreenshot, wallBefore } from "./replay_page.ts";
 import { describeTarget, type TargetRecord } from "./replay_target.ts";
 import type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 import { readTrace, type TraceStep } from "./trace_lines.ts";
+import { replayedCall } from "./replay_point.ts";
 
 export type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 
@@ -119,12 +120,17 @@ export class Replay {
     }
     let found: Found | undefined;
     if (recorded.target) {
-      const located = await this.#find(recorded, recorded.target, { name, args, reasoning });
+      // A heal is judged as the call will run (a point's call as the call inside its element).
+      const as = replayedCall(recorded, this.#options.registry, recorded.target.id);
+      const judged = "call" in as ? as.call : { name, args, reasoning };
+      const located = await this.#find(recorded, recorded.target, judged);
       if ("ended" in located) return located.ended;
       found = located;
-      args.id = found.id;
     }
-    return await this.#act(recorded, { name, args, reasoning }, found);
+    // A call at a point of the screenshot runs as the call inside the element it reached.
+    const replayed = replayedCall(recorded, this.#options.registry, found?.id);
+    if ("refused" in replayed) return this.#end({ ok: false, message: replayed.refused });
+    return await this.#act(recorded, replayed.call, found);
   }
 
   /** The step's target by role and name, or by what surely identifies it, or the replay's end. */

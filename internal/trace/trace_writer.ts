@@ -190,7 +190,12 @@ export class TraceWriter implements AsyncDisposable {
     this.#pending.delete(record.step);
     const state = entry?.state;
     const screenshot = entry?.shot ? await this.#save(record.step, entry.shot) : undefined;
-    const target = state ? recordTarget(state, record.call.args, entry?.identities) : undefined;
+    // A call at a point of the screenshot acted on what it reached: that is its target.
+    const reachedId = record.result.outcome?.at?.id;
+    const targetArgs = idOf(record.call.args) === undefined && reachedId !== undefined
+      ? { id: reachedId }
+      : record.call.args;
+    const target = state ? recordTarget(state, targetArgs, entry?.identities) : undefined;
     const line: TraceStep = {
       type: "step",
       step: record.step,

@@ -83,6 +83,8 @@ export interface Did {
    * page change: then the report never says that nothing changed (a bar's value has no words).
    */
   saw?: Effect[];
+  /** Where a point action pressed, and what it reached (see `ActionOutcome.at`). */
+  at?: NonNullable<ActionOutcome["at"]>;
 }
 
 /**
@@ -201,6 +203,7 @@ function settledOutcome(done: Did, first: Settled, capMs: number): ActionOutcome
   if (done.fallback) outcome.fallback = done.fallback;
   if (done.control) outcome.control = true;
   if (done.loaded) outcome.loaded = done.loaded;
+  if (done.at) outcome.at = done.at;
   if (first.busy) outcome.stillBusy = first.busy;
   return outcome;
 }

@@ -1,8 +1,15 @@
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import { pause } from "../shared/deadline.ts";
-import { type Needs, onElement, type Readiness } from "../runtime/page_runtime.ts";
+import {
+  type ElementPoint,
+  type Needs,
+  onElement,
+  type Readiness,
+  type Receiver,
+} from "../runtime/page_runtime.ts";
 import { READY_LADDER } from "../shared/settle_policy.ts";
+import type { IdOf } from "../effects/effect_probe.ts";
 
 /** What the checks before acting run with. */
 export interface PointerEnv {
@@ -10,6 +17,8 @@ export interface PointerEnv {
   /** The settle cap: the ladder of waits stays within it. */
   capMs: number;
   signal?: AbortSignal | undefined;
+  /** The ID the model knows an element by, to name what a point reached. */
+  idOf?: IdOf;
 }
 
 /** A point where the action can land, in main-frame viewport coordinates and in its frame's. */
@@ -21,6 +30,8 @@ export interface ReadyPoint {
   inFrame: { x: number; y: number };
   /** Covers closed on the way (`closed an overlay: clicked "×"`). */
   cleared: string[];
+  /** For a point the verb was given: what a press there reaches. */
+  onto?: Receiver;
 }
 
 /** Why the element was not ready after the whole ladder. */
@@ -46,13 +57,15 @@ export async function untilReady(
   el: ElementHandle<Element>,
   env: PointerEnv,
   needs: Needs,
+  at?: ElementPoint,
 ): Promise<ReadyPoint | NotReady> {
   const started = performance.now();
   let cleared: string[] = [];
   let bannersTried = false;
   let fronted = false;
   for (let attempt = 0;; attempt++) {
-    let r: Readiness = await onElement(el, "readiness", { attempt, needs, hidden: !fronted });
+    const options = { attempt, needs, hidden: !fronted, ...(at ? { at } : {}) };
+    let r: Readiness = await onElement(el, "readiness", options);
     if (!r.ok && r.reason === "hidden") {
       // Brought to the front once (a tab of the user's, or of another session, hid it); if it
       // stays hidden (a minimized window), the checks go on without frames.
@@ -62,10 +75,13 @@ export async function untilReady(
       continue;
     }
     let coverAt: { frame: Frame; x: number; y: number } | undefined;
+    const onto = r.ok && r.onto ? { onto: r.onto } : {};
     if (r.ok && !needs.visible) return { ok: true, x: r.x, y: r.y, inFrame: r, cleared };
     if (r.ok) {
       const through = await throughFrames(page, el.frame, r.x, r.y, needs.hit === "none");
-      if (through.ok) return { ok: true, x: through.x, y: through.y, inFrame: r, cleared };
+      if (through.ok) {
+        return { ok: true, x: through.x, y: through.y, inFrame: r, cleared, ...onto };
+      }
       if (through.cover) {
         r = { ok: false, reason: "covered", detail: through.cover, x: r.x, y: r.y, layer: true };
         coverAt = through;
@@ -75,7 +91,8 @@ export async function untilReady(
         r = { ok: false, reason: "offscreen", detail };
       }
     } else if (r.reason === "covered") coverAt = { frame: el.frame, x: r.x, y: r.y };
-    if (r.reason === "gone") return { ...r, cleared };
+    // Nothing to wait for: it left the page, or the point given is not inside it.
+    if (r.reason === "gone" || r.reason === "outside") return { ...r, cleared };
     if (coverAt && !bannersTried) {
       bannersTried = true;
       cleared = await env.banners.clearCover(page, coverAt.frame, coverAt);

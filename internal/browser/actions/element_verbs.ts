@@ -8,9 +8,11 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome } from "../../entity/mod.ts";
 import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
-import { clickElement, type ClickHow, hoverElement, selectText } from "./pointer_verbs.ts";
+import { clickElement, hoverElement, selectText } from "./pointer_verbs.ts";
 import { dragElement, type DropAt } from "./drag_action.ts";
-import { perform } from "./pipeline.ts";
+import { perform, type Target } from "./pipeline.ts";
+import { receiverId, screenTarget, textTarget, windowOf } from "./named_targets.ts";
+import type { Did } from "./action_runner.ts";
 import { onElement } from "../runtime/page_runtime.ts";
 import type { PointerEnv } from "./actionability.ts";
 import { press, selectOption, typeFocused, typeInto, uploadFile } from "./element_actions.ts";
@@ -23,14 +25,33 @@ export interface ClickOptions extends ActOptions {
   button?: "left" | "right";
   /** A script click without the checks before acting: only when the model asks for it. */
   force?: boolean;
+  /** A point inside the element to press at (0 to 1 of its size, or px from its top-left). */
+  at?: BoxPoint;
 }
 
-/** Where `BrowserPort.drag` drops: an element's ID or a text the page shows, and/or pixels. */
+/** A point inside an element: each coordinate from 0 to 1 a share of its size, else px from its top-left. */
+export interface BoxPoint {
+  x: number;
+  y: number;
+}
+
+/**
+ * Where `BrowserPort.drag` drops: an element's ID or a text the page shows, and/or pixels; what
+ * it picks up: the element, at a point inside it (`at`), or the block that shows `from`.
+ */
 export interface DragOptions extends ActOptions {
   to?: number | string;
   dx?: number;
   dy?: number;
+  at?: BoxPoint;
+  from?: string;
 }
+
+/** An action at a point of the numbered screenshot (its pixels), as `BrowserPort.atPoint` does it. */
+export type ScreenAction =
+  | { verb: "click"; x: number; y: number; double?: boolean; button?: "left" | "right" }
+  | { verb: "hover"; x: number; y: number }
+  | { verb: "drag"; x: number; y: number; toX: number; toY: number };
 
 /** Options of `BrowserPort.type`. */
 export interface TypeOptions extends ActOptions {
@@ -52,6 +73,11 @@ export interface VerbHost {
   holdsPrompt(): boolean;
   /** Answers that prompt. */
   answerDialog(answer: PromptAnswer, options: ActOptions): Promise<ActionOutcome>;
+}
+
+/** `target`, at the point inside it the model gave, if any. */
+function at(target: Target, point: BoxPoint | undefined): Target {
+  return point ? { ...target, at: { x: point.x, y: point.y } } : target;
 }
 
 /** The keys that answer a held `prompt()` as they do a person's: OK with its text, or Cancel. */
@@ -100,54 +126,137 @@ export class ElementVerbs {
 
   /**
    * Clicks `[id]` with real mouse events (see {@link clickElement}): once, twice (`double`),
-   * with the right button, or by script when `force` asks for it.
+   * with the right button, at a point inside it (`at`), or by script when `force` asks for it.
    */
-  click(id: number, options: ActOptions & ClickHow = {}): Promise<ActionOutcome> {
+  click(id: number, options: ClickOptions = {}): Promise<ActionOutcome> {
     return this.#onElement(
       id,
       options,
-      (page, el) => clickElement(page, { el, id }, this.#host.pointer(options), options),
+      (page, el) =>
+        clickElement(page, at({ el, id }, options.at), this.#host.pointer(options), options),
     );
   }
 
-  /** Rests the pointer on `[id]` (see {@link hoverElement}). */
-  hover(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
+  /** Rests the pointer on `[id]`, or on a point inside it (see {@link hoverElement}). */
+  hover(id: number, options: ActOptions & { at?: BoxPoint } = {}): Promise<ActionOutcome> {
     return this.#onElement(
       id,
       options,
-      (page, el) => hoverElement(page, { el, id }, this.#host.pointer(options)),
+      (page, el) => hoverElement(page, at({ el, id }, options.at), this.#host.pointer(options)),
     );
   }
 
   /**
-   * Drags `[id]` onto the element `to` (an ID), onto a text the page shows, and/or by pixels
-   * (see {@link dragElement}).
+   * Drags `[id]` (pressed at a point inside it with `at`), or the block that shows `from`, onto
+   * the element `to` (an ID), onto a text the page shows, and/or by pixels (see
+   * {@link dragElement}).
    */
-  drag(id: number, options: DragOptions): Promise<ActionOutcome> {
-    return this.#onElement(id, options, async (page, el) => {
-      const { to, dx, dy } = options;
-      const onto = typeof to === "number" ? await this.#host.element(to) : undefined;
+  drag(id: number | undefined, options: DragOptions): Promise<ActionOutcome> {
+    if (id !== undefined) {
+      return this.#onElement(
+        id,
+        options,
+        (page, el) => this.#drag(page, at({ el, id }, options.at), options),
+      );
+    }
+    const from = options.from ?? "";
+    return this.#onText(from, "drag", options, (page, source) => this.#drag(page, source, options));
+  }
+
+  /** Drags `source` where `options` say, the element `to` looked up by its ID. */
+  async #drag(page: Page, source: Target, options: DragOptions): ReturnType<typeof dragElement> {
+    const { to, dx, dy } = options;
+    const onto = typeof to === "number" ? await this.#host.element(to) : undefined;
+    try {
+      const drop: DropAt = {
+        ...(dx !== undefined ? { dx } : {}),
+        ...(dy !== undefined ? { dy } : {}),
+      };
+      if (onto) drop.target = { el: onto, id: to as number };
+      else if (typeof to === "string") drop.text = to;
+      return await dragElement(page, source, drop, this.#host.pointer(options));
+    } finally {
+      await onto?.dispose().catch(() => {/* its document is gone */});
+    }
+  }
+
+  /**
+   * Selects the first occurrence of `text` inside `[id]`, or with no ID in the block that shows
+   * it (see {@link selectText}).
+   */
+  selectText(
+    id: number | undefined,
+    text: string,
+    options: ActOptions = {},
+  ): Promise<ActionOutcome> {
+    const pointer = this.#host.pointer(options);
+    if (id === undefined) {
+      return this.#onText(text, "select", options, (page, t) => selectText(page, t, text, pointer));
+    }
+    return this.#onElement(id, options, (page, el) => selectText(page, { el, id }, text, pointer));
+  }
+
+  /** Runs an action on the block that shows `text` (see {@link textTarget}). */
+  #onText(
+    text: string,
+    doing: string,
+    options: ActOptions,
+    act: (page: Page, target: Target) => Promise<Did>,
+  ): Promise<ActionOutcome> {
+    return runAction(this.#host.env(), options, async (page) => {
+      const target = await textTarget(page, text, doing);
       try {
-        const at: DropAt = {
-          ...(dx !== undefined ? { dx } : {}),
-          ...(dy !== undefined ? { dy } : {}),
-        };
-        if (onto) at.target = { el: onto, id: to as number };
-        else if (typeof to === "string") at.text = to;
-        return await dragElement(page, { el, id }, at, this.#host.pointer(options));
+        return await act(page, target);
       } finally {
-        await onto?.dispose().catch(() => {/* its document is gone */});
+        await target.el.dispose().catch(() => {/* its document is gone */});
       }
     });
   }
 
-  /** Selects the first occurrence of `text` inside `[id]` (see {@link selectText}). */
-  selectText(id: number, text: string, options: ActOptions = {}): Promise<ActionOutcome> {
-    return this.#onElement(
-      id,
-      options,
-      (page, el) => selectText(page, { el, id }, text, this.#host.pointer(options)),
-    );
+  /**
+   * Acts at a point of the numbered screenshot (see {@link ScreenAction}): what is drawn there is
+   * the target, checked as any other (covered, disabled, moving); the outcome names what the
+   * press reached (`at`).
+   */
+  atPoint(action: ScreenAction, options: ActOptions = {}): Promise<ActionOutcome> {
+    const pointer = this.#host.pointer(options);
+    return runAction(this.#host.env(), options, async (page) => {
+      const target = await screenTarget(page, action.x, action.y);
+      if (!target) {
+        throw new ActionError(
+          "invalid_args",
+          `Cannot ${action.verb} at (${action.x}, ${action.y}): the point is outside the window; give a point of the screenshot`,
+        );
+      }
+      try {
+        if (action.verb === "hover") return await hoverElement(page, target, pointer);
+        if (action.verb === "click") return await clickElement(page, target, pointer, action);
+        const point = await windowOf(page, action.toX, action.toY);
+        return await dragElement(page, target, { point }, pointer);
+      } finally {
+        await target.el.dispose().catch(() => {/* its document is gone */});
+      }
+    });
+  }
+
+  /**
+   * What a point of the numbered screenshot shows, without acting: described, with the ID of
+   * it or its nearest numbered ancestor; undefined outside the window.
+   */
+  async whatIsAt(x: number, y: number): Promise<{ what: string; id?: number } | undefined> {
+    const env = this.#host.env();
+    const page = env.tabs.current;
+    return await env.guard(page, async () => {
+      const target = await screenTarget(page, x, y);
+      if (!target) return undefined;
+      try {
+        const seen = await onElement(target.el, "described");
+        const id = receiverId(seen, this.#host.pointer({}));
+        return id === undefined ? { what: seen.what } : { what: seen.what, id };
+      } finally {
+        await target.el.dispose().catch(() => {/* its document is gone */});
+      }
+    });
   }
 
   /**

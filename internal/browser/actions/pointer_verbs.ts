@@ -9,7 +9,7 @@ import type { Page } from "puppeteer-core";
 import { ActionError } from "../../entity/mod.ts";
 import type { Did } from "./action_runner.ts";
 import type { PointerEnv } from "./actionability.ts";
-import { perform, refusal, type Target } from "./pipeline.ts";
+import { perform, pointPhrase, reached, refusal, type Target, targetName } from "./pipeline.ts";
 import { onElement } from "../runtime/page_runtime.ts";
 import { closingInput } from "../tabs/self_closing.ts";
 
@@ -39,11 +39,18 @@ export async function clickElement(
   how: ClickHow = {},
 ): Promise<Did> {
   const { id } = target;
+  if (how.force && target.at) {
+    throw new ActionError(
+      "invalid_args",
+      `Cannot click ${targetName(target)} by script: a script click has no point; ` +
+        "leave out force, or the point",
+    );
+  }
   if (how.force) {
     const way = how.double ? "double" : how.button === "right" ? "right" : "click";
     const r = await onElement(target.el, "clickByScript", way);
     if (r === "gone") {
-      throw refusal("click", id, { ok: false, reason: "gone", detail: "", cleared: [] });
+      throw refusal("click", target, { ok: false, reason: "gone", detail: "", cleared: [] });
     }
     if (r === "disabled") {
       throw new ActionError(
@@ -75,7 +82,12 @@ export async function clickElement(
       : verb === "double-click"
       ? "Double-clicked"
       : "Right-clicked";
-    return { did: `${what} [${id}]${after}`, control: true };
+    const at = reached(ready, env);
+    return {
+      did: `${pointPhrase(what, target, at)}${after}`,
+      control: true,
+      ...(at ? { at } : {}),
+    };
   });
 }
 
@@ -91,7 +103,10 @@ export async function clickElement(
 export function hoverElement(page: Page, target: Target, env: PointerEnv): Promise<Did> {
   return perform(page, target, "hover", env, (ready) => {
     const after = ready.cleared.length > 0 ? ` (${ready.cleared.join("; ")})` : "";
-    return Promise.resolve({ did: `Hovered over [${target.id}]${after}` });
+    const at = reached(ready, env);
+    const verbed = target.at?.screen ? "Hovered" : "Hovered over";
+    const did = `${pointPhrase(verbed, target, at)}${after}`;
+    return Promise.resolve({ did, ...(at ? { at } : {}) });
   });
 }
 
@@ -111,15 +126,15 @@ export function selectText(
   text: string,
   env: PointerEnv,
 ): Promise<Did> {
-  const { el, id } = target;
+  const who = targetName(target);
   return perform(page, target, "select text in", env, async () => {
-    const r = await onElement(el, "selectTextIn", text);
+    const r = await onElement(target.el, "selectTextIn", text);
     if (!r.ok) {
       throw new ActionError(
         "not_found",
-        `No text ${JSON.stringify(text)} in [${id}]: it reads ${JSON.stringify(r.reads)}`,
+        `No text ${JSON.stringify(text)} in ${who}: it reads ${JSON.stringify(r.reads)}`,
       );
     }
-    return { did: `Selected ${JSON.stringify(r.selected)} in [${id}]` };
+    return { did: `Selected ${JSON.stringify(r.selected)} in ${who}` };
   });
 }

@@ -44,7 +44,13 @@ import {
   scrollWindow,
 } from "./actions/scroll.ts";
 import { install } from "./core/state.ts";
-import { elementWithText, nativeDraggable, selectTextIn } from "./actions/select_text.ts";
+import {
+  elementWithText,
+  holdsText,
+  nativeDraggable,
+  selectTextIn,
+} from "./actions/select_text.ts";
+import { described, elementAtPoint, intoFrame, pictureScale } from "./actions/point.ts";
 import { scrollSideways } from "./actions/scroll_sideways.ts";
 import { walkFrame } from "./observe/walk/walk_frame.ts";
 import { progressShows } from "./actions/wait_text.ts";
@@ -93,8 +99,14 @@ export const api = {
   // The verbs beyond a click (hover and drag need nothing in the page but the checks).
   selectTextIn,
   elementWithText,
+  holdsText,
   nativeDraggable,
   scrollSideways,
+  // Points: what a screenshot's point shows, into a frame, the picture's scale.
+  elementAtPoint,
+  intoFrame,
+  described,
+  pictureScale,
   // The tools the page declares for agents (WebMCP).
   declaredTools,
   callDeclaredTool,

@@ -27,6 +27,7 @@ import { RUNTIME_SOURCE, RUNTIME_VERSION } from "./runtime_bundle.ts";
 
 export type { BannerClosing } from "../page/banners/banners.ts";
 export type { Needs, Readiness } from "../page/actions/actionable.ts";
+export type { ElementPoint, Receiver } from "../page/actions/point.ts";
 export type { ControlState, StateChange } from "../page/effects/effect_states.ts";
 export type { DomChanges } from "../page/effects/effect_count.ts";
 export type { EffectSnapshot, TargetState } from "../page/measure.ts";

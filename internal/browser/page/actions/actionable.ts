@@ -12,14 +12,26 @@ import { composedParent, deepActiveElement, deepElementFromPoint } from "../core
 import { noteHoverLook } from "../core/state.ts";
 import { describeCover, describeElement, landsOn, visiblePart } from "../core/hit.ts";
 import { READY_FRAME_WAIT_MS } from "../../shared/settle_policy.ts";
+import { type ElementPoint, placeOf, type Receiver, receiver } from "./point.ts";
 
 /** Where an event can land on an element, or why it cannot yet. */
 export type Readiness =
-  /** A point in the element's frame; `rect` the top-left of its box, to convert coordinates. */
-  | { ok: true; x: number; y: number; rect: { x: number; y: number } }
+  /**
+   * A point in the element's frame; `rect` the top-left of its box, to convert coordinates;
+   * `onto`, for a point the verb was given, what a press there reaches.
+   */
+  | { ok: true; x: number; y: number; rect: { x: number; y: number }; onto?: Receiver }
   | {
     ok: false;
-    reason: "gone" | "disabled" | "readonly" | "invisible" | "unstable" | "offscreen" | "hidden";
+    reason:
+      | "gone"
+      | "disabled"
+      | "readonly"
+      | "invisible"
+      | "unstable"
+      | "offscreen"
+      | "hidden"
+      | "outside";
     detail: string;
   }
   /** What covers the point (`x`, `y`), described; `layer`: it is an overlay (fixed, a dialog). */
@@ -49,6 +61,8 @@ export interface ReadyOptions {
   needs: Needs;
   /** Say so when the tab is hidden (the host brings it to the front once). */
   hidden?: boolean;
+  /** The point to act at, when the verb was given one (see {@link ElementPoint}). */
+  at?: ElementPoint;
 }
 
 /**
@@ -83,8 +97,11 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
   if (!hasBox(el)) {
     return { ok: false, reason: "invisible", detail: "it has no size on screen" };
   }
+  const at = options.at;
   const force = ALIGNMENTS[options.attempt % ALIGNMENTS.length];
-  if (force) el.scrollIntoView({ ...force, behavior: "instant" });
+  if (at) {
+    if (!at.screen) showPoint(el, at);
+  } else if (force) el.scrollIntoView({ ...force, behavior: "instant" });
   else if (!fullyShown(el)) {
     // Scrolls the page and every scroll area around it, as a person would.
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
@@ -105,7 +122,7 @@ export async function readiness(el: Element, options: ReadyOptions): Promise<Rea
   if (!drawn && animated && movedByAnimation(el)) {
     return { ok: false, reason: "unstable", detail: "it is still moving" };
   }
-  return pointOn(el, needs.hit);
+  return at ? pointAt(el, at, needs.hit) : pointOn(el, needs.hit);
 }
 
 /**
@@ -257,6 +274,65 @@ function pointOn(el: Element, hit: Needs["hit"]): Readiness {
   // dialog, a cover over the page) stops a person from typing there; a placeholder does not.
   if (hit === "layer" && !(cover.layer && !cover.el.contains(el))) return at(cx, cy);
   return { ok: false, reason: "covered", detail: cover.text, x: cx, y: cy, layer: cover.layer };
+}
+
+/**
+ * Scrolls a point inside `el` into view, as a person scrolls to the part of a canvas they
+ * mean: the element to the centre, then the window further when the point is still outside it
+ * (an element taller than the window).
+ */
+function showPoint(el: Element, at: ElementPoint): void {
+  const shown = () => {
+    const r = el.getBoundingClientRect();
+    const p = placeOf(r, at);
+    if ("outside" in p) return true; // refused once the box is read again
+    const v = visiblePart(el, r);
+    return p.x >= v.left && p.x < v.right && p.y >= v.top && p.y < v.bottom ? true : p;
+  };
+  if (shown() === true) return;
+  el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  const p = shown();
+  if (p === true) return;
+  scrollBy({ left: p.x - innerWidth / 2, top: p.y - innerHeight / 2, behavior: "instant" });
+}
+
+/**
+ * The point a verb was given, in this frame, when an event there lands on `el` and nothing
+ * disabled takes it there; else why not. What the press reaches is said (`onto`).
+ */
+function pointAt(el: Element, at: ElementPoint, hit: Needs["hit"]): Readiness {
+  const bounds = el.getBoundingClientRect();
+  const p = placeOf(bounds, at);
+  if ("outside" in p) return { ok: false, reason: "outside", detail: p.outside };
+  const v = visiblePart(el, bounds);
+  if (!at.screen && (p.x < v.left || p.x >= v.right || p.y < v.top || p.y >= v.bottom)) {
+    const detail = v.clip
+      ? `the point is outside the visible part of its scroll area ${describeElement(v.clip)}`
+      : "the point is outside the visible area";
+    return { ok: false, reason: "offscreen", detail };
+  }
+  const drawn = deepElementFromPoint(p.x, p.y);
+  if (!drawn) return { ok: false, reason: "offscreen", detail: "nothing is drawn at the point" };
+  if (hit !== "none" && !landsOn(el, drawn)) {
+    const cover = describeCover(drawn);
+    return { ok: false, reason: "covered", detail: cover.text, ...p, layer: cover.layer };
+  }
+  // A disabled control at the point (a cell of a grid, the button a screen point found the
+  // text of) ignores the press as it would its own.
+  const stop = at.screen ? null : composedParent(el);
+  for (let n: Node | null = drawn; n && n !== stop; n = composedParent(n)) {
+    // A disabled fieldset stops only its controls, which are then disabled themselves.
+    if (n instanceof Element && n !== el && n.localName !== "fieldset" && isDisabled(n)) {
+      const detail = `${receiver(n, p.x, p.y).what} at the point is disabled`;
+      return { ok: false, reason: "disabled", detail };
+    }
+  }
+  return {
+    ok: true,
+    ...p,
+    rect: { x: bounds.left, y: bounds.top },
+    onto: receiver(drawn, p.x, p.y),
+  };
 }
 
 /** Whether the keyboard focus is on `el` or inside it (through shadow roots). */

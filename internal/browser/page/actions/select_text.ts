@@ -81,6 +81,13 @@ export function elementWithText(text: string, source: Element | null): Element |
   return (exact ?? partial)?.el ?? null;
 }
 
+/** Whether `el` shows `text` (case and spaces aside): a drop onto its own text is no drop. */
+export function holdsText(el: Element, text: string): boolean {
+  const wanted = clean(text).toLowerCase();
+  return wanted !== "" && el instanceof HTMLElement &&
+    clean(el.innerText).toLowerCase().includes(wanted);
+}
+
 /**
  * Whether pressing on `el` and moving starts a native (HTML5) drag: it or an ancestor is
  * `draggable="true"`, or it is a link or an image that is not `draggable="false"`.
