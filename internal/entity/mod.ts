@@ -6,7 +6,8 @@
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
  * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
- * that blocks the page), `page_tool.ts` (a tool the page declares), `tokens.ts`, `json_depth.ts`.
+ * that blocks the page), `page_tool.ts` (a tool the page declares), `tokens.ts`, `json_depth.ts`,
+ * `secret_mask.ts` (the one masking of secrets), `url_credentials.ts` (credentials in addresses).
  *
  * @module
  */
@@ -19,6 +20,8 @@ export { verificationJson } from "./verification.ts";
 export { type PageTool, pageToolLine } from "./page_tool.ts";
 export { estimateTokens, TokenScan, tokenScan } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
+export { SecretMask } from "./secret_mask.ts";
+export { HIDDEN, maskUrlCredentials, urlCredentials } from "./url_credentials.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */
 export interface JsonSchema {
