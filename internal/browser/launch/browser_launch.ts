@@ -1,6 +1,6 @@
 import puppeteer from "puppeteer-core";
 import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
-import { BrowserError, ConfigError } from "../../entity/mod.ts";
+import { BrowserError, ConfigError, maskUrlCredentials } from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { findChrome } from "./find_chrome.ts";
 import type { ChildProcess } from "node:child_process";
@@ -175,7 +175,9 @@ export async function openBrowser(options: BrowserOptions): Promise<OpenedBrowse
 async function attach(url: string, viewport: { width: number; height: number }): Promise<Browser> {
   const fail = (why: string) =>
     new ConfigError(
-      `Cannot attach to the browser at "${url}" (${why}): start it with --remote-debugging-port, or fix --cdp-url`,
+      maskUrlCredentials(
+        `Cannot attach to the browser at "${url}" (${why}): start it with --remote-debugging-port, or fix --cdp-url`,
+      ),
     );
   if (/^https?:/i.test(url)) {
     const version = `${url.replace(/\/+$/, "")}/json/version`;
