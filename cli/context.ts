@@ -81,8 +81,9 @@ async function prepareBrowser(
   modules?: ModuleHost,
 ): Promise<void> {
   if (config.run.allowedDomains) await browser.allowDomains(config.run.allowedDomains);
-  // A page may echo a secret in its text, where hiding fields does not reach.
-  browser.hideInScreenshots(Object.values(config.run.secrets));
+  // A page may echo a secret in its text, where hiding fields does not reach; in its encoded
+  // forms too (the text mask's), as the text outputs mask them.
+  browser.hideInScreenshots(Object.keys(config.run.secrets).length ? outputMask(config).forms : []);
   modules?.attach(browser);
 }
 

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "85dd8a1cc7ac";
+export const RUNTIME_VERSION = "1a213cc48358";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2332,7 +2332,8 @@ export const RUNTIME_SOURCE = [
   "        } catch {",
   "        }",
   "      }",
-  '      return { kind: "keyboard", hadText, missed: missed(el) };',
+  '      const secret = el instanceof HTMLInputElement && el.type === "password";',
+  '      return { kind: "keyboard", hadText, missed: missed(el), ...secret ? { secret } : {} };',
   "    }",
   "    if (el instanceof HTMLElement && el.isContentEditable) {",
   "      el.focus();",
@@ -6160,7 +6161,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("85dd8a1cc7ac", api);',
+  '    install("1a213cc48358", api);',
   "    activityTracker();",
   "  }",
   "})();",
