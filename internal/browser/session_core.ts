@@ -89,7 +89,6 @@ export class SessionCore {
       settle: (p, capMs) => this.activityOf(p).settle({ capMs }),
     });
     this.#tabs = new Tabs(this.browser, page, (p) => this.#watch(p, p !== page));
-    await this.#domains?.attach(page);
     // The first document gets the runtime now, while the browser sets up downloads, rather than
     // at the first observation (later documents get it from preloadRuntime); a pure read.
     const install = inRealm(isolatedRealm(page.mainFrame()), "focusedState").catch(() => {
@@ -117,10 +116,8 @@ export class SessionCore {
     }
     const activity = this.activityOf(page);
     this.dialogsOf(page);
-    if (opened) {
-      this.#domains?.attach(page).catch(() => {/* the tab closed at once */});
-      activity.watchUnseen(); // opened by an action or a page of ours, as it runs already
-    }
+    // Opened by an action or a page of ours, as it runs already.
+    if (opened) activity.watchUnseen();
   }
 
   get browser(): Browser {
@@ -155,8 +152,10 @@ export class SessionCore {
 
   /** `--allowed-domains`: navigations elsewhere are refused or cancelled (`blocked`). */
   async allowDomains(domains: readonly string[]): Promise<void> {
+    await this.#domains?.dispose();
     this.#domains = new DomainGuard(domains);
-    await this.#domains.attach(this.page);
+    // Every tab of this context, open now or born later, is held to it.
+    await this.#domains.start(this.browser, this.page);
   }
 
   /** How `page` settles (one per tab). */
@@ -224,6 +223,7 @@ export class SessionCore {
     if (this.#closed) return;
     this.#closed = true;
     this.#tabs?.dispose();
+    await this.#domains?.dispose();
     this.health.dispose();
     await this.#downloads?.[Symbol.asyncDispose]();
     // No tabs yet when the first page could not be adopted: there is nothing of ours to close.

@@ -238,7 +238,7 @@ export interface ActionOutcome {
   downloads: DownloadRecord[];
   dialogs: DialogRecord[];
   /** Top-level navigations the allowed-domains rule cancelled, and why. */
-  blocked: { url: string; reason: string }[];
+  blocked: BlockedNavigation[];
   /** Banners closed after the action loaded a new document, as phrases. */
   banners: string[];
   /** A mouse click could not land, so the element was clicked by script; why (`did` says so too). */
@@ -248,4 +248,15 @@ export interface ActionOutcome {
    * content; `failed` when it threw or said it failed.
    */
   toolAnswer?: { text: string; failed: boolean };
+}
+
+/**
+ * A navigation a fence refused in the browser (a link, a redirect, a script, a new tab): its
+ * address, why, and whether it was a new tab's first document (then the tab was closed: it
+ * loaded nothing).
+ */
+export interface BlockedNavigation {
+  url: string;
+  reason: string;
+  closedTab?: boolean;
 }

@@ -47,3 +47,58 @@ export function echoingLogin(): Route {
     return undefined;
   };
 }
+
+/**
+ * `/fences/tabs?away=URL`: every way a page leaves for `away` without the model asking it to —
+ * a `target=_blank` link (with and without an opener), `window.open`, a pop-up window, a frame
+ * that navigates the top, a redirect in the tab and one in a new tab; `/fences/redirect?to=URL`
+ * answers 302 to it.
+ */
+export function leavingTabs(): Route {
+  return (_req, url) => {
+    if (url.pathname === "/fences/redirect") {
+      return new Response(null, {
+        status: 302,
+        headers: { location: url.searchParams.get("to") ?? "/" },
+      });
+    }
+    if (url.pathname === "/fences/frame") {
+      return new Response(
+        `<!doctype html><p>Inner frame</p><script>
+addEventListener("message", (e) => { top.location.href = e.data; });
+</script>`,
+        { headers: HTML },
+      );
+    }
+    if (url.pathname !== "/fences/tabs") return undefined;
+    const away = url.searchParams.get("away") ?? "";
+    const to = JSON.stringify(away).replace(/</g, "\\u003c");
+    const redirect = `/fences/redirect?to=${encodeURIComponent(away)}`;
+    return new Response(
+      `<!doctype html><title>Leaving</title><h1>Leaving</h1>
+<a href="${escapeHtml(away)}" target="_blank">Blank link</a>
+<a href="${escapeHtml(away)}" target="_blank" rel="noopener">Noopener link</a>
+<button onclick='window.open(${to})'>Window open</button>
+<button onclick='window.open(${to}, "pop", "popup,width=400,height=300")'>Popup window</button>
+<button onclick='document.querySelector("iframe").contentWindow.postMessage(${to}, "*")'>Frame top</button>
+<a href="${escapeHtml(redirect)}">Redirect link</a>
+<a href="${escapeHtml(redirect)}" target="_blank">Redirect in new tab</a>
+<iframe src="/fences/frame" title="inner"></iframe>`,
+      { headers: HTML },
+    );
+  };
+}
+
+/** A server on `localhost` (another domain than 127.0.0.1) that counts what reaches it. */
+export function refusedServer(): { origin: string; requests: string[] } & AsyncDisposable {
+  const requests: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    requests.push(new URL(req.url).pathname);
+    return new Response("<!doctype html><title>Evil</title><h1>Evil page</h1>", { headers: HTML });
+  });
+  return {
+    origin: `http://localhost:${server.addr.port}`,
+    requests,
+    [Symbol.asyncDispose]: () => server.shutdown(),
+  };
+}

@@ -217,6 +217,10 @@ async function followTabs(
 ): Promise<Page> {
   const { tabs } = env;
   let now = tabs.current;
+  // A tab the domain rule refused loaded nothing: it is closed, not followed (`blocked` says so).
+  const refused = opened.filter((p) => env.domains?.refused(p));
+  await Promise.all(refused.map((p) => p.close().catch(() => {/* it closed already */})));
+  opened = opened.filter((p) => !refused.includes(p) && !p.isClosed());
   if (opened.length > 0) {
     now = opened[opened.length - 1]!;
     const index = tabs.pages.indexOf(now);

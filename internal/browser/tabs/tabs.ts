@@ -79,6 +79,7 @@ export class Tabs {
     this.#pages.push(page);
     this.#onAdd(page);
     page.once("close", () => {
+      this.#opened = this.#opened.filter((p) => p !== page);
       const i = this.#pages.indexOf(page);
       if (i >= 0) this.#pages.splice(i, 1);
       if (page === this.#current && this.#pages.length > 0) {
