@@ -95,13 +95,13 @@ Deno.test("check_deps rejects a feature folder of internal/browser that FEATURES
 
 Deno.test("check_deps rejects a feature of internal/browser importing one outside its list in FEATURES", async () => {
   const { code, stderr } = await checkWith(
-    "internal/browser/domains/domain_guard.ts",
+    "internal/browser/domains/navigation_guard.ts",
     (s) => `import type { renderOutcome } from "../outcome/render_outcome.ts";\n${s}`,
   );
   assert.equal(code, 1);
   assert.equal(
     stderr.trim(),
-    'internal/browser/domains/domain_guard.ts imports "../outcome/render_outcome.ts": feature ' +
+    'internal/browser/domains/navigation_guard.ts imports "../outcome/render_outcome.ts": feature ' +
       '"domains" may import only shared, not feature "outcome"; move what both need to shared/, ' +
       'or add "outcome" to its list in FEATURES (scripts/check_deps.ts)',
   );

@@ -241,10 +241,13 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     await this.#core.allowDomains(domains);
   }
 
-  /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
-  navigate(url: string, options: ActOptions = {}): Promise<ActionOutcome> {
-    this.#core.domains?.check(url);
-    return openUrl(this.#core.env, url, options);
+  /**
+   * Loads a URL in the current tab; throws with the browser's reason when it cannot, or a
+   * `blocked` error when the navigation rules refuse it (see `NavigationGuard`).
+   */
+  async navigate(url: string, options: ActOptions = {}): Promise<ActionOutcome> {
+    await this.#core.fence.check(url);
+    return await openUrl(this.#core.env, url, options);
   }
 
   /** Goes back one page in the current tab; throws when there is no earlier page. */
@@ -284,7 +287,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   async openInNewTab(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
     const el = await this.#core.element(id);
     const href = await linkTarget(el, id);
-    this.#core.domains?.check(href);
+    await this.#core.fence.check(href);
     return openInTab(this.#core.env, id, href, options);
   }
 

@@ -6,7 +6,7 @@ import { BannerCloser } from "./banners/banner_closer.ts";
 import { Downloads } from "./downloads/downloads.ts";
 import { inTab } from "./tabs/tab_steps.ts";
 import { Tabs } from "./tabs/tabs.ts";
-import { DomainGuard } from "./domains/domain_guard.ts";
+import { NavigationGuard } from "./domains/navigation_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
 import { PageActivity, type SettleMode } from "./settle/page_activity.ts";
 import { DialogAnswers, refuseWhileHeld } from "./dialogs/dialog_answers.ts";
@@ -18,7 +18,8 @@ import { PageObserver } from "./observe/observer.ts";
 /**
  * What every capability of a {@link BrowserSession} runs on: one browser (or context) and its
  * tabs, each tab's settling and dialogs, the guard that turns a lost browser into a
- * `BrowserClosedError`, the observer's element numbers, banners, downloads and allowed domains.
+ * `BrowserClosedError`, the observer's element numbers, banners, downloads and the navigation
+ * fence (allowed domains, local files).
  * The session is the facade over it; this is its state and lifecycle.
  *
  * @example
@@ -44,7 +45,8 @@ export class SessionCore {
   #tabs: Tabs | undefined;
   #banners!: BannerCloser;
   #downloads: Downloads | undefined;
-  #domains: DomainGuard | undefined;
+  /** What a tab may open (see {@link NavigationGuard}). */
+  readonly fence: NavigationGuard;
   #closed = false;
 
   private constructor(
@@ -59,6 +61,10 @@ export class SessionCore {
     this.settleMode = setup.settleMode ?? "default";
     this.health = new BrowserHealth(opened.browser);
     this.observer = new PageObserver(setup.observe);
+    this.fence = new NavigationGuard({
+      allow: setup.allow ?? {},
+      downloaded: () => this.#downloads?.saved ?? [],
+    });
   }
 
   /**
@@ -99,6 +105,8 @@ export class SessionCore {
         contextId: this.context?.id,
         pages: () => this.tabs.pages,
       }),
+      // Every tab of this context, open now or born later, is held to the rules.
+      this.fence.start(this.browser, page),
       page.bringToFront().catch(() => {/* headless pages need no focus */}),
       install,
     ]);
@@ -146,16 +154,9 @@ export class SessionCore {
     return this.#downloads;
   }
 
-  get domains(): DomainGuard | undefined {
-    return this.#domains;
-  }
-
   /** `--allowed-domains`: navigations elsewhere are refused or cancelled (`blocked`). */
   async allowDomains(domains: readonly string[]): Promise<void> {
-    await this.#domains?.dispose();
-    this.#domains = new DomainGuard(domains);
-    // Every tab of this context, open now or born later, is held to it.
-    await this.#domains.start(this.browser, this.page);
+    await this.fence.allowDomains(domains);
   }
 
   /** How `page` settles (one per tab). */
@@ -188,7 +189,7 @@ export class SessionCore {
       dialogs: (page) => this.dialogsOf(page),
       downloads: this.#downloads,
       banners: this.#banners,
-      domains: this.#domains,
+      fence: this.fence,
       settleCapMs: this.settleCapMs,
       idOf: (token, lid) => this.observer.idOf(token, lid),
     };
@@ -223,7 +224,7 @@ export class SessionCore {
     if (this.#closed) return;
     this.#closed = true;
     this.#tabs?.dispose();
-    await this.#domains?.dispose();
+    await this.fence.dispose();
     this.health.dispose();
     await this.#downloads?.[Symbol.asyncDispose]();
     // No tabs yet when the first page could not be adopted: there is nothing of ours to close.

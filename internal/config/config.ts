@@ -6,6 +6,7 @@ import { flagValue, preview, splitArgs } from "./flags.ts";
 import { closest } from "./closest.ts";
 import { type RunConfig, runOptions } from "./run_options.ts";
 import { type ActionConfig, actionOptions } from "./action_options.ts";
+import { type FenceConfig, fenceOptions } from "./fence_options.ts";
 import { type ObserveConfig, observeOptions } from "./observe_options.ts";
 import { type ModulesConfig, modulesConfig } from "./config_file.ts";
 
@@ -19,12 +20,16 @@ export interface Config {
   maxSteps: number;
   /** NO_COLOR is set: never colour output. */
   noColor: boolean;
-  browser: { chromePath?: string; headless: boolean; cdpUrl?: string } & ActionConfig & {
-    /** Scope, token budget, overlay and screenshots of observations. */
-    observe: ObserveConfig;
-    /** `PATH`, where a browser is looked for after the usual install paths. */
-    searchPath?: string;
-  };
+  browser:
+    & { chromePath?: string; headless: boolean; cdpUrl?: string }
+    & ActionConfig
+    & FenceConfig
+    & {
+      /** Scope, token budget, overlay and screenshots of observations. */
+      observe: ObserveConfig;
+      /** `PATH`, where a browser is looked for after the usual install paths. */
+      searchPath?: string;
+    };
   /** Where sessions and runs are kept (see {@link dataDir}). */
   dataDir: string;
   /** The directory for temporary files (`TMPDIR`), when set. */
@@ -123,7 +128,12 @@ export function loadConfig(
     },
     maxSteps,
     noColor: Boolean(env.NO_COLOR),
-    browser: { headless, ...actionOptions(v, env), observe: observeOptions(v, env) },
+    browser: {
+      headless,
+      ...actionOptions(v, env),
+      ...fenceOptions(v, env),
+      observe: observeOptions(v, env),
+    },
     dataDir: dataDir(env),
     cli,
     run: runOptions(v, env),

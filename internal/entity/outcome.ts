@@ -258,5 +258,23 @@ export interface ActionOutcome {
 export interface BlockedNavigation {
   url: string;
   reason: string;
+  /** What the model is told to do about it (`stay on them or ask the user`). */
+  fix: string;
   closedTab?: boolean;
 }
+
+/**
+ * What the run lets a tab open besides web pages (`--allow-files [DIR]`, `--allow-schemes`):
+ * local files (all, or those under these folders), and these other kinds of address
+ * (`data`, `javascript`, `chrome`, `view-source`). Nothing by default.
+ */
+export interface FenceAllowances {
+  files?: true | readonly string[];
+  schemes?: readonly AllowableScheme[];
+}
+
+/** The kinds of address besides files that `--allow-schemes` may allow. */
+export const ALLOWABLE_SCHEMES = ["data", "javascript", "chrome", "view-source"] as const;
+
+/** One of {@link ALLOWABLE_SCHEMES}. */
+export type AllowableScheme = typeof ALLOWABLE_SCHEMES[number];

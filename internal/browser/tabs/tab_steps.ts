@@ -25,7 +25,7 @@ export function openInTab(
   return runAction(env, options, async (page) => {
     const tab = await page.browserContext().newPage();
     // Ours, not the page's: a refused redirect fails the action, as below, and closes it then.
-    env.domains?.exempt(tab);
+    env.fence.exempt(tab);
     await loadPage(tab, href).catch(
       async (cause) => {
         await tab.close().catch(() => {/* it closed already */});
