@@ -134,12 +134,12 @@ async function actAndSettle(
     );
   } catch (error) {
     if (error instanceof PromptHeld) return suspend(dialogs, probe, options, error.left);
-    await tabs.endAction();
+    await tabs.endAction((id) => env.fence.closedAtBirth(id));
     dialogs.take();
     throw error;
   }
   const outcome = settledOutcome(done, first, env.settleCapMs);
-  const { opened, closedItself } = await tabs.endAction();
+  const { opened, closedItself } = await tabs.endAction((id) => env.fence.closedAtBirth(id));
   outcome.dialogs = dialogs.take();
   const now = await followTabs(env, outcome, opened, closedItself, options.signal);
   await measure(run, outcome, done, now);

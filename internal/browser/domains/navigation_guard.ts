@@ -66,7 +66,12 @@ export class NavigationGuard {
 
   /** Whether `page` is a tab whose first document was refused (it is closed, or closing). */
   refused(page: Page): boolean {
-    return this.#refusedTabs.has(infoOf(page.target()).targetId);
+    return this.closedAtBirth(infoOf(page.target()).targetId);
+  }
+
+  /** Whether the tab (target) `id` had its first document refused, and so was closed. */
+  closedAtBirth(id: string): boolean {
+    return this.#refusedTabs.has(id);
   }
 
   /** A tab the session opened itself (blank, then navigated): a refusal never closes it. */
