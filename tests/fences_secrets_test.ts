@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { echoingLogin } from "./support/hostile_pages.ts";
 import { startMcp } from "./support/mcp_client.ts";
-import { baseEnv } from "./support/run_cli.ts";
+import { darkShare, textBox } from "./support/pixels.ts";
+import { baseEnv, runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
 import { formsIn } from "./support/secret_forms.ts";
 import { until } from "./support/until.ts";
@@ -114,4 +117,51 @@ Deno.test("MCP results hold no secret: not what was typed into a password field,
   assert.match(all, /Your password base64/, "the page was read");
   assert.deepEqual(formsIn(all, SECRET), [], all);
   assert.deepEqual(formsIn(mcp.stderr(), SECRET), [], mcp.stderr());
+});
+
+Deno.test("a secret's encoded form a page shows is painted over in the run's pictures, as its value is", async () => {
+  const shown = btoa(SECRET);
+  const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Token</title>
+</head><body style="margin:0;background:#fff"><h1>Your token</h1>
+<p style="font:28px monospace;color:#c00">Token <span id="code">${shown}</span> is set</p></body></html>`;
+  await using site = startFixtureServer({
+    routes: [
+      (_req, url) =>
+        url.pathname === "/fences/token"
+          ? new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } })
+          : undefined,
+    ],
+  });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/fences/token") } },
+    { tool: "done", args: { result: "Seen" } },
+  ]);
+  const dir = await Deno.makeTempDir({ prefix: "fences-pictures-" });
+  try {
+    const run = await runCli({
+      args: ["--out", dir, "look at the token"],
+      env: {
+        OPENAI_BASE_URL: model.baseUrl,
+        OPENAI_API_KEY: "test-key",
+        SECRET_PW: SECRET,
+        XDG_DATA_HOME: `${dir}/data`,
+      },
+    });
+    assert.equal(run.code, 0, run.stderr);
+    await using browser = await BrowserSession.start({ headless: true });
+    const view = pageOf(browser);
+    await view.setContent(page);
+    const box = await textBox(view, "#code");
+    for (const picture of ["screenshots/step-002.jpg", "screenshots/final.jpg"]) {
+      const dark = await darkShare(
+        view,
+        await Deno.readFile(`${dir}/${picture}`),
+        "image/jpeg",
+        box,
+      );
+      assert.ok(dark > 0.95, `${picture}: the base64 form is painted over (${dark} dark)`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
