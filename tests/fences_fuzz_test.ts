@@ -8,13 +8,14 @@
  * usable. `FENCES_SEED=n` replays one order.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { htmlPage } from "./support/routes.ts";
 import { echoingLogin, leavingTabs, refusedServer } from "./support/hostile_pages.ts";
 import { startMcp } from "./support/mcp_client.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel, type Step } from "./support/scripted_model.ts";
 import { formsIn } from "./support/secret_forms.ts";
+import { textUnder } from "./support/run_folder.ts";
 import { readTrace } from "../internal/trace/mod.ts";
 
 const SECRET = "Fz9-hunter-Sekr3t!";
@@ -53,23 +54,9 @@ function hostileSite() {
     routes: [
       leavingTabs(),
       echoingLogin(),
-      (_req, url) =>
-        url.pathname === "/fences/support"
-          ? new Response(injected, { headers: { "content-type": "text/html" } })
-          : undefined,
+      htmlPage("/fences/support", injected),
     ],
   });
-}
-
-/** Every text file under a directory, as one string. */
-async function textUnder(dir: string): Promise<string> {
-  let out = "";
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) out += await textUnder(path);
-    else if (/\.(jsonl?|html|txt|xml)$/.test(entry.name)) out += await Deno.readTextFile(path);
-  }
-  return out;
 }
 
 /** Asserts that no output holds a form of the secret or the local file's text. */

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { DIALOG_TEXT_CHARS } from "../internal/browser/dialogs/dialog_answers.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { htmlPage } from "./support/routes.ts";
 
 Deno.test("hostile registerTool getters: each tool is read once into plain data, a bad one refused naming it, the others usable", async () => {
   await using site = startFixtureServer();
@@ -40,14 +41,7 @@ Deno.test("a dialog's text is copied once and cut: a megabyte alert is a few tho
   await using browser = await BrowserSession.start({ headless: true });
   const page = `<!doctype html><title>Loud</title>
 <button onclick="alert('A'.repeat(1e6))">Shout</button>`;
-  await using site = startFixtureServer({
-    routes: [
-      (_req, url) =>
-        url.pathname === "/fences/loud"
-          ? new Response(page, { headers: { "content-type": "text/html" } })
-          : undefined,
-    ],
-  });
+  await using site = startFixtureServer({ routes: [htmlPage("/fences/loud", page)] });
   await browser.navigate(site.url("/fences/loud"));
   const summary = (await browser.observe()).summary;
   const id = Number(/\[(\d+)\][^\n]*Shout/.exec(summary)?.[1]);

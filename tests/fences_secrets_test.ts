@@ -1,31 +1,21 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { htmlPage } from "./support/routes.ts";
 import { echoingLogin } from "./support/hostile_pages.ts";
 import { startMcp } from "./support/mcp_client.ts";
 import { darkShare, textBox } from "./support/pixels.ts";
 import { baseEnv, runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
 import { formsIn } from "./support/secret_forms.ts";
+import { textUnder } from "./support/run_folder.ts";
 import { until } from "./support/until.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const ROOT = new URL("../", import.meta.url).pathname;
 
 const SECRET = "T:Zq7-sec5-PassW0rd";
-
-/** Every text file under a directory, as one string (run folders: trace.jsonl, report.html). */
-async function textUnder(dir: string): Promise<string> {
-  let out = "";
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) out += await textUnder(path);
-    else if (/\.(jsonl?|html|txt|xml)$/.test(entry.name)) out += await Deno.readTextFile(path);
-  }
-  return out;
-}
 
 Deno.test("a secret a page echoes, transformed, reaches no model request, trace, report, output or live view state", async () => {
   await using site = startFixtureServer({ routes: [echoingLogin()] });
@@ -124,14 +114,7 @@ Deno.test("a secret's encoded form a page shows is painted over in the run's pic
   const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Token</title>
 </head><body style="margin:0;background:#fff"><h1>Your token</h1>
 <p style="font:28px monospace;color:#c00">Token <span id="code">${shown}</span> is set</p></body></html>`;
-  await using site = startFixtureServer({
-    routes: [
-      (_req, url) =>
-        url.pathname === "/fences/token"
-          ? new Response(page, { headers: { "content-type": "text/html; charset=utf-8" } })
-          : undefined,
-    ],
-  });
+  await using site = startFixtureServer({ routes: [htmlPage("/fences/token", page)] });
   await using model = startScriptedModel([
     { tool: "navigate", args: { url: site.url("/fences/token") } },
     { tool: "done", args: { result: "Seen" } },
