@@ -43,3 +43,24 @@ Deno.test("--allowed-domains holds in every tab: a new tab, pop-up, frame or red
     assert.deepEqual(tabs.map((t) => [t.url, t.active]), [[start, true]], control.source);
   }
 });
+
+Deno.test("--allowed-domains holds in each isolated context of a batch, and a context opened after one closed", async () => {
+  await using site = startFixtureServer({ routes: [leavingTabs()] });
+  await using evil = refusedServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  const start = site.url(`/fences/tabs?away=${encodeURIComponent(`${evil.origin}/evil.html`)}`);
+  const leave = async (session: BrowserSession) => {
+    await session.allowDomains(["127.0.0.1"]);
+    await session.navigate(start);
+    const outcome = await session.click(idIn((await session.observe()).summary, /Blank link/));
+    assert.deepEqual(outcome.blocked.map((b) => b.closedTab), [true], renderOutcome(outcome));
+  };
+  const first = await browser.isolated();
+  const second = await browser.isolated();
+  await Promise.all([leave(first), leave(second)]);
+  await first.close();
+  await second.close();
+  await using third = await browser.isolated();
+  await leave(third);
+  assert.deepEqual(evil.requests, []);
+});

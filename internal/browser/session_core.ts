@@ -1,5 +1,10 @@
 import type { Browser, BrowserContext, ElementHandle, Page } from "puppeteer-core";
-import { type BrowserOptions, closeBrowser, type OpenedBrowser } from "./launch/browser_launch.ts";
+import {
+  browserCdpSession,
+  type BrowserOptions,
+  closeBrowser,
+  type OpenedBrowser,
+} from "./launch/browser_launch.ts";
 import type { ActionEnv, ActOptions } from "./actions/action_runner.ts";
 import type { PointerEnv } from "./actions/actionability.ts";
 import { BannerCloser } from "./banners/banner_closer.ts";
@@ -106,7 +111,7 @@ export class SessionCore {
         pages: () => this.tabs.pages,
       }),
       // Every tab of this context, open now or born later, is held to the rules.
-      this.fence.start(this.browser, page),
+      this.fence.start(this.browser, page, () => browserCdpSession(this.browser)),
       page.bringToFront().catch(() => {/* headless pages need no focus */}),
       install,
     ]);

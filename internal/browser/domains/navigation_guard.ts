@@ -21,7 +21,7 @@ import { judge, type Refusal, type RuleContext } from "./navigation_rules.ts";
  * ```ts
  * const guard = new NavigationGuard({ allow: {}, downloaded: () => [] });
  * await guard.check("file:///etc/hostname"); // throws: Refused file:///etc/hostname: …
- * await guard.start(browser, page);
+ * await guard.start(browser, page, () => browserCdpSession(browser));
  * ```
  */
 export class NavigationGuard {
@@ -35,7 +35,9 @@ export class NavigationGuard {
   /** Tabs whose first document was refused: closed, never followed. */
   readonly #refusedTabs = new Set<string>();
   #session: CDPSession | undefined;
-  #started: { browser: Browser; first: Page } | undefined;
+  #started:
+    | { browser: Browser; first: Page; openSession: () => Promise<CDPSession> }
+    | undefined;
   #unwatch: () => void = () => {};
 
   constructor(rules: { allow: FenceAllowances; downloaded: () => readonly string[] }) {
@@ -81,10 +83,15 @@ export class NavigationGuard {
 
   /**
    * Cancels the refused document requests of every tab of `first`'s context, open now or later
-   * (by CDP request interception on the browser's target); {@link dispose} stops it.
+   * (by CDP request interception on the browser's target, through a session `openSession`
+   * opens, when the rules ask for it); {@link dispose} stops it.
    */
-  async start(browser: Browser, first: Page): Promise<void> {
-    this.#started = { browser, first };
+  async start(
+    browser: Browser,
+    first: Page,
+    openSession: () => Promise<CDPSession>,
+  ): Promise<void> {
+    this.#started = { browser, first, openSession };
     const context = infoOf(first.target()).browserContextId;
     // A tab is announced before it asks for its first document (`targetcreated` may come after).
     const born = (event: unknown) => {
@@ -106,7 +113,7 @@ export class NavigationGuard {
 
   /** Asks the browser to pause the documents the rules may refuse (again when they change). */
   async #enable(): Promise<void> {
-    const { browser } = this.#started!;
+    const { openSession } = this.#started!;
     const patterns = this.#rules.domains
       ? [{ urlPattern: "*", resourceType: "Document" as const, requestStage: "Request" as const }]
       : this.#rules.allow.files === true
@@ -117,7 +124,7 @@ export class NavigationGuard {
       return;
     }
     if (!this.#session) {
-      const session = await browser.target().createCDPSession();
+      const session = await openSession();
       this.#session = session;
       session.on("Fetch.requestPaused", (event) => this.#paused(session, event));
     }
