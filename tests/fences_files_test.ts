@@ -155,6 +155,14 @@ Deno.test("--allow-files [DIR] and --allow-schemes are read from flags and varia
     { schemes: ["data", "view-source"] },
   );
   assert.throws(
+    () => loadConfig(["--start-url", "file:///srv/a.html", "find"], env),
+    /Cannot use --start-url "file:\/\/\/srv\/a\.html": local files do not open unless allowed; add --allow-files \[DIR\]/,
+  );
+  assert.equal(
+    loadConfig(["--allow-files", "--start-url", "file:///srv/a.html", "find"], env).run.startUrl,
+    "file:///srv/a.html",
+  );
+  assert.throws(
     () => loadConfig(["--allow-schemes", "ftp", "find"], env),
     /Cannot use --allow-schemes "ftp": give some of data, javascript, chrome, view-source/,
   );

@@ -139,6 +139,13 @@ export function loadConfig(
     run: runOptions(v, env),
     modules: help || version ? { specs: [], settings: {} } : modulesConfig(v, env, Deno.cwd()),
   };
+  if (config.run.startUrl && /^file:/i.test(config.run.startUrl) && !config.browser.allow?.files) {
+    throw new ConfigError(
+      `Cannot use --start-url "${
+        preview(config.run.startUrl)
+      }": local files do not open unless allowed; add --allow-files [DIR]`,
+    );
+  }
   if (task) config.task = task;
   if (baseUrl) config.model.baseUrl = baseUrl;
   const chromePath = flagValue("chrome", v, env) as string | undefined;
