@@ -139,7 +139,7 @@ async function writeJunit(
   outcomes: readonly BatchOutcome[],
 ): Promise<void> {
   if (!ctx.config.cli.junit) return;
-  await Deno.writeTextFile(ctx.config.cli.junit, junitXml(outcomes));
+  await Deno.writeTextFile(ctx.config.cli.junit, ctx.mask(junitXml(outcomes)));
   summary.info(`JUnit report: ${ctx.config.cli.junit}`);
 }
 

@@ -4,9 +4,9 @@
  *
  * @module
  */
-import { type RunOptions, SecretVault } from "../internal/agent/mod.ts";
+import type { RunOptions } from "../internal/agent/mod.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
-import type { Config } from "../internal/config/mod.ts";
+import { type Config, outputMask } from "../internal/config/mod.ts";
 import { ModelClient } from "../internal/llm/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
 import type { ModuleHost } from "../internal/modules/mod.ts";
@@ -81,8 +81,9 @@ async function prepareBrowser(
   modules?: ModuleHost,
 ): Promise<void> {
   if (config.run.allowedDomains) await browser.allowDomains(config.run.allowedDomains);
-  // A page may echo a secret in its text, where hiding fields does not reach.
-  browser.hideInScreenshots(Object.values(config.run.secrets));
+  // A page may echo a secret in its text, where hiding fields does not reach; in its encoded
+  // forms too (the text mask's), as the text outputs mask them.
+  browser.hideInScreenshots(Object.keys(config.run.secrets).length ? outputMask(config).forms : []);
   modules?.attach(browser);
 }
 
@@ -117,7 +118,7 @@ export function context(
         }`,
       ),
   });
-  const vault = new SecretVault(config.run.secrets);
+  const mask = outputMask(config);
   const speaker = config.cli.speak !== undefined
     ? Speaker.create(config.cli.speak, log)
     : undefined;
@@ -137,8 +138,10 @@ export function context(
     })),
     ...(live ? { live } : {}),
     ...(speaker ? { speaker } : {}),
-    mask: (text) => vault.mask(text),
-    stdout,
-    stderr,
+    mask: (text) => mask.text(text),
+    // Whatever a command prints passes the mask once more (idempotent): nothing printed holds a
+    // secret or a --cdp-url token, however the line was made.
+    stdout: (text) => stdout(mask.text(text)),
+    stderr: (text) => stderr(mask.text(text)),
   };
 }

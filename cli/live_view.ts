@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { Config } from "../internal/config/mod.ts";
+import { type Config, outputMask } from "../internal/config/mod.ts";
 import type { HandOff, RunResult } from "../internal/agent/mod.ts";
 import type { StepRecord } from "../internal/entity/mod.ts";
 import {
@@ -26,11 +26,13 @@ export async function withLiveView<T>(
 ): Promise<T> {
   const ui = config.cli.ui;
   if (!ui) return await run(undefined);
+  const mask = outputMask(config);
   const hub = new LiveHub({
     modules: modules?.modules ?? [],
     panels: modules?.panels() ?? new Map(),
     timeoutMs: ui.timeoutMs,
     hideFields: Object.keys(config.run.secrets).length > 0,
+    mask: (text) => mask.text(text),
   });
   let server;
   try {

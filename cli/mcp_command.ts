@@ -5,7 +5,7 @@
  * @module
  */
 import { SessionProfiles } from "../internal/browser/mod.ts";
-import { type Config, EXIT, helpText, loadConfig } from "../internal/config/mod.ts";
+import { type Config, EXIT, helpText, loadConfig, outputMask } from "../internal/config/mod.ts";
 import { ConfigError } from "../internal/entity/mod.ts";
 import { serveMcp } from "../internal/mcp/mod.ts";
 import { startBrowser } from "./context.ts";
@@ -41,6 +41,7 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
   } catch (error) {
     return fail(error, error instanceof ConfigError ? EXIT.usage : EXIT.error);
   }
+  const mask = outputMask(config);
   try {
     // The same browser as the agent's: --session profile, downloads, banners, allowed domains.
     const lock = config.cli.session
@@ -72,6 +73,7 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
                     confirmAll: config.run.yes,
                     tools: modules.tools({ mcp: true }),
                     vision: config.browser.observe.vision,
+                    mask: (text) => mask.text(text),
                   });
                   return EXIT.ok;
                 })),

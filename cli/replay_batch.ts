@@ -182,7 +182,7 @@ export async function replayBatch(
   outcomes = [...outcomes, ...skipped.map(skippedOutcome)];
   if (!cli.json) ctx.stdout(resultsTable(outcomes) + "\n");
   if (cli.junit) {
-    await Deno.writeTextFile(cli.junit, junitXml(outcomes));
+    await Deno.writeTextFile(cli.junit, ctx.mask(junitXml(outcomes)));
     summary.info(`JUnit report: ${cli.junit}`);
   }
   if (signal.aborted) return EXIT.interrupted;

@@ -95,13 +95,13 @@ Deno.test("check_deps rejects a folder of internal/browser that FOLDERS does not
 
 Deno.test("check_deps rejects a folder of internal/browser importing one outside its row in FOLDERS", async () => {
   const { code, stderr } = await checkWith(
-    "internal/browser/domains/domain_guard.ts",
+    "internal/browser/domains/navigation_guard.ts",
     (s) => `import type { renderOutcome } from "../outcome/render_outcome.ts";\n${s}`,
   );
   assert.equal(code, 1);
   assert.equal(
     stderr.trim(),
-    'internal/browser/domains/domain_guard.ts imports "../outcome/render_outcome.ts": "domains" ' +
+    'internal/browser/domains/navigation_guard.ts imports "../outcome/render_outcome.ts": "domains" ' +
       'may import only shared, not "outcome"; move what both need below them (page/core/ or ' +
       'shared/), or add "outcome" to its row in FOLDERS (scripts/browser_layers.ts) if that ' +
       "closes no circle",

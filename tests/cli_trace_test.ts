@@ -54,7 +54,8 @@ Deno.test("cli --json prints one result object and the run folder holds trace, s
       assert.ok((await Deno.stat(`${result.run_dir}/${step.screenshot}`)).size > 1000);
     }
 
-    await using viewer = await BrowserSession.start({ headless: true });
+    // It opens the run folder's report.html: a local file.
+    await using viewer = await BrowserSession.start({ headless: true, allow: { files: true } });
     await said(viewer.navigate(`file://${result.run_dir}/report.html`));
     const shown = await pageOf(viewer).evaluate(() =>
       [...document.querySelectorAll("section.step")].map((s) => ({

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { runCli } from "./support/run_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
 import { darkShare, textBox } from "./support/pixels.ts";
+import { textUnder } from "./support/run_folder.ts";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { readTrace, type TraceLine, type TraceStep } from "../internal/trace/mod.ts";
@@ -14,17 +14,6 @@ function modelEnv(baseUrl: string): Record<string, string> {
 
 const PASSWORD = "hunter2-Sekret!";
 const CODE = "RC-77-31-XQ";
-
-/** Every text file under a directory, as one string (run folders: trace.jsonl, report.html). */
-async function textUnder(dir: string): Promise<string> {
-  let out = "";
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) out += await textUnder(path);
-    else if (/\.(jsonl?|html|txt|log|md)$/.test(entry.name)) out += await Deno.readTextFile(path);
-  }
-  return out;
-}
 
 Deno.test("a secret is typed for real but never reaches the model, the output or the run folder", async () => {
   const posted: URLSearchParams[] = [];

@@ -95,7 +95,8 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
   const stdout = new Response(child.stdout).text();
   try {
     const url = await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]);
-    await using viewer = await BrowserSession.start({ headless: true });
+    // It opens the run folder's report.html: a local file.
+    await using viewer = await BrowserSession.start({ headless: true, allow: { files: true } });
     const page = pageOf(viewer);
     await page.setViewport({ width: 1280, height: 720 });
     await page.goto(url);

@@ -60,7 +60,8 @@ Deno.test("the live view names steps as the terminal does, shows the model think
   const stdout = new Response(child.stdout).text();
   try {
     const url = await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]);
-    await using viewer = await BrowserSession.start({ headless: true });
+    // It opens the run folder's report.html: a local file.
+    await using viewer = await BrowserSession.start({ headless: true, allow: { files: true } });
     const page = pageOf(viewer);
     const logged: string[] = [];
     const refused: string[] = [];

@@ -48,7 +48,7 @@ Deno.test("mcp navigates, lists, types, selects and clicks by index", async () =
   const bad = await mcp.call("browser_navigate", { url: "ftp://example.com/file" });
   assert.equal(bad.status, "error");
   assert.equal(bad.isError, true);
-  assert.match(bad.error!, /only http and https/);
+  assert.match(bad.error!, /Refused ftp:\/\/example\.com\/file: it is not a web address/);
 
   const opened = await mcp.call("browser_navigate", { url: site.url("/mcp/form.html") });
   assert.equal(opened.status, "ok", opened.error);

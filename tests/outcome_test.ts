@@ -63,7 +63,11 @@ Deno.test("renderOutcome() words every field of an outcome for the model", () =>
     downloads: [{ name: "a.csv", state: "saved", path: "/tmp/a.csv", bytes: 2048 }],
     newTab: { index: 1, url: "http://x.test/2", title: "Two", count: 1 },
     capped: true,
-    blocked: [{ url: "https://evil.test/", reason: "it is outside the allowed domains (x.test)" }],
+    blocked: [{
+      url: "https://evil.test/",
+      reason: "it is outside the allowed domains (x.test)",
+      fix: "stay on them or ask the user",
+    }],
   });
   assert.equal(
     renderOutcome(all),
@@ -123,7 +127,13 @@ Deno.test("dispatch keeps the kind of a thrown ActionError; a blocked navigation
   const browser = {
     throwIfGone() {},
     click: () =>
-      Promise.resolve(outcome({ blocked: [{ url: "https://evil.test/", reason: "outside" }] })),
+      Promise.resolve(outcome({
+        blocked: [{
+          url: "https://evil.test/",
+          reason: "outside",
+          fix: "stay on them or ask the user",
+        }],
+      })),
   };
   const ctx = { browser, signal: new AbortController().signal } as unknown as ToolContext;
   const gone = await registry.dispatch({ name: "vanish", args: {} }, ctx);

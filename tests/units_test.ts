@@ -103,13 +103,14 @@ Deno.test("ToolRegistry.dispatch() turns unknown tools, bad arguments and thrown
   );
 });
 
-Deno.test("normalizeUrl() adds a scheme to bare hosts and rejects what is not a web address", () => {
+Deno.test("normalizeUrl() adds a scheme to bare hosts, keeps other schemes for the browser's rules, and rejects what is not a URL", () => {
   assert.equal(normalizeUrl("example.com/a"), "https://example.com/a");
   assert.equal(normalizeUrl("localhost:8000/x"), "http://localhost:8000/x");
   assert.equal(normalizeUrl(" http://127.0.0.1:1/ "), "http://127.0.0.1:1/");
-  assert.throws(
-    () => normalizeUrl("javascript://alert(1)"),
-    /only http and https addresses are supported/,
+  assert.equal(normalizeUrl("javascript:alert(1)"), "javascript:alert(1)");
+  assert.equal(
+    normalizeUrl("view-source:file:///etc/hostname"),
+    "view-source:file:///etc/hostname",
   );
   assert.throws(() => normalizeUrl("http://"), /not a URL/);
 });

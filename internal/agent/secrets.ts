@@ -1,7 +1,9 @@
+import { SecretMask } from "../entity/mod.ts";
+
 /**
  * Secrets the user trusted the agent with: the model sees only `{{secret:NAME}}`; the real value
  * is put in when typing, and masked everywhere text leaves the agent (prompts, history, results,
- * progress lines, the final answer).
+ * progress lines, the final answer) by the one {@link SecretMask}.
  *
  * @example
  * ```ts
@@ -12,26 +14,19 @@
  */
 export class SecretVault {
   readonly #byName: Map<string, string>;
-  /** [needle, placeholder], longest needle first so overlapping values mask whole. */
-  readonly #needles: [string, string][];
+  readonly #mask: SecretMask;
 
   constructor(secrets: Readonly<Record<string, string>> = {}) {
     this.#byName = new Map();
-    const needles: [string, string][] = [];
     for (const [name, value] of Object.entries(secrets)) {
-      if (!value) continue;
-      this.#byName.set(name.toLowerCase(), value);
-      const placeholder = SecretVault.placeholder(name);
-      const forms = new Set([value, encodeURIComponent(value), JSON.stringify(value).slice(1, -1)]);
-      forms.add(new URLSearchParams({ v: value }).toString().slice(2));
-      for (const form of forms) needles.push([form, placeholder]);
+      if (value) this.#byName.set(name.toLowerCase(), value);
     }
-    this.#needles = needles.sort((a, b) => b[0].length - a[0].length);
+    this.#mask = new SecretMask(secrets);
   }
 
   /** `{{secret:NAME}}`: what the model sees and types. */
   static placeholder(name: string): string {
-    return `{{secret:${name}}}`;
+    return SecretMask.placeholder(name);
   }
 
   /** How many secrets are configured. */
@@ -41,9 +36,7 @@ export class SecretVault {
 
   /** The placeholders the model may use, for the task text. */
   placeholders(): string[] {
-    return this.#needles.length === 0
-      ? []
-      : [...new Set(this.#needles.map(([, placeholder]) => placeholder))];
+    return this.#mask.placeholders;
   }
 
   /** Replaces placeholders with the real values; unknown names throw a RangeError for the model. */
@@ -63,25 +56,13 @@ export class SecretVault {
     return /\{\{\s*secret\s*:/i.test(text);
   }
 
-  /** Replaces every occurrence of a secret value (plain, URL- or JSON-encoded) by its placeholder. */
+  /** Masks every secret value in every form {@link SecretMask} knows. */
   mask(text: string): string {
-    let out = text;
-    for (const [needle, placeholder] of this.#needles) {
-      if (out.includes(needle)) out = out.split(needle).join(placeholder);
-    }
-    return out;
+    return this.#mask.text(text);
   }
 
   /** Masks every string inside a JSON-like value (a copy; the input is left alone). */
   maskDeep<T>(value: T): T {
-    if (this.#needles.length === 0) return value;
-    if (typeof value === "string") return this.mask(value) as T;
-    if (Array.isArray(value)) return value.map((v) => this.maskDeep(v)) as T;
-    if (value && typeof value === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[k] = this.maskDeep(v);
-      return out as T;
-    }
-    return value;
+    return this.#mask.deep(value);
   }
 }

@@ -261,10 +261,13 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     await this.#core.allowDomains(domains);
   }
 
-  /** Loads a URL in the current tab; throws with the browser's reason when it cannot. */
-  navigate(url: string, options: ActOptions = {}): Promise<ActionOutcome> {
-    this.#core.domains?.check(url);
-    return openUrl(this.#core.env, url, options);
+  /**
+   * Loads a URL in the current tab; throws with the browser's reason when it cannot, or a
+   * `blocked` error when the navigation rules refuse it (see `NavigationGuard`).
+   */
+  async navigate(url: string, options: ActOptions = {}): Promise<ActionOutcome> {
+    await this.#core.fence.check(url);
+    return await openUrl(this.#core.env, url, options);
   }
 
   /** Goes back one page in the current tab; throws when there is no earlier page. */
@@ -304,9 +307,9 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   async openInNewTab(id: number, options: ActOptions = {}): Promise<ActionOutcome> {
     const el = await this.#core.element(id);
     const href = await linkTarget(el, id);
-    this.#core.domains?.check(href);
+    await this.#core.fence.check(href);
     const env = this.#core.env;
-    return runAction(env, options, (page) => openInTab(page, env.domains, id, href));
+    return runAction(env, options, (page) => openInTab(page, env.fence, id, href));
   }
 
   /** The tools the current page declares for agents (see {@link listPageTools}). */

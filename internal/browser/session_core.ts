@@ -11,7 +11,7 @@ import { BannerCloser } from "./banners/banner_closer.ts";
 import { Downloads } from "./downloads/downloads.ts";
 import { inTab } from "./tabs/tab_steps.ts";
 import { Tabs } from "./tabs/tabs.ts";
-import { DomainGuard } from "./domains/domain_guard.ts";
+import { NavigationGuard } from "./domains/navigation_guard.ts";
 import { BrowserHealth } from "./launch/browser_health.ts";
 import { PageActivity, type SettleMode } from "./settle/page_activity.ts";
 import { DialogAnswers, refuseWhileHeld } from "./dialogs/dialog_answers.ts";
@@ -23,7 +23,8 @@ import { PageObserver } from "./observe/observer.ts";
 /**
  * What every capability of a {@link BrowserSession} runs on: one browser (or context) and its
  * tabs, each tab's settling and dialogs, the guard that turns a lost browser into a
- * `BrowserClosedError`, the observer's element numbers, banners, downloads and allowed domains.
+ * `BrowserClosedError`, the observer's element numbers, banners, downloads and the navigation
+ * fence (allowed domains, local files).
  * The session is the facade over it; this is its state and lifecycle.
  *
  * @example
@@ -49,7 +50,8 @@ export class SessionCore {
   #tabs: Tabs | undefined;
   #banners!: BannerCloser;
   #downloads: Downloads | undefined;
-  #domains: DomainGuard | undefined;
+  /** What a tab may open (see {@link NavigationGuard}). */
+  readonly fence: NavigationGuard;
   #closed = false;
 
   private constructor(
@@ -64,6 +66,10 @@ export class SessionCore {
     this.settleMode = setup.settleMode ?? "default";
     this.health = new BrowserHealth(opened.browser);
     this.observer = new PageObserver(setup.observe);
+    this.fence = new NavigationGuard({
+      allow: setup.allow ?? {},
+      downloaded: () => this.#downloads?.saved ?? [],
+    });
   }
 
   /**
@@ -94,7 +100,6 @@ export class SessionCore {
       settle: (p, capMs) => this.activityOf(p).settle({ capMs }),
     });
     this.#tabs = new Tabs(this.browser, page, (p) => this.#watch(p, p !== page));
-    await this.#domains?.attach(page);
     // The first document gets the runtime now, while the browser sets up downloads, rather than
     // at the first observation (later documents get it from preloadRuntime); a pure read.
     const install = inRealm(isolatedRealm(page.mainFrame()), "focusedState").catch(() => {
@@ -109,6 +114,8 @@ export class SessionCore {
           pages: () => this.tabs.pages,
         },
       ),
+      // Every tab of this context, open now or born later, is held to the rules.
+      this.fence.start(this.browser, page, () => browserCdpSession(this.browser)),
       page.bringToFront().catch(() => {/* headless pages need no focus */}),
       install,
     ]);
@@ -126,10 +133,8 @@ export class SessionCore {
     }
     const activity = this.activityOf(page);
     this.dialogsOf(page);
-    if (opened) {
-      this.#domains?.attach(page).catch(() => {/* the tab closed at once */});
-      activity.watchUnseen(); // opened by an action or a page of ours, as it runs already
-    }
+    // Opened by an action or a page of ours, as it runs already.
+    if (opened) activity.watchUnseen();
   }
 
   get browser(): Browser {
@@ -158,14 +163,9 @@ export class SessionCore {
     return this.#downloads;
   }
 
-  get domains(): DomainGuard | undefined {
-    return this.#domains;
-  }
-
   /** `--allowed-domains`: navigations elsewhere are refused or cancelled (`blocked`). */
   async allowDomains(domains: readonly string[]): Promise<void> {
-    this.#domains = new DomainGuard(domains);
-    await this.#domains.attach(this.page);
+    await this.fence.allowDomains(domains);
   }
 
   /** How `page` settles (one per tab). */
@@ -198,7 +198,7 @@ export class SessionCore {
       dialogs: (page) => this.dialogsOf(page),
       downloads: this.#downloads,
       banners: this.#banners,
-      domains: this.#domains,
+      fence: this.fence,
       settleCapMs: this.settleCapMs,
       idOf: (token, lid) => this.observer.idOf(token, lid),
     };
@@ -234,6 +234,7 @@ export class SessionCore {
     if (this.#closed) return;
     this.#closed = true;
     this.#tabs?.dispose();
+    await this.fence.dispose();
     this.health.dispose();
     await this.#downloads?.[Symbol.asyncDispose]();
     // No tabs yet when the first page could not be adopted: there is nothing of ours to close.

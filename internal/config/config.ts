@@ -7,6 +7,7 @@ import { closest } from "./closest.ts";
 import { isPoolEndpoint } from "./cdp_pool.ts";
 import { type RunConfig, runOptions } from "./run_options.ts";
 import { type ActionConfig, actionOptions } from "./action_options.ts";
+import { type FenceConfig, fenceOptions } from "./fence_options.ts";
 import { type ObserveConfig, observeOptions } from "./observe_options.ts";
 import { type ModulesConfig, modulesConfig } from "./config_file.ts";
 
@@ -20,12 +21,16 @@ export interface Config {
   maxSteps: number;
   /** NO_COLOR is set: never colour output. */
   noColor: boolean;
-  browser: { chromePath?: string; headless: boolean; cdpUrl?: string } & ActionConfig & {
-    /** Scope, token budget, overlay and screenshots of observations. */
-    observe: ObserveConfig;
-    /** `PATH`, where a browser is looked for after the usual install paths. */
-    searchPath?: string;
-  };
+  browser:
+    & { chromePath?: string; headless: boolean; cdpUrl?: string }
+    & ActionConfig
+    & FenceConfig
+    & {
+      /** Scope, token budget, overlay and screenshots of observations. */
+      observe: ObserveConfig;
+      /** `PATH`, where a browser is looked for after the usual install paths. */
+      searchPath?: string;
+    };
   /** Where sessions and runs are kept (see {@link dataDir}). */
   dataDir: string;
   /** The directory for temporary files (`TMPDIR`), when set. */
@@ -125,12 +130,24 @@ export function loadConfig(
     },
     maxSteps,
     noColor: Boolean(env.NO_COLOR),
-    browser: { headless, ...actionOptions(v, env), observe: observeOptions(v, env) },
+    browser: {
+      headless,
+      ...actionOptions(v, env),
+      ...fenceOptions(v, env),
+      observe: observeOptions(v, env),
+    },
     dataDir: dataDir(env),
     cli,
     run: runOptions(v, env),
     modules: help || version ? { specs: [], settings: {} } : modulesConfig(v, env, Deno.cwd()),
   };
+  if (config.run.startUrl && /^file:/i.test(config.run.startUrl) && !config.browser.allow?.files) {
+    throw new ConfigError(
+      `Cannot use --start-url "${
+        preview(config.run.startUrl)
+      }": local files do not open unless allowed; add --allow-files [DIR]`,
+    );
+  }
   if (task) config.task = task;
   if (baseUrl) config.model.baseUrl = baseUrl;
   const chromePath = flagValue("chrome", v, env) as string | undefined;

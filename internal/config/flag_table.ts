@@ -235,6 +235,25 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     check: { kind: "text", maxLength: 10_000 },
   },
   {
+    name: "allow-files",
+    value: "DIR",
+    about:
+      "let tabs open local files (file:), only those under DIR when given; off by default, but the run's downloads open",
+    env: "BROWSER_AGENT_ALLOW_FILES",
+    envHelp: "BROWSER_AGENT_ALLOW_FILES=DIR or all",
+    // A separate word is the folder when it reads as a path (`/srv/docs`, `./out`, `~/x`).
+    optionalValue: /^(\/|\.{1,2}(\/|$)|~\/)/,
+    check: PATH,
+  },
+  {
+    name: "allow-schemes",
+    value: "LIST",
+    about:
+      "let tabs open these kinds of address too: data, javascript, chrome, view-source (comma-separated; off by default)",
+    env: "BROWSER_AGENT_ALLOW_SCHEMES",
+    check: { kind: "text", maxLength: 200 },
+  },
+  {
     name: "secret",
     value: "NAME=ENV_VAR",
     about: "a secret the model types as {{secret:NAME}} but never sees (repeatable)",

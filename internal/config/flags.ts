@@ -1,4 +1,4 @@
-import { ConfigError } from "../entity/mod.ts";
+import { ConfigError, maskUrlCredentials } from "../entity/mod.ts";
 import { closest } from "./closest.ts";
 import { FLAG_TABLE, type FlagSpec } from "./flag_table.ts";
 import { type ArgOption, parseArgsStrict } from "./parse_args.ts";
@@ -182,10 +182,13 @@ function expected(spec: FlagSpec): string {
   }
 }
 
-/** A value as an error message shows it: one line, at most 60 characters. */
+/**
+ * A value as an error message shows it: one line, at most 60 characters, the credentials of an
+ * address masked (a `--cdp-url` token would land in CI logs).
+ */
 export function preview(value: string): string {
   // deno-lint-ignore no-control-regex
-  const flat = value.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  const flat = maskUrlCredentials(value).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
   return flat.length > 60 ? `${flat.slice(0, 59)}…` : flat;
 }
 

@@ -13,5 +13,6 @@ export { loadDotEnv } from "./dot_env.ts";
 export { DEFAULT_CONFIG_FILE, type ModulesConfig } from "./config_file.ts";
 export { type RunConfig } from "./run_options.ts";
 export { EXIT, helpText } from "./help.ts";
+export { outputMask } from "./output_mask.ts";
 export { DEFAULTS, FLAG_TABLE, type FlagCheck, type FlagSpec } from "./flag_table.ts";
 export { checkValue, flagHelpLines, flagValue, preview, splitArgs } from "./flags.ts";

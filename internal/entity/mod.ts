@@ -7,7 +7,8 @@
  * Where things are: this file (observations, calls, results, steps, error classes),
  * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
  * that blocks the page), `page_tool.ts` (a tool the page declares), `endpoints.ts` (a browser's
- * address as shown, masked), `tokens.ts`, `json_depth.ts`.
+ * address as shown, masked), `tokens.ts`, `json_depth.ts`, `secret_mask.ts` (the one masking of
+ * secrets), `url_credentials.ts` (credentials in addresses).
  *
  * @module
  */
@@ -22,6 +23,8 @@ export { estimateTokens, TokenScan, tokenScan } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
 export { type AttachRefusal, maskEndpoint } from "./endpoints.ts";
 import type { AttachRefusal } from "./endpoints.ts";
+export { SecretMask } from "./secret_mask.ts";
+export { HIDDEN, maskUrlCredentials, urlCredentials } from "./url_credentials.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */
 export interface JsonSchema {

@@ -238,7 +238,7 @@ export interface ActionOutcome {
   downloads: DownloadRecord[];
   dialogs: DialogRecord[];
   /** Top-level navigations the allowed-domains rule cancelled, and why. */
-  blocked: { url: string; reason: string }[];
+  blocked: BlockedNavigation[];
   /** Banners closed after the action loaded a new document, as phrases. */
   banners: string[];
   /** A mouse click could not land, so the element was clicked by script; why (`did` says so too). */
@@ -256,3 +256,32 @@ export interface ActionOutcome {
    */
   at?: { x: number; y: number; what: string; id?: number; part?: { x: number; y: number } };
 }
+
+/**
+ * A navigation a fence refused in the browser (a link, a redirect, a script, a new tab): its
+ * address, why, and whether it was a new tab's first document (then the tab was closed: it
+ * loaded nothing).
+ */
+export interface BlockedNavigation {
+  url: string;
+  reason: string;
+  /** What the model is told to do about it (`stay on them or ask the user`). */
+  fix: string;
+  closedTab?: boolean;
+}
+
+/**
+ * What the run lets a tab open besides web pages (`--allow-files [DIR]`, `--allow-schemes`):
+ * local files (all, or those under these folders), and these other kinds of address
+ * (`data`, `javascript`, `chrome`, `view-source`). Nothing by default.
+ */
+export interface FenceAllowances {
+  files?: true | readonly string[];
+  schemes?: readonly AllowableScheme[];
+}
+
+/** The kinds of address besides files that `--allow-schemes` may allow. */
+export const ALLOWABLE_SCHEMES = ["data", "javascript", "chrome", "view-source"] as const;
+
+/** One of {@link ALLOWABLE_SCHEMES}. */
+export type AllowableScheme = typeof ALLOWABLE_SCHEMES[number];

@@ -76,6 +76,8 @@ export class LiveHub {
    * pixels). Off otherwise: hiding restyles every frame, which the running action would see.
    */
   readonly hideFields: boolean;
+  /** Masks secrets in what the page is shown of the browsers (their tabs' titles and addresses). */
+  readonly #mask: (text: string) => string;
   /** The page's address with its token, once a server serves it (`startLiveServer`). */
   url?: string;
   /** Tasks sent from the page, and who waits for the next one (an interactive session). */
@@ -92,9 +94,12 @@ export class LiveHub {
       panels?: Map<string, LivePanel>;
       timeoutMs: number;
       hideFields?: boolean;
+      /** The command's one mask of secrets (`outputMask`); runs are fed masked already. */
+      mask?: (text: string) => string;
     },
   ) {
     this.hideFields = options.hideFields ?? false;
+    this.#mask = options.mask ?? ((text) => text);
     this.modules = options.modules ?? [];
     this.panels = options.panels ?? new Map();
     this.timeoutMs = options.timeoutMs;
@@ -166,8 +171,9 @@ export class LiveHub {
         id,
         tabs: tabs.map((t) => ({
           id: `${id}.${t.index}`,
-          title: t.title,
-          url: t.url,
+          // A page's title and address may show a secret (or its encoded forms) it was sent.
+          title: this.#mask(t.title),
+          url: this.#mask(t.url),
           current: t.active,
         })),
       });

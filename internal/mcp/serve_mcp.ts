@@ -34,6 +34,8 @@ export interface McpOptions {
    * that act at a point of the screenshot are served too.
    */
   vision?: boolean;
+  /** Masks secrets (`--secret` values, `--cdp-url` tokens) in every result and log line. */
+  mask?: (text: string) => string;
 }
 
 const INSTRUCTIONS =
@@ -76,7 +78,13 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   // Disposed in reverse: the abort listener goes, then the browser is closed.
   await using scope = new AsyncDisposableStack();
   const calls = scope.use(
-    new ToolCalls({ registry, gate, startBrowser: options.startBrowser, log }),
+    new ToolCalls({
+      registry,
+      gate,
+      startBrowser: options.startBrowser,
+      log,
+      ...(options.mask ? { mask: options.mask } : {}),
+    }),
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: registry.tools.map(toMcpTool),

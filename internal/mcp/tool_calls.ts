@@ -26,6 +26,8 @@ export interface ToolCallsOptions {
   startBrowser: () => Promise<McpBrowser>;
   /** Writes one line to stderr. */
   log: (line: string) => void;
+  /** The command's one mask of secrets (`outputMask`), applied to every result and log line. */
+  mask?: (text: string) => string;
 }
 
 /**
@@ -51,7 +53,8 @@ export class ToolCalls implements AsyncDisposable {
   #views = new ViewMemory();
 
   constructor(options: ToolCallsOptions) {
-    this.#options = options;
+    const { mask } = options;
+    this.#options = mask ? { ...options, log: (line) => options.log(mask(line)) } : options;
   }
 
   /** Runs the call once the calls before it have finished. */
@@ -91,25 +94,26 @@ export class ToolCalls implements AsyncDisposable {
     signal: AbortSignal,
   ): Promise<CallToolResult> {
     const { registry, log } = this.#options;
+    const answer = (result: ToolResult) => toCallToolResult(this.#masked(result));
     const started = performance.now();
     const tool = registry.get(name);
     if (!tool) {
       const names = registry.tools.map((t) => t.name).join(", ");
-      return toCallToolResult({ ok: false, text: `Unknown tool "${name}": use one of ${names}` });
+      return answer({ ok: false, text: `Unknown tool "${name}": use one of ${names}` });
     }
     // Exact types and bounded sizes, checked before anything starts: a client sends JSON by the
     // schema, so "12" for 12, null for an omitted argument or a megabyte-long string is refused.
     const checked = validateArgs(tool, args, { strict: true });
     if (!checked.ok) {
       log(`mcp: ${name} · error: ${checked.error}`);
-      return toCallToolResult({
+      return answer({
         ok: false,
         kind: "invalid_args",
         text: `${checked.error} (tool ${name})`,
       });
     }
     const session = await this.#session();
-    if ("failed" in session) return toCallToolResult(session.failed);
+    if ("failed" in session) return answer(session.failed);
     const done = await this.#run(tool, args, session.browser, signal);
     const result = session.restarted
       ? {
@@ -121,7 +125,19 @@ export class ToolCalls implements AsyncDisposable {
     const ms = Math.round(performance.now() - started);
     const status = result.ok ? "ok" : `error: ${result.text.replace(/\s+/g, " ").slice(0, 160)}`;
     log(`mcp: ${name} · ${status} (${ms} ms)`);
-    return toCallToolResult(result);
+    return answer(result);
+  }
+
+  #maskText(text: string): string {
+    return this.#options.mask ? this.#options.mask(text) : text;
+  }
+
+  /** A result with secrets masked in its text and data (a screenshot's pixels are painted over). */
+  #masked(result: ToolResult): ToolResult {
+    if (!this.#options.mask) return result;
+    const text = this.#maskText(result.text);
+    const data = result.data && JSON.parse(this.#maskText(JSON.stringify(result.data)));
+    return { ...result, text, ...(data ? { data } : {}) };
   }
 
   /** Closes the browser, if one was started. */

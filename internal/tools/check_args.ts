@@ -108,6 +108,20 @@ function prepare(name: string, prop: JsonSchema, value: unknown, strict: boolean
     ok: false,
     error: `Argument "${name}" must be ${why}, got ${shown(value)}`,
   });
+  // One length limit for every free text, whatever its schema: a string inside a union
+  // (`drag`'s to), an object (a page tool's args) or a list is held to it as a string argument is.
+  if (prop.type !== "string") {
+    const long = overLong(value, name);
+    if (long) {
+      return {
+        ok: false,
+        error:
+          `Argument "${long.path}" must be at most ${ARG_LIMITS.maxLength} characters long, got ${
+            shown(long.text)
+          }`,
+      };
+    }
+  }
   let v = value;
   switch (prop.type) {
     case "integer":
@@ -156,6 +170,28 @@ function prepare(name: string, prop: JsonSchema, value: unknown, strict: boolean
     v = prop.enum.find((e) => String(e).toLowerCase() === lower) ?? v;
   }
   return { ok: true, value: v };
+}
+
+/**
+ * The first string (or object key) inside `value`, at any depth, longer than
+ * {@link ARG_LIMITS}.maxLength, with its path (`args.query`, `to`); undefined when none is.
+ */
+function overLong(value: unknown, name: string): { path: string; text: string } | undefined {
+  const stack: [unknown, string][] = [[value, name]];
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.length > ARG_LIMITS.maxLength) return { path, text: v };
+    } else if (Array.isArray(v)) {
+      v.forEach((item, i) => stack.push([item, `${path}[${i}]`]));
+    } else if (v !== null && typeof v === "object") {
+      for (const [key, item] of Object.entries(v)) {
+        if (key.length > ARG_LIMITS.maxLength) return { path: `${path} (a key)`, text: key };
+        stack.push([item, `${path}.${shortName(key)}`]);
+      }
+    }
+  }
+  return undefined;
 }
 
 /** The sentence for what the schema found wrong with an argument. */

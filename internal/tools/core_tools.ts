@@ -170,8 +170,8 @@ export const coreTools: readonly Tool[] = [
 
 /**
  * Adds `https://` to a bare host, reads a path (`/cart`) against `base` (the current page's
- * address, as requests write addresses on its site); rejects what is not a web address, and an
- * address a request cut short (`…`).
+ * address, as requests write addresses on its site); rejects what is not an address, and an
+ * address a request cut short (`…`). Which kinds of address open is the browser's rule.
  *
  * @example
  * ```ts
@@ -198,23 +198,17 @@ export function normalizeUrl(input: string, base?: string): string {
     }
     return resolved.href;
   }
-  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /^(about|data):/i.test(trimmed);
+  // Schemes written without "//": the browser's navigation rules judge them (with the flag that
+  // allows each), as every address.
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ||
+    /^(about|data|javascript|view-source|blob):/i.test(trimmed);
   const withScheme = hasScheme
     ? trimmed
     : `${/^(localhost|127\.|\[::1\])/.test(trimmed) ? "http" : "https"}://${trimmed}`;
-  let url: URL;
-  try {
-    url = new URL(withScheme);
-  } catch {
+  if (!URL.canParse(withScheme)) {
     throw new ActionError(
       "invalid_args",
       `Cannot open "${input}": not a URL, give a full address like https://example.com/`,
-    );
-  }
-  if (!["http:", "https:", "file:", "about:", "data:"].includes(url.protocol)) {
-    throw new ActionError(
-      "invalid_args",
-      `Cannot open "${input}": only http and https addresses are supported`,
     );
   }
   return withScheme;

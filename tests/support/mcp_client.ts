@@ -45,6 +45,8 @@ export interface McpSession extends AsyncDisposable {
 export async function startMcp(
   options: {
     args?: string[];
+    /** Variables the server gets besides the clean ones (`SECRET_PW`). */
+    env?: Record<string, string>;
     /** Makes the client support elicitation, answering each question (its message) so. */
     elicit?: (message: string) => ElicitResult;
   } = {},
@@ -53,7 +55,7 @@ export async function startMcp(
     command: Deno.execPath(),
     args: ["run", "--allow-all", "--quiet", MAIN, "mcp", "--headless", ...(options.args ?? [])],
     cwd: ROOT,
-    env: baseEnv(),
+    env: { ...baseEnv(), ...options.env },
     stderr: "pipe",
   });
   let stderr = "";

@@ -18,3 +18,18 @@ export function download(name: string, body: string) {
       })
       : undefined;
 }
+
+/**
+ * A fixture-server route that answers `path` with the HTML page `html`.
+ *
+ * @example
+ * ```ts
+ * await using site = startFixtureServer({ routes: [htmlPage("/x", "<title>X</title>")] });
+ * ```
+ */
+export function htmlPage(path: string, html: string) {
+  return (_req: Request, url: URL): Response | undefined =>
+    url.pathname === path
+      ? new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } })
+      : undefined;
+}

@@ -7,7 +7,7 @@ import {
   type Effect,
 } from "../../entity/mod.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
-import type { DomainGuard } from "../domains/domain_guard.ts";
+import type { NavigationGuard } from "../domains/navigation_guard.ts";
 import { blankOutcome } from "../outcome/blank_outcome.ts";
 import type { Downloads } from "../downloads/downloads.ts";
 import { EffectProbe, type IdOf } from "../effects/effect_probe.ts";
@@ -32,7 +32,8 @@ export interface ActionEnv {
   dialogs(page: Page): DialogAnswers;
   downloads: Downloads | undefined;
   banners: BannerCloser;
-  domains: DomainGuard | undefined;
+  /** What a tab may open: navigations it refused are reported (`blocked`). */
+  fence: NavigationGuard;
   settleCapMs: number;
   /** The ID the model knows an element by (to report other controls whose state changed). */
   idOf?: IdOf;
@@ -136,12 +137,12 @@ async function actAndSettle(
     );
   } catch (error) {
     if (error instanceof PromptHeld) return suspend(dialogs, probe, options, error.left);
-    await tabs.endAction();
+    await tabs.endAction((id) => env.fence.closedAtBirth(id));
     dialogs.take();
     throw error;
   }
   const outcome = settledOutcome(done, first, env.settleCapMs);
-  const { opened, closedItself } = await tabs.endAction();
+  const { opened, closedItself } = await tabs.endAction((id) => env.fence.closedAtBirth(id));
   outcome.dialogs = dialogs.take();
   const now = await followTabs(env, outcome, opened, closedItself, options.signal);
   await measure(run, outcome, done, now);
@@ -221,6 +222,10 @@ async function followTabs(
 ): Promise<Page> {
   const { tabs } = env;
   let now = tabs.current;
+  // A tab the navigation rules refused loaded nothing: it is closed, not followed (`blocked` says so).
+  const refused = opened.filter((p) => env.fence.refused(p));
+  await Promise.all(refused.map((p) => p.close().catch(() => {/* it closed already */})));
+  opened = opened.filter((p) => !refused.includes(p) && !p.isClosed());
   if (opened.length > 0) {
     now = opened[opened.length - 1]!;
     const index = tabs.pages.indexOf(now);
@@ -260,7 +265,7 @@ async function measure(run: Run, outcome: ActionOutcome, done: Did, now: Page): 
   // does (its title would read ""), so nothing is measured; the cap's sentence names that page.
   if (outcome.settle?.kind === "capped" && outcome.settle.loading && now === run.page) {
     outcome.measured = false;
-    outcome.blocked = env.domains?.take() ?? [];
+    outcome.blocked = env.fence.take();
     return;
   }
   const effects: Effect[] = await probe.finish(now, { scroll: options.scroll ?? false });
@@ -277,7 +282,7 @@ async function measure(run: Run, outcome: ActionOutcome, done: Did, now: Page): 
   if (now !== run.page || now.url() !== probe.url) {
     outcome.banners = await env.banners.afterLoad(now);
   }
-  outcome.blocked = env.domains?.take() ?? [];
+  outcome.blocked = env.fence.take();
 }
 
 /**

@@ -67,7 +67,11 @@ async function typeReady(
     );
   }
   let { kind, hadText } = field;
-  const did = `Typed ${JSON.stringify(cut(text.replace(/\s+/g, " "), 80))} into [${id}]`;
+  // What goes into a password field is not said back (an MCP result, a log would hold it).
+  const typed = field.secret
+    ? `${[...text].length} characters (a password, not repeated)`
+    : JSON.stringify(cut(text.replace(/\s+/g, " "), 80));
+  const did = `Typed ${typed} into [${id}]`;
   if (kind === "other") {
     // A wrapper around the real field: click it, then type where the focus went.
     await clickElement(page, { el, id }, env);

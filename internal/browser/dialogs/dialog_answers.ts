@@ -16,6 +16,14 @@ import { renderHeldPrompt } from "../outcome/render_outcome.ts";
  */
 export type DialogAnswer = "accept" | "dismiss";
 
+/** The longest dialog message (or prompt default) kept of what a page says in one. */
+export const DIALOG_TEXT_CHARS = 2_000;
+
+/** A dialog's text as plain data: a string, at most {@link DIALOG_TEXT_CHARS} long. */
+function pageValue(text: unknown): string {
+  return typeof text === "string" ? text.slice(0, DIALOG_TEXT_CHARS) : "";
+}
+
 /** The answer to a prompt held open: accept with `text` (its default when none), or dismiss. */
 export type PromptAnswer = { text?: string } | { dismiss: true };
 
@@ -68,7 +76,7 @@ export class DialogAnswers {
     if (!held) throw new TypeError("No prompt is open");
     this.#held = undefined;
     if ("dismiss" in answer) await held.dialog.dismiss();
-    else await held.dialog.accept(answer.text ?? held.record.default ?? "");
+    else await held.dialog.accept(answer.text ?? held.dialog.defaultValue());
     return held.record;
   }
 
@@ -81,10 +89,12 @@ export class DialogAnswers {
 
   async #answer(dialog: Dialog): Promise<void> {
     const type = dialog.type() as DialogRecord["type"];
-    const message = dialog.message();
+    // Page text, copied once and cut: a megabyte alert is no megabyte in every report.
+    const message = pageValue(dialog.message());
     if (type === "prompt" && this.#answerNow !== undefined) {
       const record: DialogRecord = { type, message, answer: "waiting" };
-      if (dialog.defaultValue()) record.default = dialog.defaultValue();
+      const given = pageValue(dialog.defaultValue());
+      if (given) record.default = given;
       if (this.#answerNow === "accept") record.confirmed = true;
       this.#held = { dialog, record };
       this.#dialogs.push(record);

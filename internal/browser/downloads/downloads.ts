@@ -34,6 +34,8 @@ export class Downloads implements AsyncDisposable {
   readonly #staging: string;
   readonly #session: CDPSession;
   readonly #items: Item[] = [];
+  /** Where the downloads finished so far were saved. */
+  readonly #saved: string[] = [];
   /** Called when a download begins, with its URL (its request never "finishes"). */
   onBegin: (url: string) => void = () => {};
 
@@ -107,6 +109,11 @@ export class Downloads implements AsyncDisposable {
     return this.#dir;
   }
 
+  /** The paths of the files saved so far (a tab may open them, whatever the rule on files). */
+  get saved(): readonly string[] {
+    return this.#saved;
+  }
+
   /** A position in the list of downloads, for {@link beganSince}. */
   mark(): number {
     return this.#items.length;
@@ -150,6 +157,7 @@ export class Downloads implements AsyncDisposable {
     if (item.state === "canceled") return { name: item.name, state: "canceled" };
     try {
       const path = await this.#save(item);
+      this.#saved.push(path);
       return { name: basename(path), state: "saved", path, bytes: item.bytes };
     } catch (error) {
       const why = error instanceof Error ? error.message : String(error);

@@ -1,6 +1,12 @@
 import puppeteer from "puppeteer-core";
 import type { Browser, BrowserContext, CDPSession, Page, Target } from "puppeteer-core";
-import { AttachError, type AttachRefusal, BrowserError, maskEndpoint } from "../../entity/mod.ts";
+import {
+  AttachError,
+  type AttachRefusal,
+  BrowserError,
+  type FenceAllowances,
+  maskEndpoint,
+} from "../../entity/mod.ts";
 import { withDeadline } from "../shared/deadline.ts";
 import { findChrome } from "./find_chrome.ts";
 import type { ChildProcess } from "node:child_process";
@@ -40,6 +46,11 @@ export interface BrowserOptions {
   downloadsDir?: string;
   /** Close cookie and consent banners automatically (default true). */
   closeBanners?: boolean;
+  /**
+   * What a tab may open besides web pages (`--allow-files [DIR]`, `--allow-schemes`); nothing by
+   * default, but the files the session downloaded.
+   */
+  allow?: FenceAllowances;
   /** Receives one line per thing done without the model (a banner closed). */
   log?: (line: string) => void;
   /**

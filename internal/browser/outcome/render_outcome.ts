@@ -73,7 +73,9 @@ export function renderOutcome(o: ActionOutcome): string {
     ? ` (settled in ${o.settledMs} ms${waitedOn(o.settle)})`
     : "";
   const blocked = o.blocked.map((b) =>
-    ` Blocked ${b.url}: ${b.reason}; stay on them or ask the user.`
+    b.closedTab
+      ? ` Blocked a new tab to ${b.url}: ${b.reason}; it sent nothing and was closed; ${b.fix}.`
+      : ` Blocked ${b.url}: ${b.reason}; ${b.fix}.`
   );
   // An action a prompt stopped before it could say what it did (the prompt says it all).
   const head = did ? `${did}.${effects}` : effects.trimStart();

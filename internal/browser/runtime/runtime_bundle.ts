@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "3a408ee43578";
+export const RUNTIME_VERSION = "ca453302fb4c";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2477,7 +2477,8 @@ export const RUNTIME_SOURCE = [
   "        } catch {",
   "        }",
   "      }",
-  '      return { kind: "keyboard", hadText, missed: missed(el) };',
+  '      const secret = el instanceof HTMLInputElement && el.type === "password";',
+  '      return { kind: "keyboard", hadText, missed: missed(el), ...secret ? { secret } : {} };',
   "    }",
   "    if (el instanceof HTMLElement && el.isContentEditable) {",
   "      el.focus();",
@@ -6317,7 +6318,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("3a408ee43578", api);',
+  '    install("ca453302fb4c", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -7,7 +7,7 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome, BrowserError } from "../../entity/mod.ts";
 import { blankOutcome } from "../outcome/blank_outcome.ts";
-import type { DomainGuard } from "../domains/domain_guard.ts";
+import type { NavigationGuard } from "../domains/navigation_guard.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import { loadPage } from "./load_page.ts";
 
@@ -17,13 +17,13 @@ import { loadPage } from "./load_page.ts";
  */
 export async function openInTab(
   page: Page,
-  domains: DomainGuard | undefined,
+  fence: NavigationGuard,
   id: number,
   href: string,
 ): Promise<string> {
   const tab = await page.browserContext().newPage();
-  // The allowed-domains rule holds in the new tab before it loads anything (redirects too).
-  await domains?.attach(tab);
+  // Ours, not the page's: a refused redirect fails the action, as below, and closes it then.
+  fence.exempt(tab);
   await loadPage(tab, href).catch(
     async (cause) => {
       await tab.close().catch(() => {/* it closed already */});

@@ -79,6 +79,7 @@ export class Tabs {
     this.#pages.push(page);
     this.#onAdd(page);
     page.once("close", () => {
+      this.#opened = this.#opened.filter((p) => p !== page);
       const i = this.#pages.indexOf(page);
       if (i >= 0) this.#pages.splice(i, 1);
       if (page === this.#current && this.#pages.length > 0) {
@@ -123,11 +124,15 @@ export class Tabs {
 
   /**
    * Ends the action; returns the tabs it opened and whether the current tab closed itself. A tab
-   * the browser announced but puppeteer has not made ready yet is waited for (`WAITS.announcedTab`).
+   * the browser announced but puppeteer has not made ready yet is waited for (`WAITS.announcedTab`),
+   * unless `gone` says it will never be (the navigation rules closed it at birth).
    */
-  async endAction(): Promise<{ opened: Page[]; closedItself: boolean }> {
+  async endAction(
+    gone: (targetId: string) => boolean = () => false,
+  ): Promise<{ opened: Page[]; closedItself: boolean }> {
     const deadline = performance.now() + WAITS.announcedTab.ms;
-    while (this.#expected.size > 0 && performance.now() < deadline) {
+    const waiting = () => [...this.#expected].some((id) => !gone(id));
+    while (waiting() && performance.now() < deadline) {
       await pause(WAITS.announcedTabPoll.ms);
     }
     this.#expected.clear();

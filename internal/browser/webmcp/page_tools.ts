@@ -62,8 +62,11 @@ export async function listPageTools(page: Page): Promise<PageTool[]> {
     throw error;
   }
   const tools: PageTool[] = [];
-  for (const t of declared) {
-    if (!NAME.test(t.name) || tools.some((o) => o.name === t.name)) continue;
+  for (const t of Array.isArray(declared) ? declared : []) {
+    // Plain data of the expected types only: what a page hands over is never trusted.
+    if (typeof t?.description !== "string" || typeof t.inputSchema !== "string") continue;
+    if (typeof t.name !== "string" || !NAME.test(t.name)) continue;
+    if (tools.some((o) => o.name === t.name)) continue;
     tools.push({
       name: t.name,
       description: pageText(t.description, DESCRIPTION_CHARS),
@@ -127,7 +130,8 @@ export async function runPageTool(
     return did;
   });
   if (answer) {
-    outcome.toolAnswer = { text: pageText(answer.text, ANSWER_CHARS), failed: !answer.ok };
+    const text = typeof answer.text === "string" ? answer.text : "";
+    outcome.toolAnswer = { text: pageText(text, ANSWER_CHARS), failed: answer.ok !== true };
   }
   return outcome;
 }

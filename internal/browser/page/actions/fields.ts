@@ -28,6 +28,8 @@ export interface PreparedField {
    * or moved the focus elsewhere); "" when they will.
    */
   missed: string;
+  /** A password field: what is typed into it is never repeated back. */
+  secret?: boolean;
 }
 
 /** Focuses a field and selects its contents, as a user's click + select-all would. */
@@ -46,7 +48,8 @@ export function prepareField(el: Element, clear: boolean): PreparedField {
         // email and number inputs have no selection API: the caret is already at the end.
       }
     }
-    return { kind: "keyboard", hadText, missed: missed(el) };
+    const secret = el instanceof HTMLInputElement && el.type === "password";
+    return { kind: "keyboard", hadText, missed: missed(el), ...(secret ? { secret } : {}) };
   }
   if (el instanceof HTMLElement && el.isContentEditable) {
     el.focus();

@@ -136,15 +136,20 @@ class Tools {
     this.byName = kept.O.create(null);
   }
 
-  /** Registers `tool`, or throws why it cannot be; returns its name. */
+  /**
+   * Registers `tool`, or throws why it cannot be; returns its name. Each of its fields is read
+   * once, inside a try, into plain data of the type and size it should have: a getter that
+   * answers differently each time, or a proxy that throws, cannot change or break what was
+   * checked.
+   */
   register(tool: unknown): string {
     const { apply, stringify, J } = this.kept;
-    const t = (tool ?? {}) as Partial<Entry>;
+    const t = read(tool, this.g);
     const name = t.name;
     if (typeof name !== "string" || !NAME.test(name)) {
       throw new this.g.DOMException(
         `Cannot register tool ${
-          apply(stringify, J, [String(name)])
+          apply(stringify, J, [typeof name === "string" ? name : typeof name])
         }: a name is 1 to 128 letters, digits, "_", "-" or "."`,
         "InvalidStateError",
       );
@@ -157,19 +162,30 @@ class Tools {
     }
     if (typeof t.description !== "string" || t.description === "") {
       throw new this.g.DOMException(
-        `Cannot register tool "${name}": its description is empty`,
+        `Cannot register tool "${name}": its description is ${
+          typeof t.description === "string" ? "empty" : "not text"
+        }`,
         "InvalidStateError",
       );
     }
     if (typeof t.execute !== "function") {
       throw new TypeError(`Cannot register tool "${name}": its execute is not a function`);
     }
-    const schema = t.inputSchema === undefined ? "" : apply(stringify, J, [t.inputSchema]);
+    let schema: unknown = "";
+    try {
+      schema = t.inputSchema === undefined ? "" : apply(stringify, J, [t.inputSchema]);
+    } catch (error) {
+      throw new TypeError(
+        `Cannot register tool "${name}": its inputSchema cannot be written as JSON (${
+          reasonText(error)
+        })`,
+      );
+    }
     this.byName[name] = {
       name,
-      description: t.description,
+      description: t.description.slice(0, TOOL_LIMITS.description),
       inputSchema: typeof schema === "string" ? schema : "",
-      execute: t.execute,
+      execute: t.execute as Entry["execute"],
       tool: tool as object,
     };
     return name;
@@ -204,7 +220,16 @@ function modelContext(tools: Tools, kept: Kept): object {
     },
     provideContext(provided?: { tools?: unknown[] }) {
       tools.removeAll();
-      for (const tool of provided?.tools ?? []) tools.register(tool);
+      // One bad tool is refused; the others are still registered, then its error is thrown.
+      let failed: unknown;
+      for (const tool of provided?.tools ?? []) {
+        try {
+          tools.register(tool);
+        } catch (error) {
+          failed ??= error;
+        }
+      }
+      if (failed !== undefined) throw failed;
     },
     clearContext() {
       tools.removeAll();
@@ -267,13 +292,23 @@ function answerCall(
   }
 }
 
-/** Answers with what `value` (a tool's answer, or its promise) comes to. */
+/**
+ * Answers with what `value` (a tool's answer, or its promise) comes to; an answer that throws
+ * as it is read (a getter, a proxy) is a failure at once, not a wait for the call's deadline.
+ */
 function settle(kept: Kept, value: unknown, done: (ok: boolean, text: string) => void): void {
   const { apply, then, P, stringify, J } = kept;
-  apply(then, P.resolve(value), [
-    (v: unknown) => done(!isError(v), answerText(v, stringify, J)),
-    (reason: unknown) => done(false, reasonText(reason)),
-  ]);
+  const answered = (v: unknown) => {
+    let ok: boolean, text: string;
+    try {
+      ok = !isError(v);
+      text = answerText(v, stringify, J);
+    } catch (error) {
+      return done(false, `its answer could not be read: ${reasonText(error)}`);
+    }
+    done(ok, text);
+  };
+  apply(then, P.resolve(value), [answered, (reason: unknown) => done(false, reasonText(reason))]);
 }
 
 /** The browser's own API, kept from before page scripts run. */
@@ -310,14 +345,35 @@ function nativeContext(doc: Document, kept: Kept): Native | undefined {
   };
 }
 
-/** What crosses over of a tool: its name, description and schema, cut to the limits. */
+/** What crosses over of a tool: its name, description and schema, as text cut to the limits. */
 function declared(t: DeclaredTool): DeclaredTool {
-  const schema = t.inputSchema.length > TOOL_LIMITS.schema ? "" : t.inputSchema;
+  const text = (v: unknown) => (typeof v === "string" ? v : "");
+  const schema = text(t.inputSchema);
   return {
-    name: t.name,
-    description: t.description.slice(0, TOOL_LIMITS.description),
-    inputSchema: schema,
+    name: text(t.name),
+    description: text(t.description).slice(0, TOOL_LIMITS.description),
+    inputSchema: schema.length > TOOL_LIMITS.schema ? "" : schema,
   };
+}
+
+/**
+ * The fields of a tool a page registers, each read once, inside a try (a getter or a proxy may
+ * throw): a tool that cannot be read is refused, saying so.
+ */
+function read(
+  tool: unknown,
+  g: Globals,
+): Record<"name" | "description" | "inputSchema" | "execute", unknown> {
+  try {
+    const t = (tool ?? {}) as Record<string, unknown>;
+    const name = t.name, description = t.description, inputSchema = t.inputSchema;
+    return { name, description, inputSchema, execute: t.execute };
+  } catch (error) {
+    throw new g.DOMException(
+      `Cannot register a tool: reading it threw (${reasonText(error)})`,
+      "InvalidStateError",
+    );
+  }
 }
 
 /** An MCP-style answer that says it is an error (`isError: true`). */
