@@ -118,12 +118,13 @@ Deno.test("EndpointPool.connect() says a connection waits for the pool, with its
 });
 
 Deno.test("maskEndpoint() hides an endpoint's token and credentials, keeping the names of its parameters", () => {
-  assert.equal(maskEndpoint("ws://host:3000/?token=s3cret"), "ws://host:3000/?token=…");
+  assert.equal(maskEndpoint("ws://host:3000/?token=s3cret"), "ws://host:3000/?token=••••");
   assert.equal(
     maskEndpoint("wss://u:p@cloud.example/x?apiKey=k&region=eu"),
-    "wss://cloud.example/x?apiKey=…&region=…",
+    "wss://u:••••@cloud.example/x?apiKey=••••&region=eu",
   );
   assert.equal(maskEndpoint("http://127.0.0.1:9222"), "http://127.0.0.1:9222");
+  assert.equal(maskEndpoint("ws://host:3000/?token=s3cret#part"), "ws://host:3000/?token=••••");
 });
 
 Deno.test("isPoolEndpoint() knows a pool by a token or API key, or a pool's browser route, not one browser's own address", () => {
@@ -165,7 +166,7 @@ Deno.test("explainLoss() tells a session cut at the pool's timeout from one it e
   assert.equal(timeout.afterMs, 28_100);
   assert.equal(
     timeout.words,
-    "the pool at ws://pool:3000/?token=… ended the session at its session timeout (30 s, 28.1 s into the task): raise it (Browserless: TIMEOUT, or &timeout=MS in --cdp-url)",
+    "the pool at ws://pool:3000/?token=•••• ended the session at its session timeout (30 s, 28.1 s into the task): raise it (Browserless: TIMEOUT, or &timeout=MS in --cdp-url)",
   );
   const early = await explainLoss({ ...lost, at: 5000 }, {
     probe: browserless,

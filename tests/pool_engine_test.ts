@@ -126,11 +126,11 @@ Deno.test({
     assert.match(run.stderr, /: waiting for the pool \(\d+ ahead\)/);
     const slow = run.lines.find((l) => l.name === "slow");
     assert.equal(slow.retried_because, "session_timeout");
-    assert.equal(slow.retried_from, `ws://127.0.0.1:${engine.port}/?token=…`);
+    assert.equal(slow.retried_from, `ws://127.0.0.1:${engine.port}/?token=••••`);
     assert.ok(slow.lost_after_ms > 0 && slow.ms > slow.lost_after_ms, JSON.stringify(slow));
     assert.match(
       run.stderr,
-      /slow: the pool at ws:\/\/127\.0\.0\.1:\d+\/\?token=… ended the session at its session timeout \(20 s, [\d.]+ s into the task\): raise it \(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\); retrying in a new session/,
+      /slow: the pool at ws:\/\/127\.0\.0\.1:\d+\/\?token=•••• ended the session at its session timeout \(20 s, [\d.]+ s into the task\): raise it \(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\); retrying in a new session/,
     );
     await assertNothingLeft(engine);
   },
@@ -168,7 +168,7 @@ Deno.test({
     assert.ok(first.ms > 0, JSON.stringify(first));
     assert.match(
       run.stderr,
-      /first: the browser at ws:\/\/127\.0\.0\.1:\d+\/\?token=… was lost after [\d.]+ s and does not answer \(restarted or down\); retrying in a new session/,
+      /first: the browser at ws:\/\/127\.0\.0\.1:\d+\/\?token=•••• was lost after [\d.]+ s and does not answer \(restarted or down\); retrying in a new session/,
     );
     await assertNothingLeft(engine);
   },
@@ -208,7 +208,7 @@ Deno.test({
       assert.equal(batch.code, 2, batch.stderr);
       assert.match(
         batch.stderr,
-        /^error: Cannot use --cdp-url "ws:\/\/127\.0\.0\.1:\d+\/\?token=…": the pool refused its token \(401\): fix the token or API key in the address/m,
+        /^error: Cannot use --cdp-url "ws:\/\/127\.0\.0\.1:\d+\/\?token=••••": the pool refused its token \(401\): fix the token or API key in the address/m,
       );
       const single = await runCli({
         args: ["--cdp-url", engine.http(wrong), `find the price on ${site.url("/pool/one")}`],
@@ -217,7 +217,7 @@ Deno.test({
       assert.equal(single.code, 2, single.stderr);
       assert.match(
         single.stderr,
-        /Cannot attach to the browser at "http:\/\/127\.0\.0\.1:\d+\/\?token=…" \(it answered 401 to \/json\/version\): it refused the token \(401\): fix the token or API key in --cdp-url/,
+        /Cannot attach to the browser at "http:\/\/127\.0\.0\.1:\d+\/\?token=••••" \(it answered 401 to \/json\/version\): it refused the token \(401\): fix the token or API key in --cdp-url/,
       );
       for (const said of [batch, single]) {
         assert.ok(!`${said.stdout}${said.stderr}`.includes(wrong), "the token was printed");

@@ -4,33 +4,23 @@
  *
  * @module
  */
+import { maskUrlCredentials } from "./url_credentials.ts";
 
 /**
- * An endpoint with its secrets hidden: each query value (`?token=…&apiKey=…`) and the user and
- * password before the host are replaced by `…`; the scheme, host, port, path and the names of
- * the query parameters stay, so a message can still say which one to fix. A local stand-in for
- * the one masking function of every output (to be folded into it).
+ * An endpoint as messages, `--json` lines and reports show it: its credentials masked by the one
+ * rule for addresses ({@link maskUrlCredentials}: the password or token before the host, and the
+ * values of query parameters named like credentials), its fragment left out. The scheme, host,
+ * port, path and the names of the parameters stay, so a message can still say which to fix.
  *
  * @example
  * ```ts
- * maskEndpoint("wss://u:p@cloud.example/x?apiKey=k&region=eu"); // "wss://cloud.example/x?apiKey=…&region=…"
+ * maskEndpoint("wss://u:p@cloud.example/x?apiKey=k&region=eu"); // "wss://u:••••@cloud.example/x?apiKey=••••&region=eu"
  * maskEndpoint("http://127.0.0.1:9222"); // "http://127.0.0.1:9222"
  * ```
  */
 export function maskEndpoint(url: string): string {
   const hash = url.indexOf("#");
-  const bare = hash < 0 ? url : url.slice(0, hash);
-  const q = bare.indexOf("?");
-  const head = (q < 0 ? bare : bare.slice(0, q)).replace(
-    /^([a-z][a-z0-9+.-]*:\/\/)[^/@?]*@/i,
-    "$1",
-  );
-  if (q < 0) return head;
-  const query = bare.slice(q + 1).split("&").filter(Boolean).map((pair) => {
-    const eq = pair.indexOf("=");
-    return `${eq < 0 ? pair : pair.slice(0, eq)}=…`;
-  });
-  return `${head}?${query.join("&")}`;
+  return maskUrlCredentials(hash < 0 ? url : url.slice(0, hash));
 }
 
 /** Why a browser or pool refused an attach, for code that branches on it. */
