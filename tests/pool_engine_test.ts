@@ -157,9 +157,27 @@ async function tokenChecks(
   }
 }
 
+/** A single run (no batch) whose session outlives its timeout on the engine (`timeoutMs`). */
+async function singleRunCut(
+  engine: Browserless,
+  site: { url(path: string): string },
+  timeoutMs: number,
+) {
+  await using model = startScriptedModel([
+    { waitMs: timeoutMs * 6, then: { tool: "done", args: { result: "late" } } },
+  ]);
+  return await runCli({
+    args: [
+      ...["--cdp-url", `${engine.ws()}&timeout=${timeoutMs}`],
+      `find the price on ${site.url("/pool/single")}`,
+    ],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+}
+
 Deno.test({
   name:
-    "cli on one Browserless engine: tokens, http:// addresses, a batch above its limit with a session cut at its timeout, a restart mid-batch",
+    "cli on one Browserless engine: tokens, http:// addresses, a single run and a batch cut at the session timeout, a restart mid-batch",
   ignore,
   async fn(t) {
     if (!install.ok) return;
@@ -174,10 +192,34 @@ Deno.test({
     // Short enough not to keep the suite waiting, long enough for a task's whole session on a
     // loaded machine (the engine's clock starts as it launches the session's browser).
     const timeoutMs = 12_000;
+    // It runs beside the token checks (one session of the engine's two), its own step after.
+    const cut = singleRunCut(engine, site, timeoutMs);
 
     await t.step(
       "a wrong token is named (masked) before anything runs; an http:// address with ?token= works",
       () => tokenChecks(engine, site, price),
+    );
+
+    await t.step(
+      "a single run cut at the engine's session timeout says so and the setting to raise, the token masked",
+      async () => {
+        const run = await cut;
+        assert.equal(run.code, 4, run.stderr); // a runtime error (EXIT.error)
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `^error: The pool at ${
+              shownAddress(engine, true)
+            } ended the session at its session timeout \\(${
+              timeoutMs / 1000
+            } s, [\\d.]+ s into the task\\): raise it \\(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\\)$`,
+            "m",
+          ),
+        );
+        assert.doesNotMatch(run.stderr, /closed or crashed/);
+        assert.ok(!`${run.stdout}${run.stderr}`.includes(TOKEN), "the token was printed");
+        await assertNothingLeft(engine);
+      },
     );
 
     await t.step(
