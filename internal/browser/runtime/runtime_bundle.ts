@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c36c605b1251";
+export const RUNTIME_VERSION = "c67ebeadee29";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -5890,7 +5890,8 @@ export const RUNTIME_SOURCE = [
   "        name: row.name,",
   "        where: `a frame from ${cut(url.host + url.pathname, 80)}${inShadow(el)}`,",
   "        reason: row.reason,",
-  "        passes: row.passes === true",
+  "        passes: row.passes === true,",
+  "        ...placed3(el)",
   "      };",
   "    }",
   "    return null;",
@@ -5910,7 +5911,8 @@ export const RUNTIME_SOURCE = [
   "          name: row.name,",
   "          where: describe2(el) + inShadow(el),",
   "          reason: row.reason,",
-  "          passes: row.passes === true",
+  "          passes: row.passes === true,",
+  "          ...placed3(el)",
   "        };",
   "      }",
   "    }",
@@ -5936,7 +5938,8 @@ export const RUNTIME_SOURCE = [
   '        name: "CAPTCHA picture",',
   "        where: `${describe2(field)} beside ${describe2(picture)}`,",
   "        reason: CAPTCHA_IMAGE.reason,",
-  "        passes: false",
+  "        passes: false,",
+  "        ...placed3(picture, field)",
   "      };",
   "    }",
   "    return null;",
@@ -5975,6 +5978,24 @@ export const RUNTIME_SOURCE = [
   "      where,",
   '      reason: "a short page whose text asks to prove that you are a human",',
   "      passes: false",
+  "    };",
+  "  }",
+  "  function placed3(...els) {",
+  "    const rects = els.map((el) => el.getBoundingClientRect());",
+  "    const left = Math.max(0, Math.min(...rects.map((r) => r.left)));",
+  "    const top2 = Math.max(0, Math.min(...rects.map((r) => r.top)));",
+  "    const right = Math.min(innerWidth, Math.max(...rects.map((r) => r.right)));",
+  "    const bottom = Math.min(innerHeight, Math.max(...rects.map((r) => r.bottom)));",
+  "    if (right <= left || bottom <= top2) return {};",
+  "    const [x, y] = [Math.floor(left), Math.floor(top2)];",
+  "    return {",
+  "      box: {",
+  "        x,",
+  "        y,",
+  "        width: Math.ceil(right) - x,",
+  "        height: Math.ceil(bottom) - y,",
+  "        view: { width: innerWidth, height: innerHeight }",
+  "      }",
   "    };",
   "  }",
   "  function blocks(el) {",
@@ -6165,7 +6186,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c36c605b1251", api);',
+  '    install("c67ebeadee29", api);',
   "    activityTracker();",
   "  }",
   "})();",
