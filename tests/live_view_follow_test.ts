@@ -105,7 +105,7 @@ Deno.test("the live view at 400 px puts the page's picture first in a check a pe
     panel.className = "panel needs wall";
     panel.innerHTML = `<div class="panel-head"><h2>Solve the check on the page</h2></div>
       <p class="check">A reCAPTCHA check.</p><p class="hint">The agent never solves these.</p>
-      <img class="shot act" width="1280" height="800" alt="The page">`;
+      <div class="picture"><div class="zoom"><img class="shot act" width="1280" height="800" alt="The page"></div></div>`;
     document.getElementById("attention")!.append(panel);
     const top = (sel: string) => panel.querySelector(sel)!.getBoundingClientRect().top;
     return { head: top(".panel-head"), picture: top(".shot"), text: top(".check") };
