@@ -67,6 +67,7 @@ function shown(page: Page) {
       toggle: toggle.hidden ? null : toggle.textContent,
       innerWidth,
       innerHeight,
+      scrollY,
       scrollWidth: document.documentElement.scrollWidth,
     };
   });
@@ -150,6 +151,8 @@ Deno.test("the live view at 400 px zooms the page's picture around a check box s
       assert.ok(target.top + target.height <= box.bottom, where);
     }
     assert.ok(at.scrollWidth <= at.innerWidth, `the page overflows: ${where}`);
+    // The panel stays at the top: the run's last step below it is not scrolled to.
+    assert.equal(at.scrollY, 0, where);
     assert.equal(at.toggle, "Whole page");
 
     // The whole page on request, and the zoom again.
