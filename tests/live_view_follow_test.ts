@@ -56,7 +56,7 @@ Deno.test("the live view at 400 px keeps the thinking line in view as a run grow
         page.$eval(
           ".thinking",
           (t) => !(t as HTMLElement).hidden && t.textContent?.includes("Step 12"),
-        ),
+        ).catch(() => false), // the run is not drawn yet
     );
     const where = await page.$eval(".thinking", (t) => {
       const r = t.getBoundingClientRect();

@@ -191,6 +191,8 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
         feedback,
         "Still there: the page still shows the check. Solve it on the picture, then press Resume again.",
       );
+      // The page may be told before the terminal's line is read.
+      await until("stderr says it is still there", () => /still there: /.test(stderr));
       assert.match(stderr, /still there: A human-verification check \(CAPTCHA picture\)/);
       await page.screenshot({ path: `${shots}/still-there-1280x720.png` });
     });
