@@ -3,12 +3,9 @@ import type { Page } from "puppeteer-core";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { baseEnv } from "./support/run_cli.ts";
+import { startLiveCli } from "./support/live_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
 import { until } from "./support/until.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ROOT = new URL("../", import.meta.url).pathname;
 
 const html = (body: string) => new Response(body, { headers: { "content-type": "text/html" } });
 
@@ -88,28 +85,12 @@ Deno.test("the live view at 400 px zooms the page's picture around a check box s
       return { tool: "done", args: { result: "Check passed" } };
     },
   ]);
-  const dir = await Deno.makeTempDir({ prefix: "ba-live-zoom-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      ...["run", "--allow-all", "--quiet", MAIN, "--ui", "--out", `${dir}/run`],
-      `send a message on ${site.url("/contact")}`,
-    ],
-    cwd: ROOT,
-    clearEnv: true,
-    env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
-  );
-  const stdout = new Response(child.stdout).text();
+  await using cli = startLiveCli({
+    args: [`send a message on ${site.url("/contact")}`],
+    modelUrl: model.baseUrl,
+  });
   try {
-    const url = new URL(
-      await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]),
-    );
+    const url = await cli.url();
     const state = () =>
       fetch(`${url.origin}/api/state?token=${url.searchParams.get("token")}`).then((r) => r.json());
     const check = await until(
@@ -177,16 +158,10 @@ Deno.test("the live view at 400 px zooms the page's picture around a check box s
     });
     assert.match(solved, /^✓Check solved in the live view/);
     passed.resolve();
-    const status = await child.status;
-    await reading;
-    assert.equal(status.code, 0, stderr);
-    assert.equal(await stdout, "Check passed\n");
+    const { code, stdout, stderr } = await cli.exited();
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, "Check passed\n");
   } finally {
-    passed.resolve();
-    try {
-      child.kill();
-    } catch { /* exited */ }
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
+    passed.resolve(); // else the scripted model's open request keeps it from closing
   }
 });
