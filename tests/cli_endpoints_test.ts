@@ -280,7 +280,7 @@ Deno.test("cli --tasks over two --cdp-url Chromiums uses both; when one is kille
     assert.equal(first.retried_because, "engine_lost");
     assert.match(
       run.stderr,
-      /first: the browser at \S+ was lost after [\d.]+ s and does not answer \(restarted or down\); retrying in a new session/,
+      /first: the browser at \S+ was lost after [\d.]+ s and does not answer \(restarted or down\); retrying on another endpoint/,
     );
     assert.match(
       await Deno.readTextFile(`${dir}/junit.xml`),
