@@ -1,6 +1,6 @@
 import type { TerminalReason } from "../internal/agent/mod.ts";
 import { maskEndpoint } from "../internal/entity/mod.ts";
-import type { Loss, LossKind, LostSession } from "./pool_probe.ts";
+import { type Loss, type LossKind, lossSentence, type LostSession } from "./pool_probe.ts";
 
 /** One line of a `--tasks` file. */
 export interface BatchTask {
@@ -370,7 +370,7 @@ export async function withEndpointRetry(
   if (second.lost && !signal.aborted) {
     // Lost again: the engine's doing is the message, not "the browser closed or crashed".
     const again = await source.explainLoss(second.lost);
-    const message = again.words.charAt(0).toUpperCase() + again.words.slice(1);
+    const message = lossSentence(again);
     second.outcome.message = message;
     second.json.message = message;
   }

@@ -172,6 +172,59 @@ export async function explainLoss(
   };
 }
 
+/** A loss's words as the sentence a run ends with: `The pool at … ended the session …`. */
+export function lossSentence(loss: Loss): string {
+  return loss.words.charAt(0).toUpperCase() + loss.words.slice(1);
+}
+
+/**
+ * One run's session on a pool (a single run's browser, not a batch's): stamped when it began
+ * connecting (when this is made), when it opened and when it was lost, so that `explain()` asks
+ * the engine what became of it, as a batch does.
+ *
+ * @example
+ * ```ts
+ * const session = new PoolSession(url);
+ * const browser = new PendingBrowser(start().then((b) => (session.opened(), b)));
+ * session.watch(browser.lost);
+ * const loss = await session.explain(); // undefined while it was not lost
+ * ```
+ */
+export class PoolSession {
+  readonly #endpoint: string;
+  readonly #since = performance.now();
+  #opened: number | undefined;
+  #at: number | undefined;
+
+  constructor(endpoint: string) {
+    this.#endpoint = endpoint;
+  }
+
+  /** The connection opened: the engine had started a browser for it. */
+  opened(): void {
+    this.#opened ??= performance.now();
+  }
+
+  /** Stamps the loss once `lost` (the browser's) aborts. */
+  watch(lost: AbortSignal): void {
+    const stamp = () => void (this.#at ??= performance.now());
+    if (lost.aborted) stamp();
+    else lost.addEventListener("abort", stamp, { once: true });
+  }
+
+  /** What became of the session, asking its engine; undefined while it was not lost. */
+  async explain(): Promise<Loss | undefined> {
+    if (this.#at === undefined) return undefined;
+    const since = this.#since;
+    return await explainLoss({
+      endpoint: this.#endpoint,
+      since,
+      opened: this.#opened ?? since,
+      at: this.#at,
+    });
+  }
+}
+
 /**
  * Refuses, before a batch starts, a pool that refuses its address's token: each engine is asked
  * once (its `/pressure`, which needs the token and starts no browser); a 401 or 403 throws an

@@ -91,6 +91,11 @@ export interface RunOneOptions {
   /** Asks at the terminal; `signal` withdraws the question (answered in the live view). */
   askUser?: Asking<string>;
   confirm?: Asking<boolean>;
+  /**
+   * What became of a pool's session the run lost (asking the engine), as the sentence the run
+   * ends with instead of "The browser closed or crashed"; undefined when it was not lost.
+   */
+  explainLoss?: () => Promise<string | undefined>;
 }
 
 /**
@@ -123,6 +128,8 @@ export async function runOne(ctx: CliContext, options: RunOneOptions): Promise<R
   } finally {
     progress.stop();
   }
+  const lost = result.reason === "error" ? await options.explainLoss?.() : undefined;
+  if (lost) result = { ...result, message: lost };
   live.end(result);
   await trace.finish(result);
   return { result, dir: options.dir };

@@ -5,6 +5,7 @@
  * @module
  */
 import type { CliContext } from "./run_one.ts";
+import { lossSentence, PoolSession } from "./pool_probe.ts";
 import { askUser } from "./process_io.ts";
 import type { TaskInput } from "./task_input.ts";
 
@@ -36,6 +37,11 @@ export async function singleCommand(
     const { replayCommand } = await import("./replay_command.ts");
     return await replayCommand(ctx, signal, lock?.dir);
   }
+  // On a pool, a session the engine cuts (its session timeout, a restart) is explained by
+  // asking the engine, as a batch does.
+  const pool = config.cli.cdpPool && config.browser.cdpUrl
+    ? new PoolSession(config.browser.cdpUrl)
+    : undefined;
   // Chromium starts first; the run does not wait for it: the agent's, the report writer's and
   // the model client's code load while it boots, and the first model request goes out with the
   // first look at its blank first tab. Not with --vision, whose look is a picture of the real
@@ -44,10 +50,14 @@ export async function singleCommand(
   // sent for nothing.
   const browser = scope.use(
     new PendingBrowser(
-      ctx.startBrowser(lock?.dir, () => ctx.preloadModel()),
+      ctx.startBrowser(lock?.dir, () => ctx.preloadModel()).then((started) => {
+        pool?.opened();
+        return started;
+      }),
       { blank: !config.browser.observe.vision && !lock && !config.browser.cdpUrl },
     ),
   );
+  pool?.watch(browser.lost);
   const { confirmWith, defaultRunDir, progressFor, report, runOne } = await import(
     "./run_one.ts"
   );
@@ -62,6 +72,7 @@ export async function singleCommand(
     dir,
     progress,
     ...(input.stdinIsTerminal ? { askUser: ask, confirm: confirmWith(ask) } : {}),
+    ...(pool ? { explainLoss: () => pool.explain().then((l) => l && lossSentence(l)) } : {}),
   });
   // A browser that could not start fails the command as before the run began: its error, no
   // report, and no run folder left of it (whatever else ended the run meanwhile).

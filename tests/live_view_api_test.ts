@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
-import { baseEnv } from "./support/run_cli.ts";
+import { startLiveCli } from "./support/live_cli.ts";
 import { startScriptedModel, type Step } from "./support/scripted_model.ts";
 import { until } from "./support/until.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ROOT = new URL("../", import.meta.url).pathname;
 
 /** Runs the CLI with `--ui`, calls `drive` with the live view's origin and token once it is up. */
 async function withLiveRun(
@@ -14,40 +11,10 @@ async function withLiveRun(
   env: Record<string, string> = {},
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   await using model = startScriptedModel(script);
-  const dir = await Deno.makeTempDir({ prefix: "ba-live-api-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "--ui", ...args],
-    cwd: ROOT,
-    clearEnv: true,
-    env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data`, ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
-  );
-  const stdout = new Response(child.stdout).text();
-  try {
-    const url = new URL(
-      await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]),
-    );
-    await drive({
-      origin: url.origin,
-      token: url.searchParams.get("token")!,
-      stderr: () => stderr,
-    });
-    const { code } = await child.status;
-    await reading;
-    return { code, stdout: await stdout, stderr };
-  } finally {
-    try {
-      child.kill();
-    } catch { /* exited */ }
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
-  }
+  await using cli = startLiveCli({ args, modelUrl: model.baseUrl, env });
+  const url = await cli.url();
+  await drive({ origin: url.origin, token: url.searchParams.get("token")!, stderr: cli.stderr });
+  return await cli.exited();
 }
 
 function post(origin: string, token: string, path: string, body: unknown): Promise<Response> {

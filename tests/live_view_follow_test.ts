@@ -3,12 +3,10 @@ import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { LIVE_PAGE } from "../internal/live/live_page.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { baseEnv } from "./support/run_cli.ts";
+import { startLiveCli } from "./support/live_cli.ts";
 import { type Reply, startScriptedModel } from "./support/scripted_model.ts";
 import { until } from "./support/until.ts";
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ROOT = new URL("../", import.meta.url).pathname;
 const PHONE = { width: 400, height: 700 };
 
 Deno.test("the live view at 400 px keeps the thinking line in view as a run grows, and turns every button off once the command finished", async () => {
@@ -31,22 +29,9 @@ Deno.test("the live view at 400 px keeps the thinking line in view as a run grow
       return { tool: "done", args: { result: "scrolled" } };
     },
   ]);
-  const dir = await Deno.makeTempDir({ prefix: "ba-live-follow-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--allow-all", "--quiet", MAIN, "--ui", "--out", `${dir}/run`, "scroll it"],
-    cwd: ROOT,
-    clearEnv: true,
-    env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
-  );
+  await using cli = startLiveCli({ args: ["scroll it"], modelUrl: model.baseUrl });
   try {
-    const url = await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]);
+    const url = (await cli.url()).href;
     await using viewer = await BrowserSession.start({ headless: true, viewport: PHONE });
     const page = pageOf(viewer);
     await page.goto(url);
@@ -56,7 +41,7 @@ Deno.test("the live view at 400 px keeps the thinking line in view as a run grow
         page.$eval(
           ".thinking",
           (t) => !(t as HTMLElement).hidden && t.textContent?.includes("Step 12"),
-        ),
+        ).catch(() => false), // the run is not drawn yet
     );
     const where = await page.$eval(".thinking", (t) => {
       const r = t.getBoundingClientRect();
@@ -73,7 +58,8 @@ Deno.test("the live view at 400 px keeps the thinking line in view as a run grow
     );
     assert.ok(where.top >= 0 && where.bottom <= where.height, JSON.stringify(where));
     seen.resolve();
-    assert.equal((await child.status).code, 0, stderr);
+    const { code, stderr } = await cli.exited();
+    assert.equal(code, 0, stderr);
     await until(
       "finished",
       async () => (await page.$eval("#status", (s) => s.textContent)) === "Finished",
@@ -86,12 +72,6 @@ Deno.test("the live view at 400 px keeps the thinking line in view as a run grow
     assert.deepEqual(live, []);
   } finally {
     seen.resolve(); // the model's last answer, whatever happened
-    try {
-      child.kill("SIGKILL");
-    } catch { /* it exited */ }
-    await child.status;
-    await reading;
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
@@ -105,7 +85,7 @@ Deno.test("the live view at 400 px puts the page's picture first in a check a pe
     panel.className = "panel needs wall";
     panel.innerHTML = `<div class="panel-head"><h2>Solve the check on the page</h2></div>
       <p class="check">A reCAPTCHA check.</p><p class="hint">The agent never solves these.</p>
-      <img class="shot act" width="1280" height="800" alt="The page">`;
+      <div class="picture"><div class="zoom"><img class="shot act" width="1280" height="800" alt="The page"></div></div>`;
     document.getElementById("attention")!.append(panel);
     const top = (sel: string) => panel.querySelector(sel)!.getBoundingClientRect().top;
     return { head: top(".panel-head"), picture: top(".shot"), text: top(".check") };

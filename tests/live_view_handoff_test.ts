@@ -3,14 +3,11 @@ import type { Page } from "puppeteer-core";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { baseEnv } from "./support/run_cli.ts";
+import { startLiveCli } from "./support/live_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
 import { idIn } from "./support/summary.ts";
 import { until } from "./support/until.ts";
 import { wallFrames } from "./support/wall_frames.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ROOT = new URL("../", import.meta.url).pathname;
 
 const html = (body: string) => new Response(body, { headers: { "content-type": "text/html" } });
 
@@ -65,36 +62,15 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
       return { tool: "done", args: { result: /Logged in with code \w+/.exec(req.user)?.[0] } };
     },
   ]);
-  const dir = await Deno.makeTempDir({ prefix: "ba-live-handoff-" });
   // The screenshots stay for people to look at: the test's own folder, never the repository.
   const shots = await Deno.makeTempDir({ prefix: "browser-agent-live-view-" });
   console.log(`live view screenshots: ${shots}`);
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--quiet",
-      MAIN,
-      "--ui",
-      "--out",
-      `${dir}/run`,
-      `sign in on ${site.url("/start")}`,
-    ],
-    cwd: ROOT,
-    clearEnv: true,
-    env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
-    // No terminal: only the live view can take the check.
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
-  );
-  const stdout = new Response(child.stdout).text();
+  await using cli = startLiveCli({
+    args: [`sign in on ${site.url("/start")}`],
+    modelUrl: model.baseUrl,
+  });
   try {
-    const url = await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]);
+    const url = (await cli.url()).href;
     // It opens the run folder's report.html: a local file.
     await using viewer = await BrowserSession.start({ headless: true, allow: { files: true } });
     const page = pageOf(viewer);
@@ -111,8 +87,10 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
       "without a terminal, stderr says the run waits for the live view at its URL",
       () => {
         assert.ok(
-          stderr.includes(`the run waits for a person to solve it in the live view: ${url}\n`),
-          stderr,
+          cli.stderr().includes(
+            `the run waits for a person to solve it in the live view: ${url}\n`,
+          ),
+          cli.stderr(),
         );
       },
     );
@@ -192,7 +170,9 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
         feedback,
         "Still there: the page still shows the check. Solve it on the picture, then press Resume again.",
       );
-      assert.match(stderr, /still there: A human-verification check \(CAPTCHA picture\)/);
+      // The page may be told before the terminal's line is read.
+      await until("stderr says it is still there", () => /still there: /.test(cli.stderr()));
+      assert.match(cli.stderr(), /still there: A human-verification check \(CAPTCHA picture\)/);
       await page.screenshot({ path: `${shots}/still-there-1280x720.png` });
     });
 
@@ -231,12 +211,11 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
         await page.screenshot({ path: `${shots}/solved-1280x720.png` });
         release.resolve();
 
-        const status = await child.status;
-        await reading;
-        assert.equal(status.code, 0, stderr);
-        assert.equal(await stdout, "Logged in with code x7Kq2\n");
+        const { code, stdout } = await cli.exited();
+        assert.equal(code, 0, cli.stderr());
+        assert.equal(stdout, "Logged in with code x7Kq2\n");
 
-        const trace = (await Deno.readTextFile(`${dir}/run/trace.jsonl`)).trim().split("\n")
+        const trace = (await Deno.readTextFile(`${cli.dir}/run/trace.jsonl`)).trim().split("\n")
           .map((line) => JSON.parse(line)).filter((line) => line.type === "hand_off");
         assert.deepEqual(
           trace.map((h) => [h.step, h.check.name, h.outcome, h.by]),
@@ -246,7 +225,7 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
           assert.ok(h.ms > 0 && !Number.isNaN(Date.parse(h.started)), JSON.stringify(h));
         }
 
-        await page.goto(`file://${dir}/run/report.html`);
+        await page.goto(`file://${cli.dir}/run/report.html`);
         const report = await page.$eval("body", (b) => (b as HTMLElement).innerText);
         assert.match(report, /[\d.]+ s of it waiting for a person/);
         assert.match(
@@ -273,10 +252,5 @@ Deno.test("the live view's hand-off in a real browser: stderr names the live vie
     );
   } finally {
     release.resolve();
-    try {
-      child.kill();
-    } catch { /* exited */ }
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -2,13 +2,10 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { baseEnv } from "./support/run_cli.ts";
+import { startLiveCli } from "./support/live_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
 import { idIn } from "./support/summary.ts";
 import { until } from "./support/until.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ROOT = new URL("../", import.meta.url).pathname;
 
 const html = (body: string) => new Response(body, { headers: { "content-type": "text/html" } });
 
@@ -34,32 +31,12 @@ Deno.test("the live view names steps as the terminal does, shows the model think
     },
     { tool: "done", args: { result: "Deleted" } },
   ]);
-  const dir = await Deno.makeTempDir({ prefix: "ba-live-page-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--quiet",
-      MAIN,
-      "--ui",
-      "--out",
-      `${dir}/run`,
-      `tidy my account on ${site.url("/start")}`,
-    ],
-    cwd: ROOT,
-    clearEnv: true,
-    env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
-  );
-  const stdout = new Response(child.stdout).text();
+  await using cli = startLiveCli({
+    args: [`tidy my account on ${site.url("/start")}`],
+    modelUrl: model.baseUrl,
+  });
   try {
-    const url = await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]);
+    const url = (await cli.url()).href;
     // It opens the run folder's report.html: a local file.
     await using viewer = await BrowserSession.start({ headless: true, allow: { files: true } });
     const page = pageOf(viewer);
@@ -107,10 +84,9 @@ Deno.test("the live view names steps as the terminal does, shows the model think
     );
     await page.click("button.risky");
 
-    const status = await child.status;
-    await reading;
-    assert.equal(status.code, 0, stderr);
-    assert.equal(await stdout, "Deleted\n");
+    const { code, stdout } = await cli.exited();
+    assert.equal(code, 0, cli.stderr());
+    assert.equal(stdout, "Deleted\n");
     // The command ended: the page says finished and stops reconnecting.
     await until(
       "finished",
@@ -130,7 +106,7 @@ Deno.test("the live view names steps as the terminal does, shows the model think
 
     // The report: the final page after the last action, the held action and who allowed it, and
     // no empty page row for the start page opened before the first look.
-    await page.goto(`file://${dir}/run/report.html`);
+    await page.goto(`file://${cli.dir}/run/report.html`);
     const report = await page.$eval("body", (b) => (b as HTMLElement).innerText);
     assert.match(
       report,
@@ -152,10 +128,5 @@ Deno.test("the live view names steps as the terminal does, shows the model think
     assert.doesNotMatch(first, /\bpage\s*\n|page 0|0 elements/);
   } finally {
     thinkingSeen.resolve(); // else the scripted model's open request keeps it from closing
-    try {
-      child.kill();
-    } catch { /* exited */ }
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
   }
 });

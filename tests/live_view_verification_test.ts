@@ -2,13 +2,10 @@ import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { baseEnv } from "./support/run_cli.ts";
+import { startLiveCli } from "./support/live_cli.ts";
 import { idOf, startScriptedModel } from "./support/scripted_model.ts";
 import { until } from "./support/until.ts";
 import { wallFrames } from "./support/wall_frames.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ROOT = new URL("../", import.meta.url).pathname;
 
 Deno.test("with --ui a person solves a CAPTCHA on the live view's picture of the page: a click there and typed keys reach the page, the picture follows each, and Resume continues the run to done", async () => {
   await using site = startFixtureServer({ routes: [wallFrames] });
@@ -24,35 +21,10 @@ Deno.test("with --ui a person solves a CAPTCHA on the live view's picture of the
       args: { result: /Logged in with code \w+/.exec(req.user)?.[0] ?? "?" },
     }),
   ]);
-  const dir = await Deno.makeTempDir({ prefix: "ba-live-wall-" });
   const page = site.url("/walls/captcha_live.html");
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--allow-all",
-      "--quiet",
-      MAIN,
-      "--ui",
-      "--out",
-      `${dir}/run`,
-      `log in on ${page}`,
-    ],
-    cwd: ROOT,
-    clearEnv: true,
-    env: { ...baseEnv(), OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const reading = child.stderr.pipeThrough(new TextDecoderStream()).pipeTo(
-    new WritableStream({ write: (chunk) => void (stderr += chunk) }),
-  );
-  const stdout = new Response(child.stdout).text();
+  await using cli = startLiveCli({ args: [`log in on ${page}`], modelUrl: model.baseUrl });
   try {
-    const url = new URL(
-      await until("the live view URL", () => /live view: (\S+)/.exec(stderr)?.[1]),
-    );
+    const url = await cli.url();
     const post = (path: string, body: unknown) =>
       fetch(`${url.origin}${path}`, {
         method: "POST",
@@ -75,7 +47,7 @@ Deno.test("with --ui a person solves a CAPTCHA on the live view's picture of the
         .then(async (r) => `${r.status} ${r.status === 200 ? "" : await r.text()}`);
       const runs = await view.$eval("main", (m) => (m as HTMLElement).innerText);
       throw new Error(
-        `${error.message}\nstate: ${state}\nscreenshot: ${shot}\npage: ${runs}\nstderr: ${stderr}`,
+        `${error.message}\nstate: ${state}\nscreenshot: ${shot}\npage: ${runs}\nstderr: ${cli.stderr()}`,
       );
     });
     const panel = await view.$eval(".wall", (p) => (p as HTMLElement).innerText);
@@ -109,21 +81,18 @@ Deno.test("with --ui a person solves a CAPTCHA on the live view's picture of the
     assert.equal((await post("/api/resume", {})).status, 409);
     checked.resolve();
 
-    const status = await child.status;
-    await reading;
-    assert.equal(status.code, 0, stderr);
-    assert.equal(await stdout, "Logged in with code x7Kq2\n");
-    assert.match(stderr, /A human-verification check \(CAPTCHA picture\) blocks http:\S+ \(input/);
-    assert.match(stderr, /resumed in the live view/);
-    assert.match(stderr, /the check is passed: the run goes on/);
-    const trace = await Deno.readTextFile(`${dir}/run/trace.jsonl`);
+    const { code, stdout } = await cli.exited();
+    assert.equal(code, 0, cli.stderr());
+    assert.equal(stdout, "Logged in with code x7Kq2\n");
+    assert.match(
+      cli.stderr(),
+      /A human-verification check \(CAPTCHA picture\) blocks http:\S+ \(input/,
+    );
+    assert.match(cli.stderr(), /resumed in the live view/);
+    assert.match(cli.stderr(), /the check is passed: the run goes on/);
+    const trace = await Deno.readTextFile(`${cli.dir}/run/trace.jsonl`);
     assert.match(trace, /\{"type":"answer","by":"page"\}/);
   } finally {
     checked.resolve();
-    try {
-      child.kill();
-    } catch { /* exited */ }
-    await child.status;
-    await Deno.remove(dir, { recursive: true });
   }
 });

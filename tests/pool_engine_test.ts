@@ -1,8 +1,10 @@
 /**
  * browser-agent on a real browser pool engine: Browserless from npm (see
  * support/browserless.ts), with a limit of sessions at once, a queue and a session timeout,
- * pointed at the system Chromium on 127.0.0.1. Skipped, saying why, only where the engine cannot
- * be installed (no Node or npm, no registry).
+ * pointed at the system Chromium on 127.0.0.1. One engine serves every case (its start is the
+ * slowest part); a case that needs a short session timeout sets its own in the address
+ * (`&timeout=MS`, which Browserless takes per connection), and the restart comes last. Skipped,
+ * saying why, only where the engine cannot be installed (no Node or npm, no registry).
  */
 import assert from "node:assert/strict";
 import { type Browserless, installBrowserless, startBrowserless } from "./support/browserless.ts";
@@ -51,7 +53,13 @@ const priceIn = (req: ModelRequest) => /Price: (\$[\d.]+)/.exec(req.user)?.[1] ?
  */
 async function batchPasses(
   engine: Browserless,
-  options: { names: string[]; concurrency: number; site: { url(path: string): string } },
+  options: {
+    names: string[];
+    concurrency: number;
+    site: { url(path: string): string };
+    /** The engine's address: its own by default. */
+    cdpUrl?: string;
+  },
   model: { baseUrl: string },
   price: (name: string) => string,
 ) {
@@ -60,7 +68,8 @@ async function batchPasses(
     const run = await runCli({
       args: [
         ...["--tasks", await writeTasks(dir, options.names, (n) => options.site.url(`/pool/${n}`))],
-        ...["--cdp-url", engine.ws(), "--concurrency", String(options.concurrency)],
+        ...["--cdp-url", options.cdpUrl ?? engine.ws()],
+        ...["--concurrency", String(options.concurrency)],
         ...["--json", "--out", `${dir}/runs`],
       ],
       env: { OPENAI_BASE_URL: model.baseUrl },
@@ -88,151 +97,214 @@ async function assertNothingLeft(engine: Browserless) {
   assert.deepEqual(await processesGone(engine.tmp), [], "browsers of the engine still running");
 }
 
-Deno.test({
-  name:
-    "cli --tasks on one Browserless address: a session per task above its limit, queued, one cut at its timeout retried",
-  ignore,
-  async fn() {
-    if (!install.ok) return;
-    const timeoutMs = 20_000;
-    await using engine = await startBrowserless(install.dir, {
-      token: TOKEN,
-      concurrent: 2,
-      queued: 10,
-      timeoutMs,
-    });
-    const { site, price } = priceSite();
-    await using _site = site;
-    const seen = { running: 0, queued: 0 };
-    const tries = new Map<string, number>();
-    const answer = async (req: ModelRequest): Promise<Reply> => {
-      const p = await engine.pressure();
-      seen.running = Math.max(seen.running, p.running);
-      seen.queued = Math.max(seen.queued, p.queued);
-      const task = taskOf(req);
-      tries.set(task, (tries.get(task) ?? 0) + 1);
-      // The slow task's first session outlives the engine's timeout: no answer until then.
-      if (task === "slow" && tries.get(task) === 1) {
-        return { waitMs: timeoutMs * 3, then: { tool: "done", args: { result: "late" } } };
-      }
-      return { tool: "done", args: { result: priceIn(req) } };
-    };
-    await using model = startScriptedModel(Array.from({ length: 20 }, () => answer));
-    const names = ["alpha", "bravo", "slow", "delta", "echo"];
-    const run = await batchPasses(engine, { names, concurrency: 4, site }, model, price);
-    // The engine's limit and queue applied: two sessions at once, the others waited.
-    assert.equal(seen.running, 2);
-    assert.ok(seen.queued >= 1, `the engine queued nothing: ${JSON.stringify(seen)}`);
-    assert.match(run.stderr, /: waiting for the pool \(\d+ ahead\)/);
-    const slow = run.lines.find((l) => l.name === "slow");
-    assert.equal(slow.retried_because, "session_timeout");
-    assert.equal(slow.retried_from, `ws://127.0.0.1:${engine.port}/?token=••••`);
-    assert.ok(slow.lost_after_ms > 0 && slow.ms > slow.lost_after_ms, JSON.stringify(slow));
-    assert.match(
-      run.stderr,
-      /slow: the pool at ws:\/\/127\.0\.0\.1:\d+\/\?token=•••• ended the session at its session timeout \(20 s, [\d.]+ s into the task\): raise it \(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\); retrying in a new session/,
-    );
-    await assertNothingLeft(engine);
-  },
-});
+/** `ws://127.0.0.1:PORT/?token=••••&timeout=MS`: the engine's address as the runs print it. */
+const shownAddress = (engine: Browserless, timeoutMs?: number) =>
+  `ws://127\\.0\\.0\\.1:${engine.port}/\\?token=••••${timeoutMs ? `&timeout=${timeoutMs}` : ""}`;
 
-Deno.test({
-  name:
-    "cli --tasks on Browserless that restarts mid-batch: the lost and the queued tasks wait for it and run again",
-  ignore,
-  async fn() {
-    if (!install.ok) return;
-    await using engine = await startBrowserless(install.dir, {
-      token: TOKEN,
-      concurrent: 2,
-      queued: 10,
-      timeoutMs: 60_000,
-    });
-    const { site, price } = priceSite();
-    await using _site = site;
-    let restarted: Promise<void> | undefined;
-    const answer = (req: ModelRequest): Reply => {
-      if (taskOf(req) === "first" && !restarted) {
-        // The engine goes down under the first task, and comes back a moment later.
-        restarted = engine.restart(1500);
-        return { waitMs: 60_000 };
-      }
-      return { tool: "done", args: { result: priceIn(req) } };
-    };
-    await using model = startScriptedModel(Array.from({ length: 20 }, () => answer));
-    const names = ["first", "second", "third", "fourth"];
-    const run = await batchPasses(engine, { names, concurrency: 3, site }, model, price);
-    await restarted;
-    const first = run.lines.find((l) => l.name === "first");
-    assert.equal(first.retried_because, "engine_lost");
-    assert.ok(first.ms > 0, JSON.stringify(first));
-    assert.match(
-      run.stderr,
-      /first: the browser at ws:\/\/127\.0\.0\.1:\d+\/\?token=•••• was lost after [\d.]+ s and does not answer \(restarted or down\); retrying in a new session/,
-    );
-    await assertNothingLeft(engine);
-  },
-});
-
-Deno.test({
-  name:
-    "cli on Browserless: a wrong token is named (masked) before anything runs; an http:// address with ?token= works",
-  ignore,
-  async fn() {
-    if (!install.ok) return;
-    await using engine = await startBrowserless(install.dir, {
-      token: TOKEN,
-      concurrent: 2,
-      queued: 2,
-      timeoutMs: 60_000,
-    });
-    const { site, price } = priceSite();
-    await using _site = site;
-    await using model = startScriptedModel(
-      Array.from({ length: 4 }, () => (req: ModelRequest) => ({
-        tool: "done",
-        args: { result: priceIn(req) },
-      })),
-    );
-    const env = { OPENAI_BASE_URL: model.baseUrl };
-    const dir = await Deno.makeTempDir({ prefix: "ba-pool-token-" });
-    try {
-      const wrong = "wrong-t0ken";
-      const batch = await runCli({
+/** A wrong token is named (masked) before anything runs; an http:// address with ?token= works. */
+async function tokenChecks(
+  engine: Browserless,
+  site: { url(path: string): string },
+  price: (name: string) => string,
+) {
+  await using model = startScriptedModel(
+    Array.from({ length: 4 }, () => (req: ModelRequest) => ({
+      tool: "done",
+      args: { result: priceIn(req) },
+    })),
+  );
+  const env = { OPENAI_BASE_URL: model.baseUrl };
+  const dir = await Deno.makeTempDir({ prefix: "ba-pool-token-" });
+  try {
+    const wrong = "wrong-t0ken";
+    const [batch, single, good] = await Promise.all([
+      runCli({
         args: [
           ...["--tasks", await writeTasks(dir, ["one", "two"], (n) => site.url(`/pool/${n}`))],
           ...["--cdp-url", engine.ws(wrong), "--out", `${dir}/runs`],
         ],
         env,
-      });
-      assert.equal(batch.code, 2, batch.stderr);
-      assert.match(
-        batch.stderr,
-        /^error: Cannot use --cdp-url "ws:\/\/127\.0\.0\.1:\d+\/\?token=••••": the pool refused its token \(401\): fix the token or API key in the address/m,
-      );
-      const single = await runCli({
+      }),
+      runCli({
         args: ["--cdp-url", engine.http(wrong), `find the price on ${site.url("/pool/one")}`],
         env,
-      });
-      assert.equal(single.code, 2, single.stderr);
-      assert.match(
-        single.stderr,
-        /Cannot attach to the browser at "http:\/\/127\.0\.0\.1:\d+\/\?token=••••" \(it answered 401 to \/json\/version\): it refused the token \(401\): fix the token or API key in --cdp-url/,
-      );
-      for (const said of [batch, single]) {
-        assert.ok(!`${said.stdout}${said.stderr}`.includes(wrong), "the token was printed");
-      }
-      assert.equal(model.requests.length, 0);
+      }),
       // The right token on an http:// address: /json/version goes in the path, before the query.
-      const good = await runCli({
+      runCli({
         args: ["--cdp-url", engine.http(), "--json", `find the price on ${site.url("/pool/one")}`],
         env,
-      });
-      assert.equal(good.code, 0, good.stderr);
-      assert.equal(JSON.parse(good.stdout).answer, price("one"));
-      await assertNothingLeft(engine);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
+      }),
+    ]);
+    assert.equal(batch.code, 2, batch.stderr);
+    assert.match(
+      batch.stderr,
+      /^error: Cannot use --cdp-url "ws:\/\/127\.0\.0\.1:\d+\/\?token=••••": the pool refused its token \(401\): fix the token or API key in the address/m,
+    );
+    assert.equal(single.code, 2, single.stderr);
+    assert.match(
+      single.stderr,
+      /Cannot attach to the browser at "http:\/\/127\.0\.0\.1:\d+\/\?token=••••" \(it answered 401 to \/json\/version\): it refused the token \(401\): fix the token or API key in --cdp-url/,
+    );
+    for (const said of [batch, single]) {
+      assert.ok(!`${said.stdout}${said.stderr}`.includes(wrong), "the token was printed");
     }
+    assert.equal(good.code, 0, good.stderr);
+    assert.equal(JSON.parse(good.stdout).answer, price("one"));
+    // Only the run with the right token asked the model anything.
+    assert.equal(model.requests.length, 1);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** A single run (no batch) whose session outlives its timeout on the engine (`timeoutMs`). */
+async function singleRunCut(
+  engine: Browserless,
+  site: { url(path: string): string },
+  timeoutMs: number,
+) {
+  await using model = startScriptedModel([
+    { waitMs: timeoutMs * 6, then: { tool: "done", args: { result: "late" } } },
+  ]);
+  return await runCli({
+    args: [
+      ...["--cdp-url", `${engine.ws()}&timeout=${timeoutMs}`],
+      `find the price on ${site.url("/pool/single")}`,
+    ],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+}
+
+Deno.test({
+  name:
+    "cli on one Browserless engine: tokens, http:// addresses, a single run and a batch cut at the session timeout, a restart mid-batch",
+  ignore,
+  async fn(t) {
+    if (!install.ok) return;
+    await using engine = await startBrowserless(install.dir, {
+      token: TOKEN,
+      concurrent: 2,
+      queued: 10,
+      timeoutMs: 120_000,
+    });
+    const { site, price } = priceSite();
+    await using _site = site;
+    // Short enough not to keep the suite waiting, long enough for a task's whole session on a
+    // loaded machine (the engine's clock starts as it launches the session's browser).
+    const timeoutMs = 12_000;
+    // It runs beside the token checks (one session of the engine's two), its own step after.
+    const cut = singleRunCut(engine, site, timeoutMs);
+
+    await t.step(
+      "a wrong token is named (masked) before anything runs; an http:// address with ?token= works",
+      () => tokenChecks(engine, site, price),
+    );
+
+    await t.step(
+      "a single run cut at the engine's session timeout says so and the setting to raise, the token masked",
+      async () => {
+        const run = await cut;
+        assert.equal(run.code, 4, run.stderr); // a runtime error (EXIT.error)
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `^error: The pool at ${
+              shownAddress(engine, timeoutMs)
+            } ended the session at its session timeout \\(${
+              timeoutMs / 1000
+            } s, [\\d.]+ s into the task\\): raise it \\(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\\)$`,
+            "m",
+          ),
+        );
+        assert.doesNotMatch(run.stderr, /closed or crashed/);
+        assert.ok(!`${run.stdout}${run.stderr}`.includes(TOKEN), "the token was printed");
+        await assertNothingLeft(engine);
+      },
+    );
+
+    await t.step(
+      "--tasks on one address: a session per task above its limit, queued, one cut at its timeout retried",
+      async () => {
+        const seen = { running: 0, queued: 0 };
+        const tries = new Map<string, number>();
+        const answer = async (req: ModelRequest): Promise<Reply> => {
+          const p = await engine.pressure();
+          seen.running = Math.max(seen.running, p.running);
+          seen.queued = Math.max(seen.queued, p.queued);
+          const task = taskOf(req);
+          tries.set(task, (tries.get(task) ?? 0) + 1);
+          // The slow task's first session outlives the engine's timeout: no answer until then.
+          if (task === "slow" && tries.get(task) === 1) {
+            return { waitMs: timeoutMs * 6, then: { tool: "done", args: { result: "late" } } };
+          }
+          return { tool: "done", args: { result: priceIn(req) } };
+        };
+        await using model = startScriptedModel(Array.from({ length: 10 }, () => answer));
+        // Three at once on an engine of two: the third waits in its queue while the slow one
+        // runs into its timeout beside the others.
+        const names = ["slow", "alpha", "bravo"];
+        const cdpUrl = `${engine.ws()}&timeout=${timeoutMs}`;
+        const run = await batchPasses(
+          engine,
+          { names, concurrency: 3, site, cdpUrl },
+          model,
+          price,
+        );
+        // The engine's limit and queue applied: two sessions at once, the other waited.
+        assert.equal(seen.running, 2);
+        assert.ok(seen.queued >= 1, `the engine queued nothing: ${JSON.stringify(seen)}`);
+        assert.match(run.stderr, /: waiting for the pool \(\d+ ahead\)/);
+        const slow = run.lines.find((l) => l.name === "slow");
+        assert.equal(slow.retried_because, "session_timeout");
+        assert.equal(
+          slow.retried_from,
+          `ws://127.0.0.1:${engine.port}/?token=••••&timeout=${timeoutMs}`,
+        );
+        assert.ok(slow.lost_after_ms > 0 && slow.ms > slow.lost_after_ms, JSON.stringify(slow));
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `slow: the pool at ${
+              shownAddress(engine, timeoutMs)
+            } ended the session at its session timeout \\(${
+              timeoutMs / 1000
+            } s, [\\d.]+ s into the task\\): raise it \\(Browserless: TIMEOUT, or &timeout=MS in --cdp-url\\); retrying in a new session`,
+          ),
+        );
+        await assertNothingLeft(engine);
+      },
+    );
+
+    // Last: the engine goes down.
+    await t.step(
+      "--tasks on an engine that restarts mid-batch: the lost and the queued tasks wait for it and run again",
+      async () => {
+        let restarted: Promise<void> | undefined;
+        const answer = (req: ModelRequest): Reply => {
+          if (taskOf(req) === "first" && !restarted) {
+            // The engine goes down under the first task, and comes back a moment later.
+            restarted = engine.restart(1500);
+            return { waitMs: 60_000 };
+          }
+          return { tool: "done", args: { result: priceIn(req) } };
+        };
+        await using model = startScriptedModel(Array.from({ length: 10 }, () => answer));
+        const names = ["first", "second", "third"];
+        const run = await batchPasses(engine, { names, concurrency: 3, site }, model, price);
+        await restarted;
+        const first = run.lines.find((l) => l.name === "first");
+        assert.equal(first.retried_because, "engine_lost");
+        assert.ok(first.ms > 0, JSON.stringify(first));
+        assert.match(
+          run.stderr,
+          new RegExp(
+            `first: the browser at ${
+              shownAddress(engine)
+            } was lost after [\\d.]+ s and does not answer \\(restarted or down\\); retrying in a new session`,
+          ),
+        );
+        await assertNothingLeft(engine);
+      },
+    );
   },
 });

@@ -16,7 +16,7 @@ import type { ActionOutcome, DialogRecord, ErrorKind } from "./outcome.ts";
 import type { PageTool } from "./page_tool.ts";
 
 export * from "./outcome.ts";
-export type { VerificationKind, VerificationWall } from "./verification.ts";
+export type { VerificationKind, VerificationWall, ViewBox } from "./verification.ts";
 export { verificationJson } from "./verification.ts";
 export { type PageTool, pageToolLine } from "./page_tool.ts";
 export { estimateTokens, TokenScan, tokenScan } from "./tokens.ts";

@@ -47,6 +47,20 @@ export interface VerificationWall {
    * Turnstile): the agent gives them a few seconds before it hands them over.
    */
   passes?: boolean;
+  /**
+   * Where it shows in the tab's viewport (what a picture of the tab shows), for the live view to
+   * zoom its picture around; none for a page that is itself the check, or one in a child frame.
+   */
+  box?: ViewBox;
+}
+
+/** A box in a tab's viewport, in CSS pixels, with the viewport's size. */
+export interface ViewBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  view: { width: number; height: number };
 }
 
 /**

@@ -1,11 +1,12 @@
 import { LIVE_PANELS } from "./live_panels.ts";
 import { LIVE_SCRIPT } from "./live_script.ts";
 import { LIVE_STYLE } from "./live_style.ts";
+import { LIVE_ZOOM } from "./live_zoom.ts";
 
 /**
  * The live view's page: one self-contained file (no CDN, no build step), using only the JSON API
  * and the event stream. Landmarks, a live region for new steps, named buttons; usable at 400 px.
- * Its stylesheet is live_style.ts, its script live_script.ts and live_panels.ts.
+ * Its stylesheet is live_style.ts, its script live_script.ts, live_panels.ts and live_zoom.ts.
  */
 export const LIVE_PAGE = `<!doctype html>
 <html lang="en">
@@ -50,7 +51,7 @@ export const LIVE_PAGE = `<!doctype html>
   </div>
   <div id="announce" class="sr" aria-live="polite"></div>
 </main>
-<script>${LIVE_SCRIPT}${LIVE_PANELS}</script>
+<script>${LIVE_SCRIPT}${LIVE_PANELS}${LIVE_ZOOM}</script>
 </body>
 </html>
 `;

@@ -64,6 +64,8 @@ function heldPanel(run) {
 const KEYS = ["Enter", "Tab", "Backspace", "Delete", "Escape", "ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown"];
 function wallPanel(run) {
   const img = el("img", { className: "shot act", tabIndex: 0, draggable: false, alt: "The page: click on it where you would click, hold the button down to press and hold; with the picture focused, type" });
+  const frame = el("div", { className: "zoom" }, img);
+  const zoom = pictureZoom(frame, img);
   const check = el("p", { className: "check" });
   const after = el("p", { className: "after" });
   const feedback = el("p", { className: "feedback", role: "status" });
@@ -77,16 +79,20 @@ function wallPanel(run) {
     el("div", { className: "panel-head" }, tag("Your turn", "wait"), el("h2", { textContent: "Solve the check on the page" }), resume),
     feedback, forRun(run), check, after,
     el("p", { className: "hint", id: "resume-" + run.id, textContent: "The agent never solves these: solve it yourself on the picture below. Click where you would click (hold the button down to press and hold); with the picture focused, type. Each goes to the page. Then press Resume." }),
-    img);
+    el("div", { className: "picture" }, frame, zoom.toggle));
   panel.setAttribute("aria-label", "Human verification");
   pictureInput(run, img);
-  // The picture fits in the window below the panel's text, so the whole check shows at once.
+  // The picture fits in the window below the panel's text, so the whole check shows at once;
+  // then it is zoomed around the check (live_zoom.ts), once it has a size.
   const fit = () => {
     if (!img.isConnected) return removeEventListener("resize", fit);
-    const top = img.getBoundingClientRect().top + scrollY;
+    zoom.reset();
+    const top = frame.getBoundingClientRect().top + scrollY;
     img.style.maxHeight = Math.max(192, innerHeight - top - 28) + "px";
+    zoom.apply();
   };
   addEventListener("resize", fit);
+  img.addEventListener("load", fit);
   let shownKey = "";
   const update = (v) => {
     const key = JSON.stringify(v);
@@ -95,6 +101,7 @@ function wallPanel(run) {
     check.textContent = v.text + ".";
     after.textContent = v.after ? "Met after step " + v.after.n + ": " + v.after.what : "";
     after.hidden = !v.after;
+    zoom.set(v.box);
     if (v.checking) {
       resume.disabled = true;
       tell(feedback, "run", v.checking === "page" ? "Resumed: checking whether the check is gone…" : "Resumed at the terminal: checking whether the check is gone…");

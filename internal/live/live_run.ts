@@ -1,4 +1,9 @@
-import { type StepRecord, verificationJson, type VerificationWall } from "../entity/mod.ts";
+import {
+  type StepRecord,
+  verificationJson,
+  type VerificationWall,
+  type ViewBox,
+} from "../entity/mod.ts";
 import { describeCall } from "../tools/mod.ts";
 import type { BrowserPort } from "../tools/mod.ts";
 
@@ -52,6 +57,8 @@ export interface RunHub {
 export type LiveVerification = ReturnType<typeof verificationJson> & {
   /** `A human-verification check (reCAPTCHA) blocks http://…`. */
   text: string;
+  /** Where the check shows in the page's picture, which the page zooms around; else null. */
+  box: ViewBox | null;
   /** The step after which the check was met (what led to it), else null. */
   after: { n: number; what: string } | null;
   /** When it was first handed over (ms since the epoch). */
@@ -166,6 +173,7 @@ export class LiveRun {
     this.#state.verification = {
       text,
       ...verificationJson(wall),
+      box: wall.box ?? null,
       after: before?.after ?? (last ? { n: last.n, what: last.what } : null),
       since: before?.since ?? Date.now(),
       checking: null,

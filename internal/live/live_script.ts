@@ -67,6 +67,9 @@ function inView(node) {
 }
 function follow(view, run, keep) {
   if (run.status !== "running" && run.status !== "waiting") return;
+  // What needs the person (a question, a held action, a check) comes first on the page and stays
+  // in view: the run's lines below it are not scrolled to.
+  if (run.question || run.held || run.verification) return;
   const node = !view.thinking.hidden ? view.thinking : view.steps.lastElementChild;
   if (!node) return;
   followed = node;

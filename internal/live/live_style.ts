@@ -75,7 +75,7 @@ input[type=text] { font: inherit; padding: .45rem .65rem; border: 1px solid var(
   .col { display: contents; }
   #attention { order: 1; } .runs { order: 2; } .screen { order: 3; } .side { order: 4; }
   /* Where the page asks for a person, its picture comes right under the panel's title. */
-  .panel.wall > * { order: 2; } .panel.wall > .panel-head { order: 0; } .panel.wall > .shot { order: 1; }
+  .panel.wall > * { order: 2; } .panel.wall > .panel-head { order: 0; } .panel.wall > .picture { order: 1; }
 }
 #attention { display: flex; flex-direction: column; gap: 1rem; }
 #attention:empty { display: none; }
@@ -124,8 +124,16 @@ li.solved .line { color: var(--green); }
 
 .shot { display: block; max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 6px; background: #fff; }
 .screen .shot { width: 100%; max-height: calc(100vh - 9rem); object-fit: contain; object-position: left top; }
-.shot.act { width: auto; align-self: flex-start; cursor: crosshair; touch-action: none;
+.shot.act { width: auto; cursor: crosshair; touch-action: none;
   user-select: none; -webkit-user-select: none; }
+.picture { position: relative; align-self: flex-start; max-width: 100%; min-width: 0; }
+/* Over the picture's corner, taking no room from it. */
+.zoom-toggle { position: absolute; top: .4rem; right: .4rem; box-shadow: 0 1px 3px rgba(0, 0, 0, .25); }
+/* Zoomed around the check: the picture is larger than its frame, which clips it. */
+.zoom.zoomed { position: relative; overflow: hidden; border: 1px solid var(--line); border-radius: 6px; }
+.zoom.zoomed > .shot { position: absolute; max-width: none; max-height: none !important; border: 0; border-radius: 0; }
+.zoom.zoomed:focus-within { outline: 3px solid var(--blue); outline-offset: 2px; }
+.zoom.zoomed > .shot:focus-visible { outline: none; }
 
 .side { display: flex; flex-direction: column; gap: 1rem; }
 .browser + .browser { margin-top: .75rem; }

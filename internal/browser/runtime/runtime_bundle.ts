@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "ca453302fb4c";
+export const RUNTIME_VERSION = "d38fa564fcb5";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -6037,7 +6037,8 @@ export const RUNTIME_SOURCE = [
   "        name: row.name,",
   "        where: `a frame from ${cut(url.host + url.pathname, 80)}${inShadow(el)}`,",
   "        reason: row.reason,",
-  "        passes: row.passes === true",
+  "        passes: row.passes === true,",
+  "        ...placed3(el)",
   "      };",
   "    }",
   "    return null;",
@@ -6057,7 +6058,8 @@ export const RUNTIME_SOURCE = [
   "          name: row.name,",
   "          where: describe2(el) + inShadow(el),",
   "          reason: row.reason,",
-  "          passes: row.passes === true",
+  "          passes: row.passes === true,",
+  "          ...placed3(el)",
   "        };",
   "      }",
   "    }",
@@ -6083,7 +6085,8 @@ export const RUNTIME_SOURCE = [
   '        name: "CAPTCHA picture",',
   "        where: `${describe2(field)} beside ${describe2(picture)}`,",
   "        reason: CAPTCHA_IMAGE.reason,",
-  "        passes: false",
+  "        passes: false,",
+  "        ...placed3(picture, field)",
   "      };",
   "    }",
   "    return null;",
@@ -6122,6 +6125,24 @@ export const RUNTIME_SOURCE = [
   "      where,",
   '      reason: "a short page whose text asks to prove that you are a human",',
   "      passes: false",
+  "    };",
+  "  }",
+  "  function placed3(...els) {",
+  "    const rects = els.map((el) => el.getBoundingClientRect());",
+  "    const left = Math.max(0, Math.min(...rects.map((r) => r.left)));",
+  "    const top2 = Math.max(0, Math.min(...rects.map((r) => r.top)));",
+  "    const right = Math.min(innerWidth, Math.max(...rects.map((r) => r.right)));",
+  "    const bottom = Math.min(innerHeight, Math.max(...rects.map((r) => r.bottom)));",
+  "    if (right <= left || bottom <= top2) return {};",
+  "    const [x, y] = [Math.floor(left), Math.floor(top2)];",
+  "    return {",
+  "      box: {",
+  "        x,",
+  "        y,",
+  "        width: Math.ceil(right) - x,",
+  "        height: Math.ceil(bottom) - y,",
+  "        view: { width: innerWidth, height: innerHeight }",
+  "      }",
   "    };",
   "  }",
   "  function blocks(el) {",
@@ -6318,7 +6339,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("ca453302fb4c", api);',
+  '    install("d38fa564fcb5", api);',
   "    activityTracker();",
   "  }",
   "})();",

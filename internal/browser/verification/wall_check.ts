@@ -31,7 +31,8 @@ export async function findWall(page: Page): Promise<VerificationWall | undefined
   const seen = await Promise.all(children.map((f) => look(f, WAITS.wallFrame.ms)));
   const i = seen.findIndex((s) => s && s !== FAILED);
   if (i < 0) return undefined;
-  const inner = seen[i] as Omit<VerificationWall, "url">;
+  // Its box is in the child frame's viewport, not the tab's a picture shows: left out.
+  const { box: _inFrame, ...inner } = seen[i] as Omit<VerificationWall, "url">;
   return {
     ...inner,
     url: page.url(),

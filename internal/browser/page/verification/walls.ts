@@ -30,7 +30,11 @@ export interface WallSeen {
   where: string;
   reason: string;
   passes: boolean;
+  /** Where it shows in the viewport (the entity's `ViewBox`), for the live view's zoom. */
+  box?: { x: number; y: number; width: number; height: number; view: ViewSize };
 }
+
+type ViewSize = { width: number; height: number };
 
 /**
  * The human-verification check that blocks this document, or null: widgets and frames first
@@ -75,6 +79,7 @@ function frameWall(shadowed: readonly Element[]): WallSeen | null {
       where: `a frame from ${cut(url.host + url.pathname, 80)}${inShadow(el)}`,
       reason: row.reason,
       passes: row.passes === true,
+      ...placed(el),
     };
   }
   return null;
@@ -96,6 +101,7 @@ function containerWall(shadowed: readonly Element[]): WallSeen | null {
         where: describe(el) + inShadow(el),
         reason: row.reason,
         passes: row.passes === true,
+        ...placed(el),
       };
     }
   }
@@ -128,6 +134,7 @@ function captchaImageWall(): WallSeen | null {
       where: `${describe(field)} beside ${describe(picture)}`,
       reason: CAPTCHA_IMAGE.reason,
       passes: false,
+      ...placed(picture, field),
     };
   }
   return null;
@@ -178,6 +185,26 @@ function pageWall(): WallSeen | null {
     where,
     reason: "a short page whose text asks to prove that you are a human",
     passes: false,
+  };
+}
+
+/** The box `els` take together in the viewport, cut to it; nothing when none of it shows. */
+function placed(...els: Element[]): Pick<WallSeen, "box"> {
+  const rects = els.map((el) => el.getBoundingClientRect());
+  const left = Math.max(0, Math.min(...rects.map((r) => r.left)));
+  const top = Math.max(0, Math.min(...rects.map((r) => r.top)));
+  const right = Math.min(innerWidth, Math.max(...rects.map((r) => r.right)));
+  const bottom = Math.min(innerHeight, Math.max(...rects.map((r) => r.bottom)));
+  if (right <= left || bottom <= top) return {};
+  const [x, y] = [Math.floor(left), Math.floor(top)];
+  return {
+    box: {
+      x,
+      y,
+      width: Math.ceil(right) - x,
+      height: Math.ceil(bottom) - y,
+      view: { width: innerWidth, height: innerHeight },
+    },
   };
 }
 
