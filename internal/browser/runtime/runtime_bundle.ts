@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c36c605b1251";
+export const RUNTIME_VERSION = "e00081b7470c";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4192,7 +4192,7 @@ export const RUNTIME_SOURCE = [
   "    return null;",
   "  }",
   "",
-  "  // observe/paint.ts",
+  "  // core/colour.ts",
   "  function rgba(c) {",
   "    const m = /rgba?\\(([\\d.]+),? ([\\d.]+),? ([\\d.]+)(?:[,/] ?([\\d.]+)(%?))?\\)/.exec(c);",
   "    if (!m) return null;",
@@ -4223,6 +4223,8 @@ export const RUNTIME_SOURCE = [
   "    }",
   "    return [255, 255, 255, 1];",
   "  }",
+  "",
+  "  // observe/paint.ts",
   "  function paintedBeside(el) {",
   "    let a = el;",
   "    for (let depth = 0; a && depth < 4; depth++, a = a.parentElement) {",
@@ -6165,7 +6167,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c36c605b1251", api);',
+  '    install("e00081b7470c", api);',
   "    activityTracker();",
   "  }",
   "})();",
