@@ -1,12 +1,13 @@
 /// <reference lib="dom" />
 /**
  * Colours as a person sees them: a computed CSS colour as numbers, the WCAG contrast of two, and
- * the colour painted under a point. Primitives: the view's hidden-text test reads them, and any
- * feature that needs to know what stands out.
+ * the colour painted under a point. The view's hidden-text test and the overlay's choice of label
+ * colours both read them, so "hard to see" means one thing.
  *
  * @module
  */
 import type { Rgba } from "../../shared/walk_types.ts";
+import { composedParent } from "./dom.ts";
 
 /** A CSS `rgb()`/`rgba()` colour as numbers; null for anything else. */
 export function rgba(c: string): Rgba | null {
@@ -47,4 +48,54 @@ export function paintedAt(x: number, y: number, self?: Element): Rgba | null {
     if (c && c[3] > 0.5) return c;
   }
   return [255, 255, 255, 1];
+}
+
+/**
+ * The colour painted behind a box (CSS px of the viewport) drawn over `el`'s part of the page,
+ * read from `el`'s ancestors rather than by hit testing (which costs milliseconds a point on a
+ * large page): the background of the nearest one that is opaque and holds the whole box; null
+ * when that is a picture (a background image), the page's own background at the top.
+ */
+export function backdropOf(
+  el: Element,
+  box: { x: number; y: number; w: number; h: number },
+): Rgba | null {
+  for (let p = composedParent(el); p; p = composedParent(p)) {
+    if (!(p instanceof Element)) continue; // a shadow root: on to its host
+    const c = paintOf(p, p === document.documentElement || p === document.body ? undefined : box);
+    if (c !== undefined) return c;
+  }
+  return [255, 255, 255, 1];
+}
+
+/**
+ * What `el` paints over all of `box` (its opaque background; null: a background image), or
+ * undefined when it is see-through or does not hold the whole box.
+ */
+export function paintOf(
+  el: Element,
+  box?: { x: number; y: number; w: number; h: number },
+): Rgba | null | undefined {
+  const s = getComputedStyle(el);
+  const c = rgba(s.backgroundColor);
+  if (s.backgroundImage === "none" && (c === null || c[3] <= 0.5)) return undefined;
+  if (box) {
+    const r = el.getBoundingClientRect();
+    const holds = r.left <= box.x && r.top <= box.y && r.right >= box.x + box.w &&
+      r.bottom >= box.y + box.h;
+    if (!holds) return undefined;
+  }
+  return s.backgroundImage !== "none" ? null : c;
+}
+
+/** The colour an element paints itself (its opaque background), else what shows behind it. */
+export function ownColourOf(
+  el: Element,
+  box: { x: number; y: number; w: number; h: number },
+): Rgba | null {
+  if (/^(img|video|canvas|svg|picture|iframe|object|embed)$/.test(el.localName)) return null;
+  const s = getComputedStyle(el);
+  if (s.backgroundImage !== "none") return null;
+  const c = rgba(s.backgroundColor);
+  return c && c[3] > 0.5 ? c : backdropOf(el, box);
 }
