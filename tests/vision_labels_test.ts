@@ -11,7 +11,7 @@ import {
 } from "../internal/browser/page/actions/overlay_place.ts";
 import { contrast } from "../internal/browser/page/core/colour.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
-import { medianColours } from "./support/colours.ts";
+import { medianColours } from "./support/pixels.ts";
 
 const LABEL = { w: 17, h: 15 };
 const VIEW = { w: 800, h: 600 };
