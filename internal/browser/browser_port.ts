@@ -4,6 +4,7 @@ import type {
   DownloadRecord,
   ElementIdentity,
   PageTool,
+  PictureGeometry,
   TabInfo,
   VerificationWall,
 } from "../entity/mod.ts";
@@ -146,6 +147,12 @@ export interface BrowserPort {
   scrollIntoView(id: number, smooth?: boolean): Promise<void>;
   focused(): Promise<FocusedInfo | undefined>;
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
+  /**
+   * Where the last picture of that kind a model or client saw shows the page (`view`: the
+   * numbered screenshot, or one taken `forModel`; `closer`: the last closer picture);
+   * `pictureToPage` (entity) maps a point in it back to the page. Undefined before one was taken.
+   */
+  pictureGeometry(kind: "view" | "closer"): PictureGeometry | undefined;
   /** Waits until the page settles; returns ms. */
   settle(signal?: AbortSignal): Promise<number>;
   /** Throws a `BrowserClosedError` once the browser or the current tab is gone. */

@@ -5,6 +5,7 @@ import type {
   DownloadRecord,
   ElementIdentity,
   PageTool,
+  PictureGeometry,
   VerificationWall,
 } from "../entity/mod.ts";
 import { type BrowserOptions, openBrowser } from "./launch/browser_launch.ts";
@@ -61,6 +62,8 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   #lastSeen: string | undefined;
   readonly #verbs: ElementVerbs;
   #hiddenText: readonly string[] = [];
+  /** Where the last pictures a model or client saw show the page, by kind. */
+  readonly #pictures = new Map<PictureGeometry["kind"], PictureGeometry>();
 
   private constructor(core: SessionCore) {
     this.#core = core;
@@ -126,6 +129,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       if (tools.length > 0) state.pageTools = tools;
       if (this.#core.tabs.pages.length > 1) state.tabs = await this.#core.tabs.list();
       this.#lastSeen = state.summary;
+      if (state.image?.geometry) this.#pictures.set("view", state.image.geometry);
       return state;
     });
   }
@@ -379,7 +383,18 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     this.#core.free();
     const hideText = [...options.hideText ?? [], ...this.#hiddenText];
-    return await takeScreenshot(this.#core.page, { ...options, hideText });
+    const shot = await takeScreenshot(this.#core.page, { ...options, hideText });
+    if (options.forModel) this.#pictures.set(shot.geometry.kind, shot.geometry);
+    return shot;
+  }
+
+  /**
+   * Where the last picture of that kind that a model or client saw shows the page: the view's
+   * (a `--vision` observation's, or a screenshot taken `forModel`) or the last closer picture's;
+   * `pictureToPage` maps a point in it to the page.
+   */
+  pictureGeometry(kind: PictureGeometry["kind"]): PictureGeometry | undefined {
+    return this.#pictures.get(kind);
   }
 
   /** Text every later screenshot paints over wherever a page shows it: secrets' values. */

@@ -6,7 +6,8 @@
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
  * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
- * that blocks the page), `page_tool.ts` (a tool the page declares), `tokens.ts`, `json_depth.ts`.
+ * that blocks the page), `page_tool.ts` (a tool the page declares), `picture.ts` (where a picture
+ * shows the page), `tokens.ts`, `json_depth.ts`.
  *
  * @module
  */
@@ -19,6 +20,14 @@ export { verificationJson } from "./verification.ts";
 export { type PageTool, pageToolLine } from "./page_tool.ts";
 export { estimateTokens, TokenScan, tokenScan } from "./tokens.ts";
 export { nestedDeeperThan } from "./json_depth.ts";
+export {
+  type PagePoint,
+  pageToPicture,
+  type PictureGeometry,
+  type PictureRegion,
+  pictureToPage,
+} from "./picture.ts";
+import type { PictureGeometry } from "./picture.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */
 export interface JsonSchema {
@@ -74,8 +83,8 @@ export interface ToolResult {
   stop?: Stop;
   /** Machine-readable details for clients that want them (the MCP server sends them along). */
   data?: Record<string, unknown>;
-  /** A picture the tool took, e.g. a screenshot. */
-  image?: { mimeType: string; base64: string };
+  /** A picture the tool took, e.g. a screenshot; with where it shows the page, when it does. */
+  image?: { mimeType: string; base64: string; geometry?: PictureGeometry };
 }
 
 /** One element of an observation, as rendered in the DOM summary. */
@@ -148,7 +157,7 @@ export interface BrowserState {
   /** The rendered DOM summary, as sent to the model. */
   summary: string;
   /** The labelled viewport screenshot (`--vision`), for models that accept images. */
-  image?: { mimeType: string; base64: string };
+  image?: { mimeType: string; base64: string; geometry?: PictureGeometry };
   /** The open tabs, when there is more than one. */
   tabs?: TabInfo[];
   /**

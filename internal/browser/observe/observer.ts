@@ -16,7 +16,7 @@ import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage } from "./page_scope.ts";
 import { readPages } from "./read_pages.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
-import { capturePage } from "../screenshots/screenshot.ts";
+import { capturePicture } from "../screenshots/screenshot.ts";
 import { DEFAULT_TOKEN_BUDGET } from "./token_budget.ts";
 import { divider, fitLines, type Ranked, rankOf } from "./line_ranks.ts";
 import { closingNotes } from "./view_notes.ts";
@@ -107,9 +107,11 @@ export class PageObserver {
     const state: BrowserState = { url: page.url(), title, lines, summary: renderSummary(lines) };
     if (o.overlay || o.vision) await this.#drawOverlay(walk, lines);
     if (o.vision) {
-      const base64 = await capturePage(page, { format: "jpeg", quality: 70 })
+      const shot = await capturePicture(page, { format: "jpeg", quality: 70 })
         .catch(unlessNavigating(undefined));
-      if (base64) state.image = { mimeType: "image/jpeg", base64 };
+      if (shot) {
+        state.image = { mimeType: "image/jpeg", base64: shot.base64, geometry: shot.geometry };
+      }
       if (!o.overlay) await this.#clearOverlay();
     }
     return state;

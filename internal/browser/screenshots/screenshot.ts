@@ -11,11 +11,12 @@
  */
 import type { CDPSession, Frame, Page } from "puppeteer-core";
 import { Buffer } from "node:buffer";
-import { BrowserError } from "../../entity/mod.ts";
+import { BrowserError, type PictureGeometry } from "../../entity/mod.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
 import { WAITS } from "../shared/budgets.ts";
+import { imageSize } from "./image_size.ts";
 
 /** Options of {@link takeScreenshot}. */
 export interface ScreenshotOptions {
@@ -34,13 +35,19 @@ export interface ScreenshotOptions {
   quality?: number;
   /** Also writes the image to this file. */
   path?: string;
+  /**
+   * A picture a model or client will point in: the session keeps its geometry for
+   * `pictureGeometry("view")`.
+   */
+  forModel?: boolean;
 }
 
-/** A screenshot: the image bytes, and base64 for protocols that carry text. */
+/** A screenshot: the image bytes, base64 for protocols that carry text, and what it shows. */
 export interface Screenshot {
   mimeType: string;
   bytes: Uint8Array;
   base64: string;
+  geometry: PictureGeometry;
 }
 
 /** What {@link capturePage} draws. */
@@ -87,14 +94,13 @@ export async function takeScreenshot(
   try {
     // Hiding must work in every frame or the picture is not taken: a secret must never show.
     await Promise.all(frames.map(hide));
-    const base64 = await capturePage(page, {
+    const { base64, geometry, bytes } = await capturePicture(page, {
       format,
       ...(format === "jpeg" ? { quality: options.quality ?? 75 } : {}),
       fullPage: options.fullPage ?? false,
     });
-    const bytes = new Uint8Array(Buffer.from(base64, "base64"));
     if (options.path) await Deno.writeFile(options.path, bytes);
-    return { mimeType: `image/${format}`, bytes, base64 };
+    return { mimeType: `image/${format}`, bytes, base64, geometry };
   } catch (cause) {
     if (cause instanceof BrowserError) throw cause;
     const why = cause instanceof Error ? cause.message.split("\n")[0] : String(cause);
@@ -119,15 +125,19 @@ export async function capturePage(
   options: CaptureOptions,
   limitMs = WAITS.screenshot.ms,
 ): Promise<string> {
-  const params = {
-    format: options.format,
-    ...(options.format === "jpeg" && options.quality !== undefined
-      ? { quality: Math.round(options.quality) }
-      : {}),
-    fromSurface: true,
-    optimizeForSpeed: false,
-    captureBeyondViewport: options.fullPage ?? false,
-  };
+  return (await capturePicture(page, options, limitMs)).base64;
+}
+
+/**
+ * {@link capturePage}, with the picture's bytes and geometry: the part of the viewport it shows
+ * and its scale, from the page's layout metrics read on the same session just before and the
+ * image's own size.
+ */
+export async function capturePicture(
+  page: Page,
+  options: CaptureOptions,
+  limitMs = WAITS.screenshot.ms,
+): Promise<{ base64: string; bytes: Uint8Array; geometry: PictureGeometry }> {
   const deadline = Date.now() + limitMs;
   const late = () =>
     new BrowserError(
@@ -136,6 +146,14 @@ export async function capturePage(
   let session: CDPSession | undefined;
   try {
     session = await withDeadline(page.createCDPSession(), limitMs);
+    const metrics = await withDeadline(session.send("Page.getLayoutMetrics"), limitMs);
+    const { region, scroll, params } = captureParams(metrics, options);
+    const picture = (base64: string) => {
+      const bytes = new Uint8Array(Buffer.from(base64, "base64"));
+      const size = imageSize(bytes) ?? { width: region.width, height: region.height };
+      const scale = region.width > 0 ? size.width / region.width : 1;
+      return { base64, bytes, geometry: { kind: "view" as const, region, scale, scroll, ...size } };
+    };
     for (let restarts = 0;; restarts++) {
       const moved = restarts < RESTARTS ? documentChange(page) : undefined;
       try {
@@ -143,7 +161,7 @@ export async function capturePage(
           Promise.race([session.send("Page.captureScreenshot", params), moved?.changed]),
           deadline - Date.now(),
         );
-        if (answer) return answer.data;
+        if (answer) return picture(answer.data);
       } catch (error) {
         // Anything else (the time that ran out too) ends the capture below.
         if (!NO_DOCUMENT.test(error instanceof Error ? error.message : String(error))) throw error;
@@ -160,6 +178,43 @@ export async function capturePage(
     // Ends a capture left waiting, too: its answer can no longer come.
     await session?.detach().catch(() => {/* the page closed */});
   }
+}
+
+/**
+ * What a capture asks Chromium for, and what the picture will show: the viewport or the whole
+ * page, from the page's layout metrics.
+ */
+function captureParams(
+  metrics: { cssVisualViewport: LayoutViewport; cssContentSize: { width: number; height: number } },
+  options: CaptureOptions,
+) {
+  const view = metrics.cssVisualViewport;
+  const scroll = { x: view.pageX, y: view.pageY };
+  const region = options.fullPage
+    ? { x: -scroll.x, y: -scroll.y, ...contentSize(metrics.cssContentSize) }
+    : { x: 0, y: 0, width: view.clientWidth, height: view.clientHeight };
+  const params = {
+    format: options.format,
+    ...(options.format === "jpeg" && options.quality !== undefined
+      ? { quality: Math.round(options.quality) }
+      : {}),
+    fromSurface: true,
+    optimizeForSpeed: false,
+    captureBeyondViewport: options.fullPage ?? false,
+  };
+  return { region, scroll, params };
+}
+
+/** The part of the layout metrics a capture reads of a viewport. */
+interface LayoutViewport {
+  pageX: number;
+  pageY: number;
+  clientWidth: number;
+  clientHeight: number;
+}
+
+function contentSize(size: { width: number; height: number }): { width: number; height: number } {
+  return { width: Math.ceil(size.width), height: Math.ceil(size.height) };
 }
 
 /** Resolves (with nothing) once the page's main frame shows another document or address. */
