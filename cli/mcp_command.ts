@@ -55,8 +55,15 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
             (modules) =>
               withLiveView(config, modules, (live) =>
                 withSignals(async (signal) => {
+                  // --vision serves the tools that work from pictures; the observations
+                  // themselves take none (no MCP answer carries the view's picture).
+                  const { observe } = config.browser;
+                  const browsing = {
+                    ...config,
+                    browser: { ...config.browser, observe: { ...observe, vision: false } },
+                  };
                   const startMcpBrowser = async () => {
-                    const browser = await startBrowser(config, lock?.dir, modules);
+                    const browser = await startBrowser(browsing, lock?.dir, modules);
                     live?.addBrowser(browser);
                     return browser;
                   };
@@ -67,6 +74,7 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
                     signal,
                     confirmAll: config.run.yes,
                     tools: modules.tools({ mcp: true }),
+                    vision: observe.vision,
                   });
                   return EXIT.ok;
                 })),

@@ -14,7 +14,7 @@ import { startFixtureServer } from "./support/fixture_server.ts";
 import { medianColours } from "./support/pixels.ts";
 
 const LABEL = { w: 17, h: 15 };
-const VIEW = { w: 800, h: 600 };
+const VIEW = { x: 0, y: 0, w: 800, h: 600 };
 
 /** Squares of `size` px in `rows` × `cols`, `gap` px apart, from (x, y); numbered from `first`. */
 function grid(
@@ -84,7 +84,7 @@ Deno.test("placeLabels() puts a large element's number inside its corner only wh
 Deno.test("placeLabels() with no free space covers other elements before its own", () => {
   // A 16 px box walled in on every side by others, in a view that leaves no room for a strip.
   const cells = grid({ x: 0, y: 0 }, 3, 3, 16, 2);
-  const placed = placeLabels(cells, { w: 52, h: 52 });
+  const placed = placeLabels(cells, { x: 0, y: 0, w: 52, h: 52 });
   const middle = placed.find((p) => p.id === 5)!;
   assert.equal(middle.how, "over");
   assert.ok(!overlaps(middle.box, cells[4]!.box), JSON.stringify(middle));

@@ -14,6 +14,7 @@ import type { ActOptions } from "./actions/action_runner.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
 import type { HistoryAction, WaitOptions } from "./actions/page_controls.ts";
 import type { Screenshot, ScreenshotOptions } from "./screenshots/screenshot.ts";
+import type { CloserTarget } from "./screenshots/closer_picture.ts";
 import type { FocusedInfo } from "./runtime/page_runtime.ts";
 import type { PromptAnswer } from "./dialogs/dialog_answers.ts";
 import type { ClickOptions, DragOptions, TypeOptions } from "./actions/element_verbs.ts";
@@ -21,6 +22,7 @@ import type { ClickOptions, DragOptions, TypeOptions } from "./actions/element_v
 export type {
   ActOptions,
   ClickOptions,
+  CloserTarget,
   DragOptions,
   FindResult,
   FocusedInfo,
@@ -147,6 +149,11 @@ export interface BrowserPort {
   scrollIntoView(id: number, smooth?: boolean): Promise<void>;
   focused(): Promise<FocusedInfo | undefined>;
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
+  /**
+   * A closer picture of element `id`, or of a region in pixels of the last picture of the view,
+   * larger, with the numbers drawn as in the view.
+   */
+  closerPicture(target: CloserTarget): Promise<Screenshot>;
   /**
    * Where the last picture of that kind a model or client saw shows the page (`view`: the
    * numbered screenshot, or one taken `forModel`; `closer`: the last closer picture);

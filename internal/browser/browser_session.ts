@@ -34,7 +34,9 @@ import {
   type Screenshot,
   type ScreenshotOptions,
   takeScreenshot,
+  viewportNow,
 } from "./screenshots/screenshot.ts";
+import { type CloserTarget, takeCloserPicture } from "./screenshots/closer_picture.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
 import { elementIdentities } from "./observe/identities.ts";
 import { findWall } from "./verification/wall_check.ts";
@@ -385,6 +387,27 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
     const hideText = [...options.hideText ?? [], ...this.#hiddenText];
     const shot = await takeScreenshot(this.#core.page, { ...options, hideText });
     if (options.forModel) this.#pictures.set(shot.geometry.kind, shot.geometry);
+    return shot;
+  }
+
+  /**
+   * A closer picture of element `id` (brought into view first when it is not), or of a region
+   * in pixels of the last picture of the view, with the last observation's numbers drawn (see
+   * {@link takeCloserPicture}); its geometry becomes `pictureGeometry("closer")`.
+   */
+  async closerPicture(target: CloserTarget): Promise<Screenshot> {
+    this.#core.free();
+    const page = this.#core.page;
+    const shot = await takeCloserPicture({
+      page,
+      element: (id) => this.#core.element(id),
+      centre: (el) => centre(el, false),
+      viewport: () => viewportNow(page),
+      view: this.#pictures.get("view"),
+      labels: this.#core.observer.labels,
+      hideText: this.#hiddenText,
+    }, target);
+    this.#pictures.set("closer", shot.geometry);
     return shot;
   }
 

@@ -50,6 +50,7 @@ export type {
   ActOptions,
   BrowserPort,
   ClickOptions,
+  CloserTarget,
   DragOptions,
   FindResult,
   FocusedInfo,

@@ -69,6 +69,7 @@ export const FORWARDED = [
   "scrollIntoView",
   "focused",
   "screenshot",
+  "closerPicture",
   "settle",
   "pageTools",
   "callPageTool",

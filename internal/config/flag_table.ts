@@ -180,7 +180,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   {
     name: "vision",
     about:
-      "also send the model a screenshot with the numbers, and tools' pictures (models that accept images)",
+      "also send the model a screenshot with the numbers and tools' pictures, and offer zoom (models that accept images)",
     envHelp: "BROWSER_AGENT_VISION=on",
   },
   {

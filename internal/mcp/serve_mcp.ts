@@ -6,6 +6,7 @@ import { type Tool, ToolRegistry } from "../tools/mod.ts";
 import { GuardedStdioTransport } from "./guarded_stdio.ts";
 import { type Answer, SafetyGate } from "./safety_gate.ts";
 import { mcpTools } from "./tools/page_tools.ts";
+import { mcpVisionTools } from "./tools/vision_tools.ts";
 import { toMcpTool } from "./tool_results.ts";
 import { type McpBrowser, ToolCalls } from "./tool_calls.ts";
 
@@ -28,6 +29,11 @@ export interface McpOptions {
   confirmAll?: boolean;
   /** Tools served after the `browser_*` ones (the enabled modules'). */
   tools?: readonly Tool[];
+  /**
+   * The client asked for vision (`mcp --vision`, as Playwright MCP's `--caps vision`): the tools
+   * that work from pictures are served too.
+   */
+  vision?: boolean;
 }
 
 const INSTRUCTIONS =
@@ -52,7 +58,11 @@ const CLOSE_GRACE_MS = 5000;
  */
 export async function serveMcp(options: McpOptions): Promise<void> {
   const { log } = options;
-  const registry = new ToolRegistry([...mcpTools, ...options.tools ?? []]);
+  const registry = new ToolRegistry([
+    ...mcpTools,
+    ...options.vision ? mcpVisionTools : [],
+    ...options.tools ?? [],
+  ]);
   const server = new Server(
     { name: "browser-agent", version: options.version },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },

@@ -11,7 +11,7 @@
  */
 import type { CDPSession, Frame, Page } from "puppeteer-core";
 import { Buffer } from "node:buffer";
-import { BrowserError, type PictureGeometry } from "../../entity/mod.ts";
+import { BrowserError, type PictureGeometry, type PictureRegion } from "../../entity/mod.ts";
 import { inRealm } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { DeadlineError, pause, withDeadline } from "../shared/deadline.ts";
@@ -35,11 +35,18 @@ export interface ScreenshotOptions {
   quality?: number;
   /** Also writes the image to this file. */
   path?: string;
+  /** Only this part of the viewport, {@link Clip}'s times larger (a closer picture). */
+  clip?: Clip;
   /**
    * A picture a model or client will point in: the session keeps its geometry for
    * `pictureGeometry("view")`.
    */
   forModel?: boolean;
+}
+
+/** A part of the viewport (CSS pixels) to picture, `zoom` times larger than the page shows it. */
+export interface Clip extends PictureRegion {
+  zoom: number;
 }
 
 /** A screenshot: the image bytes, base64 for protocols that carry text, and what it shows. */
@@ -57,6 +64,8 @@ export interface CaptureOptions {
   quality?: number;
   /** The whole page instead of the viewport. */
   fullPage?: boolean;
+  /** Only this part of the viewport, larger. */
+  clip?: Clip;
 }
 
 /**
@@ -98,6 +107,7 @@ export async function takeScreenshot(
       format,
       ...(format === "jpeg" ? { quality: options.quality ?? 75 } : {}),
       fullPage: options.fullPage ?? false,
+      ...(options.clip ? { clip: options.clip } : {}),
     });
     if (options.path) await Deno.writeFile(options.path, bytes);
     return { mimeType: `image/${format}`, bytes, base64, geometry };
@@ -131,7 +141,8 @@ export async function capturePage(
 /**
  * {@link capturePage}, with the picture's bytes and geometry: the part of the viewport it shows
  * and its scale, from the page's layout metrics read on the same session just before and the
- * image's own size.
+ * image's own size. A clip's zoom renders the page at that many times its device scale for the
+ * capture ({@link rescale}), so a closer picture is sharp.
  */
 export async function capturePicture(
   page: Page,
@@ -144,15 +155,23 @@ export async function capturePicture(
       `Cannot take a screenshot: the page drew nothing within ${limitMs / 1000} s; try again`,
     );
   let session: CDPSession | undefined;
+  let zoomed = false;
   try {
     session = await withDeadline(page.createCDPSession(), limitMs);
     const metrics = await withDeadline(session.send("Page.getLayoutMetrics"), limitMs);
-    const { region, scroll, params } = captureParams(metrics, options);
+    const { region, scroll, dpr, params } = captureParams(metrics, options);
+    const clip = options.clip;
+    if (clip && clip.zoom !== 1) {
+      zoomed = true;
+      await rescale(session, dpr * clip.zoom, deadline);
+    }
     const picture = (base64: string) => {
       const bytes = new Uint8Array(Buffer.from(base64, "base64"));
-      const size = imageSize(bytes) ?? { width: region.width, height: region.height };
+      const size = imageSize(bytes) ??
+        { width: region.width * (clip?.zoom ?? 1), height: region.height * (clip?.zoom ?? 1) };
       const scale = region.width > 0 ? size.width / region.width : 1;
-      return { base64, bytes, geometry: { kind: "view" as const, region, scale, scroll, ...size } };
+      const kind = clip ? "closer" as const : "view" as const;
+      return { base64, bytes, geometry: { kind, region, scale, scroll, ...size } };
     };
     for (let restarts = 0;; restarts++) {
       const moved = restarts < RESTARTS ? documentChange(page) : undefined;
@@ -175,22 +194,36 @@ export async function capturePicture(
     if (error instanceof DeadlineError) throw late();
     throw error;
   } finally {
-    // Ends a capture left waiting, too: its answer can no longer come.
+    // Ends a capture left waiting, too: its answer can no longer come. The page's own device
+    // scale (another session's) holds again once this one's is cleared.
+    if (zoomed) {
+      await session?.send("Emulation.clearDeviceMetricsOverride").catch(() => {/* closed */});
+    }
     await session?.detach().catch(() => {/* the page closed */});
   }
 }
 
 /**
- * What a capture asks Chromium for, and what the picture will show: the viewport or the whole
- * page, from the page's layout metrics.
+ * What a capture asks Chromium for, and what the picture will show: the viewport, the whole
+ * page, or a clip of the viewport (in the document's coordinates for Chromium), from the page's
+ * layout metrics.
  */
 function captureParams(
-  metrics: { cssVisualViewport: LayoutViewport; cssContentSize: { width: number; height: number } },
+  metrics: {
+    cssVisualViewport: LayoutViewport;
+    visualViewport: LayoutViewport;
+    cssContentSize: { width: number; height: number };
+  },
   options: CaptureOptions,
 ) {
   const view = metrics.cssVisualViewport;
+  // The deprecated viewport is in device pixels: their ratio is the device's pixel ratio.
+  const dpr = metrics.visualViewport.clientWidth / (view.clientWidth || 1) || 1;
   const scroll = { x: view.pageX, y: view.pageY };
-  const region = options.fullPage
+  const clip = options.clip;
+  const region = clip
+    ? { x: clip.x, y: clip.y, width: clip.width, height: clip.height }
+    : options.fullPage
     ? { x: -scroll.x, y: -scroll.y, ...contentSize(metrics.cssContentSize) }
     : { x: 0, y: 0, width: view.clientWidth, height: view.clientHeight };
   const params = {
@@ -201,8 +234,10 @@ function captureParams(
     fromSurface: true,
     optimizeForSpeed: false,
     captureBeyondViewport: options.fullPage ?? false,
+    // The zoom is the device scale the page is rendered at, not an enlargement after.
+    ...(clip ? { clip: { ...region, x: clip.x + scroll.x, y: clip.y + scroll.y, scale: 1 } } : {}),
   };
-  return { region, scroll, params };
+  return { region, scroll, dpr, params };
 }
 
 /** The part of the layout metrics a capture reads of a viewport. */
@@ -211,6 +246,23 @@ interface LayoutViewport {
   pageY: number;
   clientWidth: number;
   clientHeight: number;
+}
+
+/**
+ * Renders the page at `scale` device pixels per CSS pixel, its size kept (width and height 0),
+ * for a closer picture: text and edges are drawn at that resolution, not enlarged after. Pages
+ * see `devicePixelRatio` change until the capture's session clears it.
+ */
+async function rescale(session: CDPSession, scale: number, deadline: number): Promise<void> {
+  await withDeadline(
+    session.send("Emulation.setDeviceMetricsOverride", {
+      width: 0,
+      height: 0,
+      deviceScaleFactor: scale,
+      mobile: false,
+    }),
+    deadline - Date.now(),
+  );
 }
 
 function contentSize(size: { width: number; height: number }): { width: number; height: number } {
@@ -225,4 +277,20 @@ function documentChange(page: Page): { changed: Promise<undefined>; stop: () => 
   };
   page.on("framenavigated", onNavigated);
   return { changed: promise, stop: () => page.off("framenavigated", onNavigated) };
+}
+
+/** The viewport's size and scroll now, in CSS pixels, from the page's layout metrics. */
+export async function viewportNow(
+  page: Page,
+): Promise<{ width: number; height: number; scroll: { x: number; y: number } }> {
+  const session = await page.createCDPSession();
+  try {
+    const { cssVisualViewport: v } = await withDeadline(
+      session.send("Page.getLayoutMetrics"),
+      WAITS.screenshot.ms,
+    );
+    return { width: v.clientWidth, height: v.clientHeight, scroll: { x: v.pageX, y: v.pageY } };
+  } finally {
+    await session.detach().catch(() => {/* the page closed */});
+  }
 }

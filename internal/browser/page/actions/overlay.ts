@@ -53,7 +53,8 @@ export interface DrawnLabel {
 export interface OverlayLayout {
   /** How much larger the picture it was drawn for shows the page (labels are that much smaller). */
   scale: number;
-  view: { w: number; h: number };
+  /** Where labels may go: the viewport, or the part of it a closer picture shows. */
+  view: Rect;
   targets: { id: number; box: Rect }[];
   labels: DrawnLabel[];
 }
@@ -64,17 +65,21 @@ const layouts = new WeakMap<Element, OverlayLayout>();
 /**
  * Draws outlines and numbers for the given (local ID, run-wide ID) pairs, replacing old ones;
  * returns how many. With `scale` (a closer picture that shows the page that much larger), labels
- * and outlines are drawn that much smaller, so that they look as usual in the picture.
+ * and outlines are drawn smaller, so that they look about as usual in the picture, and only
+ * inside `view`, the part of the viewport the picture shows.
  *
  * The page is only read until the layer is added: labels are measured with a canvas, and what
  * shows under them is asked before the layer is there (hit tests through a drawn layer cost a
  * hundred times more).
  */
-export function drawOverlay(pairs: [number, number][], options: { scale?: number } = {}): number {
+export function drawOverlay(
+  pairs: [number, number][],
+  options: { scale?: number; view?: Rect } = {},
+): number {
   const state = docState();
   state.overlay?.remove();
   const scale = options.scale && options.scale > 0 ? options.scale : 1;
-  const view = { w: innerWidth, h: innerHeight };
+  const view = within({ x: 0, y: 0, w: innerWidth, h: innerHeight }, options.view);
   const shown = onScreen(pairs, view);
   const font = labelFont(scale);
   const targets: LabelTarget[] = shown.map(({ id, box }) => ({
@@ -83,7 +88,7 @@ export function drawOverlay(pairs: [number, number][], options: { scale?: number
     label: font.size(String(id)),
   }));
   const text = textNear(shown.map((t) => t.el), view);
-  const placed = placeLabels(targets, view, { ring: RING / scale, text });
+  const placed = placeLabels(targets, view, { ring: font.ring, text });
   const hitUntil = performance.now() + HIT_TESTS_MS;
   const labels: DrawnLabel[] = placed.map((p, i) => {
     const { el, box } = shown[i]!;
@@ -101,12 +106,12 @@ export function drawOverlay(pairs: [number, number][], options: { scale?: number
     const fill = css(l.fill);
     const ring = document.createElement("div");
     ring.style.cssText = `position:absolute;left:${box.x}px;top:${box.y}px;width:${box.w}px;` +
-      `height:${box.h}px;outline:${RING / scale}px solid ${fill};box-sizing:border-box;`;
+      `height:${box.h}px;outline:${font.ring}px solid ${fill};box-sizing:border-box;`;
     root.prepend(ring);
     const tag = document.createElement("div");
     tag.textContent = String(l.id);
     tag.style.cssText = `${font.css}left:${l.box.x}px;top:${l.box.y}px;width:${l.box.w}px;` +
-      `height:${l.box.h}px;background:${fill};color:${css(l.ink)};border-color:${css(l.ink)};`;
+      `height:${l.box.h}px;background:${fill};color:${css(l.ink)};${font.edge(css(l.ink))}`;
     root.append(tag);
   }
   document.documentElement.append(host);
@@ -116,26 +121,44 @@ export function drawOverlay(pairs: [number, number][], options: { scale?: number
 }
 
 /**
- * The labels' font at `scale`: the style of a label, and the size a number's label takes,
- * measured with a canvas (no layout of the page).
+ * The labels' look at `scale`: the style of a label, the outline's width and the size a number's
+ * label takes, measured with a canvas (no layout of the page). A closer picture renders the page
+ * at its scale, so a label `scale` times smaller looks as usual in it.
  */
-function labelFont(scale: number): { css: string; size(text: string): { w: number; h: number } } {
-  const px = 11 / scale, line = 13 / scale, pad = 2 / scale, border = 1 / scale;
+function labelFont(scale: number): {
+  css: string;
+  /** The ring round a label, in the digits' colour. */
+  edge(ink: string): string;
+  ring: number;
+  size(text: string): { w: number; h: number };
+} {
+  const px = 11 / scale, pad = 3 / scale, h = 15 / scale;
   const family = "Arial,Helvetica,sans-serif";
   const g = document.createElement("canvas").getContext("2d");
   if (g) g.font = `bold ${px}px ${family}`;
   return {
-    css: `position:absolute;box-sizing:border-box;font:bold ${px}px/${line}px ${family};` +
-      `padding:0 ${pad}px;border:${border}px solid;border-radius:${pad}px;white-space:nowrap;` +
-      "text-align:center;overflow:hidden;",
+    // No padding or border: at a fraction of a pixel those shrink the box as the page draws it;
+    // the ring round the label is a shadow, which takes no room.
+    css: `position:absolute;box-sizing:border-box;font:bold ${px}px/${h}px ${family};` +
+      `border-radius:${2 / scale}px;white-space:nowrap;text-align:center;`,
+    edge: (ink) => `box-shadow:0 0 0 ${1 / scale}px ${ink};`,
+    ring: RING / scale,
+    // Whole pixels of the picture, as the page is drawn.
     size: (text) => ({
-      w: Math.ceil(
-        ((g?.measureText(text).width ?? text.length * px * 0.6) + 2 * (pad + border)) *
-          scale,
-      ) / scale,
-      h: line + 2 * border,
+      w: Math.ceil(((g?.measureText(text).width ?? text.length * px * 0.6) + 2 * pad) * scale) /
+        scale,
+      h,
     }),
   };
+}
+
+/** `view` cut to `part`, when there is one. */
+function within(view: Rect, part: Rect | undefined): Rect {
+  if (!part) return view;
+  const x = Math.max(view.x, part.x), y = Math.max(view.y, part.y);
+  const w = Math.min(view.x + view.w, part.x + part.w) - x;
+  const h = Math.min(view.y + view.h, part.y + part.h) - y;
+  return w > 0 && h > 0 ? { x, y, w, h } : view;
 }
 
 /** Removes the overlay, if any. */
@@ -158,7 +181,7 @@ const TEXT_NODES = 40;
  * The boxes of the words near the elements (in their parents and grandparents, two levels down):
  * what names a check box or a swatch, which a label beside it should not hide.
  */
-function textNear(els: readonly Element[], view: { w: number; h: number }): Rect[] {
+function textNear(els: readonly Element[], view: Rect): Rect[] {
   const seen = new Set<Element>();
   const out: Rect[] = [];
   const range = document.createRange();
@@ -166,7 +189,10 @@ function textNear(els: readonly Element[], view: { w: number; h: number }): Rect
     if (!n.nodeValue?.trim()) return;
     range.selectNodeContents(n);
     for (const r of range.getClientRects()) {
-      if (r.width > 0 && r.bottom > 0 && r.top < view.h && r.right > 0 && r.left < view.w) {
+      if (
+        r.width > 0 && r.bottom > view.y && r.top < view.y + view.h && r.right > view.x &&
+        r.left < view.x + view.w
+      ) {
         out.push({ x: r.left, y: r.top, w: r.width, h: r.height });
       }
     }
@@ -191,10 +217,10 @@ function textNear(els: readonly Element[], view: { w: number; h: number }): Rect
   return out;
 }
 
-/** The listed elements that show in the viewport, with their boxes, in the order given. */
+/** The listed elements that show in `view`, with their boxes, in the order given. */
 function onScreen(
   pairs: [number, number][],
-  view: { w: number; h: number },
+  view: Rect,
 ): { id: number; el: Element; box: Rect }[] {
   const state = docState();
   const out: { id: number; el: Element; box: Rect }[] = [];
@@ -202,8 +228,8 @@ function onScreen(
     const el = state.els.get(lid)?.deref();
     if (!el || !el.isConnected) continue;
     const r = el.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > view.h) continue;
-    if (r.right < 0 || r.left > view.w) continue;
+    if (r.width === 0 || r.height === 0 || r.bottom < view.y || r.top > view.y + view.h) continue;
+    if (r.right < view.x || r.left > view.x + view.w) continue;
     out.push({ id, el, box: { x: r.left, y: r.top, w: r.width, h: r.height } });
   }
   return out;

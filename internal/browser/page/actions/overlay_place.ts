@@ -78,19 +78,20 @@ type Free = (r: Rect, skip?: { wall?: number; labels?: Set<number>; text?: true 
 const LARGE = 3;
 
 /**
- * Places one label per target inside a `view` of that size. Targets are taken in the order given
+ * Places one label per target inside `view` (the viewport, or the part a closer picture shows). Targets are taken in the order given
  * (reading order: the view's numbers), each avoiding every target and the labels placed so far,
  * and where it can the `text` boxes; `ring` is the outline's width round each target.
  *
  * @example
  * ```ts
- * placeLabels([{ id: 1, box: { x: 10, y: 40, w: 16, h: 16 }, label: { w: 12, h: 14 } }], { w: 800, h: 600 });
+ * const view = { x: 0, y: 0, w: 800, h: 600 };
+ * placeLabels([{ id: 1, box: { x: 10, y: 40, w: 16, h: 16 }, label: { w: 12, h: 14 } }], view);
  * // [{ id: 1, box: { x: 8, y: 24, w: 12, h: 14 }, how: "beside" }]
  * ```
  */
 export function placeLabels(
   targets: readonly LabelTarget[],
-  view: { w: number; h: number },
+  view: Rect,
   options: { ring?: number; text?: readonly Rect[] } = {},
 ): PlacedLabel[] {
   const ring = options.ring ?? RING;
@@ -187,7 +188,7 @@ function rowOf(t: LabelTarget, targets: readonly LabelTarget[], ring: number): L
 function rowStrip(
   run: readonly LabelTarget[],
   free: Free,
-  view: { w: number; h: number },
+  view: Rect,
   ring: number,
 ): Rect[] | undefined {
   const own = new Set(run.map((m) => m.id));
@@ -208,10 +209,10 @@ function rowStrip(
     return boxes;
   };
   const fits = (x: number) => free({ x, y, w: width, h }, { labels: own });
-  for (let x = right; x <= right + reach && x + width <= view.w; x += 1) {
+  for (let x = right; x <= right + reach && x + width <= view.x + view.w; x += 1) {
     if (fits(x)) return lay(x);
   }
-  for (let x = leftEdge - width; x >= leftEdge - width - reach && x >= 0; x -= 1) {
+  for (let x = leftEdge - width; x >= leftEdge - width - reach && x >= view.x; x -= 1) {
     if (fits(x)) return lay(x);
   }
   return undefined;
@@ -225,7 +226,7 @@ function leastCovering(
   t: LabelTarget,
   targets: readonly LabelTarget[],
   placed: Map<number, PlacedLabel>,
-  view: { w: number; h: number },
+  view: Rect,
   ring: number,
 ): Rect {
   const b = grow(t.box, ring);
@@ -245,11 +246,11 @@ function leastCovering(
 }
 
 /** `r` moved inside the view (as far as it fits). */
-function clampTo(r: Rect, view: { w: number; h: number }): Rect {
+function clampTo(r: Rect, view: Rect): Rect {
   return {
     ...r,
-    x: Math.max(0, Math.min(r.x, view.w - r.w)),
-    y: Math.max(0, Math.min(r.y, view.h - r.h)),
+    x: Math.max(view.x, Math.min(r.x, view.x + view.w - r.w)),
+    y: Math.max(view.y, Math.min(r.y, view.y + view.h - r.h)),
   };
 }
 
@@ -270,6 +271,7 @@ export function area(a: Rect, b: Rect): number {
   return w > 0 && h > 0 ? w * h : 0;
 }
 
-function inside(r: Rect, view: { w: number; h: number }): boolean {
-  return r.x >= 0 && r.y >= 0 && r.x + r.w <= view.w && r.y + r.h <= view.h;
+function inside(r: Rect, view: Rect): boolean {
+  return r.x >= view.x && r.y >= view.y && r.x + r.w <= view.x + view.w &&
+    r.y + r.h <= view.y + view.h;
 }
