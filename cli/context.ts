@@ -10,7 +10,7 @@ import { type Config, outputMask } from "../internal/config/mod.ts";
 import { ModelClient } from "../internal/llm/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
 import type { ModuleHost } from "../internal/modules/mod.ts";
-import { coreTools, ToolRegistry } from "../internal/tools/mod.ts";
+import { coreTools, ToolRegistry, visionTools } from "../internal/tools/mod.ts";
 import type { PreflightPlan } from "./preflight.ts";
 import { Speaker } from "./speak.ts";
 import { log, stderr, stdout } from "./process_io.ts";
@@ -130,7 +130,12 @@ export function context(
     prepareBrowser: (browser) => prepareBrowser(config, browser, modules),
     model,
     preloadModel: () => model.preload(),
-    registry: new ToolRegistry([...coreTools, ...modules?.tools({ mcp: false }) ?? []]),
+    registry: new ToolRegistry([
+      ...coreTools,
+      // Only a model that sees pictures gets the tools that need them.
+      ...config.browser.observe.vision ? visionTools : [],
+      ...modules?.tools({ mcp: false }) ?? [],
+    ]),
     modules: (modules?.modules ?? []).map(({ name, spec, tools }) => ({
       name,
       module: spec,

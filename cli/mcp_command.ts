@@ -56,12 +56,15 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
             (modules) =>
               withLiveView(config, modules, (live) =>
                 withSignals(async (signal) => {
-                  // --vision serves the point tools; the pictures are the client's to ask for
-                  // (browser_screenshot), not taken at every look.
-                  const observe = { ...config.browser.observe, vision: false };
-                  const own = { ...config, browser: { ...config.browser, observe } };
+                  // --vision serves the tools that work from pictures; the observations
+                  // themselves take none (no MCP answer carries the view's picture).
+                  const { observe } = config.browser;
+                  const browsing = {
+                    ...config,
+                    browser: { ...config.browser, observe: { ...observe, vision: false } },
+                  };
                   const startMcpBrowser = async () => {
-                    const browser = await startBrowser(own, lock?.dir, modules);
+                    const browser = await startBrowser(browsing, lock?.dir, modules);
                     live?.addBrowser(browser);
                     return browser;
                   };
@@ -72,7 +75,7 @@ export async function mcpCommand(argv: string[], version: string): Promise<numbe
                     signal,
                     confirmAll: config.run.yes,
                     tools: modules.tools({ mcp: true }),
-                    vision: config.browser.observe.vision,
+                    vision: observe.vision,
                     mask: (text) => mask.text(text),
                   });
                   return EXIT.ok;

@@ -7,7 +7,7 @@
 import { fileURLToPath } from "node:url";
 import type { Config } from "../internal/config/mod.ts";
 import { ModuleHost } from "../internal/modules/mod.ts";
-import { coreTools } from "../internal/tools/mod.ts";
+import { coreTools, visionTools } from "../internal/tools/mod.ts";
 import { log } from "./process_io.ts";
 
 /** The project's `modules/` folder, where bare module names are looked up. */
@@ -41,6 +41,7 @@ export async function withModules<T>(
 
 /** The names of the core's and the MCP server's own tools. */
 async function reservedNames(): Promise<string[]> {
-  const { mcpTools } = await import("../internal/mcp/mod.ts");
-  return [...new Set([...coreTools, ...mcpTools].map((t) => t.name))];
+  const { mcpTools, mcpVisionTools } = await import("../internal/mcp/mod.ts");
+  const all = [...coreTools, ...visionTools, ...mcpTools, ...mcpVisionTools];
+  return [...new Set(all.map((t) => t.name))];
 }

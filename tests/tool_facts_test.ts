@@ -16,8 +16,9 @@ import {
   type ToolContext,
   type ToolFacts,
   ToolRegistry,
+  visionTools,
 } from "../internal/tools/mod.ts";
-import { mcpTools } from "../internal/mcp/mod.ts";
+import { mcpTools, mcpVisionTools } from "../internal/mcp/mod.ts";
 import { moduleTools } from "../internal/modules/mod.ts";
 import { guardVerification } from "../internal/mcp/verification_gate.ts";
 import { doneObjection } from "../internal/agent/evidence.ts";
@@ -59,7 +60,9 @@ Deno.test("every tool declares its facts: the core's, MCP's and modules' tools h
   );
   const all = [
     ...coreTools,
+    ...visionTools,
     ...mcpTools,
+    ...mcpVisionTools,
     ...modules.flatMap((m) => [
       ...moduleTools(m, { mcp: false }),
       ...moduleTools(m, { mcp: true }),

@@ -8,14 +8,14 @@ import {
   type ToolSpec,
 } from "../entity/mod.ts";
 import { boundedUserMessage, estimateTokens, type ModelReply, systemPrompt } from "../llm/mod.ts";
-import { agreeingResult, describeTarget, renderWall } from "../tools/mod.ts";
+import { agreeingResult, describeTarget, renderWall, zoom } from "../tools/mod.ts";
 import { Budget } from "./budget.ts";
 import { fingerprint, LoopGuard } from "./loop_guard.ts";
 import { type RunOptions, type RunResult, runResult } from "./run_types.ts";
 import { SecretVault } from "./secrets.ts";
 import { openStartPage } from "./start_page.ts";
 import { type Acted, StepActor } from "./step_actor.ts";
-import { type StepPicture, takePicture } from "./tool_picture.ts";
+import { type StepPicture, takePicture, viewPicture } from "./tool_picture.ts";
 import { passWall } from "./verification_hand_off.ts";
 
 export type { Model, RunOptions, RunResult } from "./run_types.ts";
@@ -204,7 +204,9 @@ class TaskRun implements Disposable {
     o.onThinking?.(step);
     // A screenshot could show a typed secret in a text field: none once one was typed.
     const images = [
-      ...(state.image && !this.#actor.secretTyped ? [state.image] : []),
+      ...(state.image && !this.#actor.secretTyped
+        ? [viewPicture(state.image, o.registry.get(zoom.name) === zoom ? zoom.name : undefined)]
+        : []),
       ...(this.#picture ? [this.#picture] : []),
     ];
     this.#picture = undefined;

@@ -1,4 +1,4 @@
-import type { ToolResult } from "../entity/mod.ts";
+import type { BrowserState, ToolResult } from "../entity/mod.ts";
 
 /** A picture for the next model request, with the line that says what it shows. */
 export interface StepPicture {
@@ -37,4 +37,29 @@ export function takePicture(
     ? "no picture goes to the model once a secret was typed"
     : "this run sends no pictures to the model (--vision is off)";
   return { result: { ...rest, text: `${rest.text} (its picture is not shown to you: ${why})` } };
+}
+
+/**
+ * The numbered screenshot as the next request sends it (`--vision`), after the line that says
+ * how to read it: its size, where the numbers are, and the closer picture when `zoom` names the
+ * tool that takes one.
+ *
+ * @example
+ * ```ts
+ * viewPicture(state.image, "zoom").label; // "SCREENSHOT of the page now (1280×800 px): …"
+ * ```
+ */
+export function viewPicture(
+  image: NonNullable<BrowserState["image"]>,
+  zoom?: string,
+): StepPicture {
+  const g = image.geometry;
+  const size = g ? ` (${g.width}×${g.height} px)` : "";
+  const closer = zoom ? `; ${zoom} shows a part larger` : "";
+  return {
+    mimeType: image.mimeType,
+    base64: image.base64,
+    label: `SCREENSHOT of the page now${size}: each [id] is drawn beside its element, in the ` +
+      `colour of its outline; a row of numbers beside a row of elements names them in order${closer}.`,
+  };
 }

@@ -4,6 +4,7 @@ import type {
   DownloadRecord,
   ElementIdentity,
   PageTool,
+  PictureGeometry,
   TabInfo,
   VerificationWall,
 } from "../entity/mod.ts";
@@ -13,6 +14,7 @@ import type { ActOptions } from "./actions/action_runner.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
 import type { HistoryAction, WaitOptions } from "./actions/page_controls.ts";
 import type { Screenshot, ScreenshotOptions } from "./screenshots/screenshot.ts";
+import type { CloserTarget } from "./screenshots/closer_picture.ts";
 import type { FocusedInfo } from "./runtime/page_runtime.ts";
 import type { PromptAnswer } from "./dialogs/dialog_answers.ts";
 import type {
@@ -27,6 +29,7 @@ export type {
   ActOptions,
   BoxPoint,
   ClickOptions,
+  CloserTarget,
   DragOptions,
   FindResult,
   FocusedInfo,
@@ -173,6 +176,17 @@ export interface BrowserPort {
   scrollIntoView(id: number, smooth?: boolean): Promise<void>;
   focused(): Promise<FocusedInfo | undefined>;
   screenshot(options?: ScreenshotOptions): Promise<Screenshot>;
+  /**
+   * A closer picture of element `id`, or of a region in pixels of the last picture of the view,
+   * larger, with the numbers drawn as in the view.
+   */
+  closerPicture(target: CloserTarget): Promise<Screenshot>;
+  /**
+   * Where the last picture of that kind a model or client saw shows the page (`view`: the
+   * numbered screenshot, or one taken `forModel`; `closer`: the last closer picture);
+   * `pictureToPage` (entity) maps a point in it back to the page. Undefined before one was taken.
+   */
+  pictureGeometry(kind: "view" | "closer"): PictureGeometry | undefined;
   /** Waits until the page settles; returns ms. */
   settle(signal?: AbortSignal): Promise<number>;
   /** Throws a `BrowserClosedError` once the browser or the current tab is gone. */

@@ -5,6 +5,7 @@ import type {
   DownloadRecord,
   ElementIdentity,
   PageTool,
+  PictureGeometry,
   VerificationWall,
 } from "../entity/mod.ts";
 import { type BrowserOptions, openBrowser } from "./launch/browser_launch.ts";
@@ -40,7 +41,9 @@ import {
   type Screenshot,
   type ScreenshotOptions,
   takeScreenshot,
+  viewportNow,
 } from "./screenshots/screenshot.ts";
+import { type CloserTarget, takeCloserPicture } from "./screenshots/closer_picture.ts";
 import type { FindResult, ObserveOptions } from "./observe/observer.ts";
 import { elementIdentities } from "./observe/identities.ts";
 import { findWall } from "./verification/wall_check.ts";
@@ -68,6 +71,8 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   #lastSeen: string | undefined;
   readonly #verbs: ElementVerbs;
   #hiddenText: readonly string[] = [];
+  /** Where the last pictures a model or client saw show the page, by kind. */
+  readonly #pictures = new Map<PictureGeometry["kind"], PictureGeometry>();
 
   private constructor(core: SessionCore) {
     this.#core = core;
@@ -133,6 +138,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       if (tools.length > 0) state.pageTools = tools;
       if (this.#core.tabs.pages.length > 1) state.tabs = await this.#core.tabs.list();
       this.#lastSeen = state.summary;
+      if (state.image?.geometry) this.#pictures.set("view", state.image.geometry);
       return state;
     });
   }
@@ -402,7 +408,39 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
   async screenshot(options: ScreenshotOptions = {}): Promise<Screenshot> {
     this.#core.free();
     const hideText = [...options.hideText ?? [], ...this.#hiddenText];
-    return await takeScreenshot(this.#core.page, { ...options, hideText });
+    const shot = await takeScreenshot(this.#core.page, { ...options, hideText });
+    if (options.forModel) this.#pictures.set(shot.geometry.kind, shot.geometry);
+    return shot;
+  }
+
+  /**
+   * A closer picture of element `id` (brought into view first when it is not), or of a region
+   * in pixels of the last picture of the view, with the last observation's numbers drawn (see
+   * {@link takeCloserPicture}); its geometry becomes `pictureGeometry("closer")`.
+   */
+  async closerPicture(target: CloserTarget): Promise<Screenshot> {
+    this.#core.free();
+    const page = this.#core.page;
+    const shot = await takeCloserPicture({
+      page,
+      element: (id) => this.#core.element(id),
+      centre: (el) => centre(el, false),
+      viewport: () => viewportNow(page),
+      view: this.#pictures.get("view"),
+      labels: this.#core.observer.labels,
+      hideText: this.#hiddenText,
+    }, target);
+    this.#pictures.set("closer", shot.geometry);
+    return shot;
+  }
+
+  /**
+   * Where the last picture of that kind that a model or client saw shows the page: the view's
+   * (a `--vision` observation's, or a screenshot taken `forModel`) or the last closer picture's;
+   * `pictureToPage` maps a point in it to the page.
+   */
+  pictureGeometry(kind: PictureGeometry["kind"]): PictureGeometry | undefined {
+    return this.#pictures.get(kind);
   }
 
   /** Text every later screenshot paints over wherever a page shows it: secrets' values. */

@@ -51,6 +51,7 @@ export type {
   BoxPoint,
   BrowserPort,
   ClickOptions,
+  CloserTarget,
   DragOptions,
   FindResult,
   FocusedInfo,

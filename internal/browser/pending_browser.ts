@@ -1,4 +1,10 @@
-import type { BrowserState, ElementIdentity, TabInfo, VerificationWall } from "../entity/mod.ts";
+import type {
+  BrowserState,
+  ElementIdentity,
+  PictureGeometry,
+  TabInfo,
+  VerificationWall,
+} from "../entity/mod.ts";
 import type { BrowserPort } from "./browser_port.ts";
 import type { ObserveOptions } from "./observe/observer.ts";
 import { renderSummary } from "./observe/dom_summary.ts";
@@ -32,6 +38,7 @@ const OWN = [
   "verification",
   "downloadMark",
   "throwIfGone",
+  "pictureGeometry",
 ] as const satisfies readonly (keyof BrowserPort)[];
 
 /** Every other member of the port: it waits for the browser, then is the browser's own call. */
@@ -64,6 +71,7 @@ export const FORWARDED = [
   "scrollIntoView",
   "focused",
   "screenshot",
+  "closerPicture",
   "settle",
   "pageTools",
   "callPageTool",
@@ -229,6 +237,11 @@ export class PendingBrowser<B extends Startable = Startable> extends ForwardingP
   /** Before the browser runs, nothing was downloaded: the mark of an empty list. */
   downloadMark(): number {
     return this.#session?.downloadMark() ?? 0;
+  }
+
+  /** Before the browser runs, no picture was taken. */
+  pictureGeometry(kind: "view" | "closer"): PictureGeometry | undefined {
+    return this.#session?.pictureGeometry(kind);
   }
 
   /** Throws the start's error once it failed, or what the running browser throws. */

@@ -187,7 +187,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
   {
     name: "vision",
     about:
-      "also send the model a screenshot with the numbers, and tools' pictures (models that accept images), with tools that act at a point of it (mcp: serve those)",
+      "also send the model a screenshot with the numbers and tools' pictures (models that accept images), with tools that act at a point of it and zoom (mcp: serve those)",
     envHelp: "BROWSER_AGENT_VISION=on",
   },
   {

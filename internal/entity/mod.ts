@@ -6,9 +6,10 @@
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
  * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
- * that blocks the page), `page_tool.ts` (a tool the page declares), `endpoints.ts` (a browser's
- * address as shown, masked), `tokens.ts`, `json_depth.ts`, `secret_mask.ts` (the one masking of
- * secrets), `url_credentials.ts` (credentials in addresses).
+ * that blocks the page), `page_tool.ts` (a tool the page declares), `picture.ts` (where a picture
+ * shows the page), `endpoints.ts` (a browser's address as shown, masked), `tokens.ts`,
+ * `json_depth.ts`, `secret_mask.ts` (the one masking of secrets), `url_credentials.ts`
+ * (credentials in addresses).
  *
  * @module
  */
@@ -25,6 +26,14 @@ export { type AttachRefusal, maskEndpoint } from "./endpoints.ts";
 import type { AttachRefusal } from "./endpoints.ts";
 export { SecretMask } from "./secret_mask.ts";
 export { HIDDEN, maskUrlCredentials, urlCredentials } from "./url_credentials.ts";
+export {
+  type PagePoint,
+  pageToPicture,
+  type PictureGeometry,
+  type PictureRegion,
+  pictureToPage,
+} from "./picture.ts";
+import type { PictureGeometry } from "./picture.ts";
 
 /** JSON Schema of a tool's arguments (the subset the tool registry validates). */
 export interface JsonSchema {
@@ -80,8 +89,8 @@ export interface ToolResult {
   stop?: Stop;
   /** Machine-readable details for clients that want them (the MCP server sends them along). */
   data?: Record<string, unknown>;
-  /** A picture the tool took, e.g. a screenshot. */
-  image?: { mimeType: string; base64: string };
+  /** A picture the tool took, e.g. a screenshot; with where it shows the page, when it does. */
+  image?: { mimeType: string; base64: string; geometry?: PictureGeometry };
 }
 
 /** One element of an observation, as rendered in the DOM summary. */
@@ -154,7 +163,7 @@ export interface BrowserState {
   /** The rendered DOM summary, as sent to the model. */
   summary: string;
   /** The labelled viewport screenshot (`--vision`), for models that accept images. */
-  image?: { mimeType: string; base64: string };
+  image?: { mimeType: string; base64: string; geometry?: PictureGeometry };
   /** The open tabs, when there is more than one. */
   tabs?: TabInfo[];
   /**

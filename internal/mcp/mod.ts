@@ -12,4 +12,5 @@
  */
 export { type McpBrowser, type McpOptions, serveMcp } from "./serve_mcp.ts";
 export { mcpTools } from "./tools/page_tools.ts";
+export { mcpVisionTools } from "./tools/vision_tools.ts";
 export { toCallToolResult, toMcpTool } from "./tool_results.ts";

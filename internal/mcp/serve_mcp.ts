@@ -7,6 +7,7 @@ import { GuardedStdioTransport } from "./guarded_stdio.ts";
 import { type Answer, SafetyGate } from "./safety_gate.ts";
 import { mcpTools } from "./tools/page_tools.ts";
 import { visionTools } from "./tools/verb_tools.ts";
+import { mcpVisionTools } from "./tools/vision_tools.ts";
 import { toMcpTool } from "./tool_results.ts";
 import { type McpBrowser, ToolCalls } from "./tool_calls.ts";
 
@@ -30,8 +31,8 @@ export interface McpOptions {
   /** Tools served after the `browser_*` ones (the enabled modules'). */
   tools?: readonly Tool[];
   /**
-   * The client asked for pictures (`--vision`, as Playwright MCP's `--caps vision`): the tools
-   * that act at a point of the screenshot are served too.
+   * The client asked for pictures (`mcp --vision`, as Playwright MCP's `--caps vision`): the tools
+   * that act at a point of the screenshot and the closer picture are served too.
    */
   vision?: boolean;
   /** Masks secrets (`--secret` values, `--cdp-url` tokens) in every result and log line. */
@@ -62,7 +63,7 @@ export async function serveMcp(options: McpOptions): Promise<void> {
   const { log } = options;
   const registry = new ToolRegistry([
     ...mcpTools,
-    ...options.vision ? visionTools : [],
+    ...options.vision ? [...visionTools, ...mcpVisionTools] : [],
     ...options.tools ?? [],
   ]);
   const server = new Server(

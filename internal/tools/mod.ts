@@ -6,7 +6,8 @@
  * judges destructive calls for all three front-ends. Builds on `browser` and `entity`.
  *
  * Where things are: the agent's tools (`core_tools.ts`, `action_tools.ts`, `observe_tools.ts`,
- * `dialog_tool.ts`, `page_tool.ts` for the tools a page declares),
+ * `dialog_tool.ts`, `page_tool.ts` for the tools a page declares, `vision_tools.ts` for those
+ * offered only with pictures),
  * tools and their schemas (`tool.ts`, `arg_schema.ts`), the registry and validation
  * (`registry.ts`, `check_args.ts`), safety (`action_policy.ts`,
  * `safety.ts`, `safety_words.ts`), what a call targets (`target.ts`).
@@ -36,6 +37,7 @@ export {
 } from "./verb_tools.ts";
 export { clickAt, dragAt, hoverAt } from "./point_tools.ts";
 export { find, observeTools, read } from "./observe_tools.ts";
+export { closerPicture, visionTools, zoom } from "./vision_tools.ts";
 export { answerActsAs, promptAnswer } from "./dialog_tool.ts";
 export { pageTool, pageToolActsAs } from "./page_tool.ts";
 export { ToolRegistry } from "./registry.ts";

@@ -23,12 +23,40 @@ export async function darkShare(
   mime: string,
   box: Box,
 ): Promise<number> {
+  return (await boxPixels(page, image, mime, [box]))[0]!.dark;
+}
+
+/**
+ * The colour most pixels inside each box of an image have (the median of each channel), decoded
+ * as {@link darkShare} does.
+ *
+ * @example
+ * ```ts
+ * const [under] = await medianColours(page, shot.bytes, "image/png", [{ x: 10, y: 10, width: 8, height: 8 }]);
+ * ```
+ */
+export async function medianColours(
+  page: Page,
+  image: Uint8Array,
+  mime: string,
+  boxes: readonly Box[],
+): Promise<[number, number, number, number][]> {
+  return (await boxPixels(page, image, mime, boxes)).map((b) => b.median);
+}
+
+/** Per box of the image: the share of near-black pixels and the median colour. */
+async function boxPixels(
+  page: Page,
+  image: Uint8Array,
+  mime: string,
+  boxes: readonly Box[],
+): Promise<{ dark: number; median: [number, number, number, number] }[]> {
   await page.goto("about:blank");
   const url = `data:${mime};base64,${
     btoa(Array.from(image, (b) => String.fromCharCode(b)).join(""))
   }`;
   return await page.evaluate(
-    async (url: string, box: Box) => {
+    async (url: string, boxes: readonly Box[]) => {
       const img = new Image();
       img.src = url;
       await img.decode();
@@ -37,15 +65,23 @@ export async function darkShare(
       canvas.height = img.naturalHeight;
       const g = canvas.getContext("2d")!;
       g.drawImage(img, 0, 0);
-      const { data } = g.getImageData(box.x, box.y, box.width, box.height);
-      let dark = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        if (data[i]! < 60 && data[i + 1]! < 60 && data[i + 2]! < 60) dark++;
-      }
-      return dark / (data.length / 4);
+      return boxes.map((box) => {
+        const { data } = g.getImageData(box.x, box.y, box.width, box.height);
+        let dark = 0;
+        const channels: number[][] = [[], [], []];
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i]! < 60 && data[i + 1]! < 60 && data[i + 2]! < 60) dark++;
+          for (let c = 0; c < 3; c++) channels[c]!.push(data[i + c]!);
+        }
+        const median = channels.map((v) => v.sort((a, b) => a - b)[v.length >> 1]!);
+        return {
+          dark: dark / (data.length / 4),
+          median: [median[0]!, median[1]!, median[2]!, 1] as [number, number, number, number],
+        };
+      });
     },
     url,
-    box,
+    boxes,
   );
 }
 

@@ -10,13 +10,14 @@ import { renderElement, renderSummary } from "./dom_summary.ts";
 import { ElementIds } from "./element_ids.ts";
 import { missedNote, type PageWalk, type WalkEntry, walkPage } from "./frame_walk.ts";
 import { isNavigationError } from "../runtime/page_changed.ts";
-import { handleInRealm, inRealm } from "../runtime/page_runtime.ts";
+import { handleInRealm } from "../runtime/page_runtime.ts";
 import { type ElementItem, type PageItem, WHERE } from "../shared/walk_types.ts";
 import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage } from "./page_scope.ts";
 import { readPages } from "./read_pages.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
-import { capturePage } from "../screenshots/screenshot.ts";
+import { capturePicture } from "../screenshots/screenshot.ts";
+import { type FramePairs, OverlayLabels } from "../screenshots/overlay_labels.ts";
 import { DEFAULT_TOKEN_BUDGET } from "./token_budget.ts";
 import { divider, fitLines, type Ranked, rankOf } from "./line_ranks.ts";
 import { closingNotes } from "./view_notes.ts";
@@ -70,8 +71,8 @@ interface Made {
 export class PageObserver {
   readonly #ids = new ElementIds();
   readonly #options: ObserveOptions;
-  /** Frames where the overlay is drawn, to clear it before the next observation. */
-  #overlaid = new Set<Frame>();
+  /** The numbers drawn on the pages (`--overlay`, `--vision`), also for closer pictures. */
+  readonly labels = new OverlayLabels();
   /** What each item of earlier observations became (see {@link PageObserver.#made}). */
   readonly #madeOf = new WeakMap<PageItem, Made>();
 
@@ -88,7 +89,7 @@ export class PageObserver {
   /** Observes the page: URL, title and the numbered DOM summary, frames included. */
   async observe(page: Page, override: Partial<ObserveOptions> = {}): Promise<BrowserState> {
     const o = { ...this.#options, ...override };
-    await this.#clearOverlay();
+    await this.labels.clear();
     const [walk, title] = await Promise.all([
       walkPage(page, {
         mode: "observe",
@@ -105,12 +106,14 @@ export class PageObserver {
     this.#ids.prune(new Map([...walk.walks].map(([frame, w]) => [frame, w.token])));
     const lines = this.#compose(walk, o);
     const state: BrowserState = { url: page.url(), title, lines, summary: renderSummary(lines) };
-    if (o.overlay || o.vision) await this.#drawOverlay(walk, lines);
+    if (o.overlay || o.vision) await this.labels.draw(this.#numbered(walk, lines));
     if (o.vision) {
-      const base64 = await capturePage(page, { format: "jpeg", quality: 70 })
+      const shot = await capturePicture(page, { format: "jpeg", quality: 70 })
         .catch(unlessNavigating(undefined));
-      if (base64) state.image = { mimeType: "image/jpeg", base64 };
-      if (!o.overlay) await this.#clearOverlay();
+      if (shot) {
+        state.image = { mimeType: "image/jpeg", base64: shot.base64, geometry: shot.geometry };
+      }
+      if (!o.overlay) await this.labels.clear();
     }
     return state;
   }
@@ -351,10 +354,11 @@ export class PageObserver {
     ];
   }
 
-  async #drawOverlay(walk: PageWalk, lines: SummaryLine[]): Promise<void> {
+  /** The elements the view lists, per frame, as the overlay numbers them. */
+  #numbered(walk: PageWalk, lines: SummaryLine[]): FramePairs {
     const shown = new Set<number>();
     for (const l of lines) if (l.kind === "element") shown.add(l.element.id);
-    const byFrame = new Map<Frame, [number, number][]>();
+    const byFrame: FramePairs = new Map();
     for (const e of walk.entries) {
       if (e.kind !== "item" || e.item.kind !== "el") continue;
       const { id } = this.#ids.assign(e.frame, e.token, e.item.lid);
@@ -363,26 +367,7 @@ export class PageObserver {
       if (!list) byFrame.set(e.frame, list = []);
       list.push([e.item.lid, id]);
     }
-    await Promise.all([...byFrame].map(async ([frame, pairs]) => {
-      try {
-        await inRealm(isolatedRealm(frame), "drawOverlay", pairs);
-        this.#overlaid.add(frame);
-      } catch {
-        // The frame went away: nothing to label.
-      }
-    }));
-  }
-
-  async #clearOverlay(): Promise<void> {
-    const frames = [...this.#overlaid];
-    this.#overlaid.clear();
-    await Promise.all(
-      frames.map((f) =>
-        f.detached ? undefined : inRealm(isolatedRealm(f), "clearOverlay").catch(() => {
-          // The document was replaced: its overlay went with it.
-        })
-      ),
-    );
+    return byFrame;
   }
 }
 

@@ -33,7 +33,7 @@ import {
   lastSeenOptions,
   optionText,
 } from "./actions/options.ts";
-import { clearOverlay, drawOverlay } from "./actions/overlay.ts";
+import { clearOverlay, drawOverlay, overlayLayout } from "./actions/overlay.ts";
 import { elementByLocalId, linkHref } from "./core/refs.ts";
 import { elementIdentities } from "./observe/identity.ts";
 import {
@@ -66,6 +66,7 @@ export const api = {
   linkHref,
   drawOverlay,
   clearOverlay,
+  overlayLayout,
   closeBanner,
   settleState,
   scrollBy,

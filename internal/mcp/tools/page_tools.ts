@@ -230,13 +230,17 @@ export const browserScreenshot = defineTool({
   args: z.object({ full_page: z.boolean().optional() }),
   async handler(args, ctx) {
     const fullPage = args.full_page === true;
-    const { mimeType, base64 } = await ctx.browser.screenshot({ fullPage });
+    // The client points in it: browser_zoom's region, and points, read its geometry.
+    const { mimeType, base64, geometry } = await ctx.browser.screenshot({
+      fullPage,
+      forModel: true,
+    });
     return {
       ok: true,
       text: `Screenshot of ${fullPage ? "the full page" : "the viewport"} of ${
         (await ctx.browser.location()).url
       }.`,
-      image: { mimeType, base64 },
+      image: { mimeType, base64, geometry },
     };
   },
 });
