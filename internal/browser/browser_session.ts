@@ -82,6 +82,7 @@ export class BrowserSession implements BrowserPort, AsyncDisposable {
       pointer: (options) => core.pointer(options),
       holdsPrompt: () => core.holdsPrompt(),
       answerDialog: (answer, options) => this.answerDialog(answer, options),
+      picture: () => this.#pictures.get("view"),
     });
     pages.set(this, () => core.page);
   }

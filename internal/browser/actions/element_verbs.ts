@@ -6,7 +6,7 @@
  * @module
  */
 import type { ElementHandle, Page } from "puppeteer-core";
-import { ActionError, type ActionOutcome } from "../../entity/mod.ts";
+import { ActionError, type ActionOutcome, type PictureGeometry } from "../../entity/mod.ts";
 import { type ActionEnv, type ActOptions, runAction } from "./action_runner.ts";
 import { clickElement, hoverElement, selectText } from "./pointer_verbs.ts";
 import { dragElement, type DropAt } from "./drag_action.ts";
@@ -73,6 +73,8 @@ export interface VerbHost {
   holdsPrompt(): boolean;
   /** Answers that prompt. */
   answerDialog(answer: PromptAnswer, options: ActOptions): Promise<ActionOutcome>;
+  /** Where the numbered screenshot the model saw last shows the page, once there was one. */
+  picture(): PictureGeometry | undefined;
 }
 
 /** `target`, at the point inside it the model gave, if any. */
@@ -221,7 +223,7 @@ export class ElementVerbs {
   atPoint(action: ScreenAction, options: ActOptions = {}): Promise<ActionOutcome> {
     const pointer = this.#host.pointer(options);
     return runAction(this.#host.env(), options, async (page) => {
-      const target = await screenTarget(page, action.x, action.y);
+      const target = await screenTarget(page, action.x, action.y, this.#host.picture());
       if (!target) {
         throw new ActionError(
           "invalid_args",
@@ -231,7 +233,7 @@ export class ElementVerbs {
       try {
         if (action.verb === "hover") return await hoverElement(page, target, pointer);
         if (action.verb === "click") return await clickElement(page, target, pointer, action);
-        const point = await windowOf(page, action.toX, action.toY);
+        const point = await windowOf(page, action.toX, action.toY, this.#host.picture());
         return await dragElement(page, target, { point }, pointer);
       } finally {
         await target.el.dispose().catch(() => {/* its document is gone */});
@@ -247,7 +249,7 @@ export class ElementVerbs {
     const env = this.#host.env();
     const page = env.tabs.current;
     return await env.guard(page, async () => {
-      const target = await screenTarget(page, x, y);
+      const target = await screenTarget(page, x, y, this.#host.picture());
       if (!target) return undefined;
       try {
         const seen = await onElement(target.el, "described");

@@ -6,12 +6,11 @@
  * @module
  */
 import type { ElementHandle, Frame, Page } from "puppeteer-core";
-import { ActionError } from "../../entity/mod.ts";
+import { ActionError, type PictureGeometry, pictureToPage } from "../../entity/mod.ts";
 import type { PointerEnv } from "./actionability.ts";
 import type { Target } from "./pipeline.ts";
 import { handleInRealm, inRealm, onElement, type Receiver } from "../runtime/page_runtime.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
-import { windowPoint } from "../shared/picture_point.ts";
 
 /** Frames in deeper than this are not entered by a screen point. */
 const FRAME_DEPTH = 6;
@@ -60,8 +59,13 @@ export async function textTarget(page: Page, text: string, doing: string): Promi
  * the element there (the control a see-through layer shows, which the checks then find covered)
  * and the point in its frame's window; undefined when the point is outside the window.
  */
-export async function screenTarget(page: Page, x: number, y: number): Promise<Target | undefined> {
-  let p = await windowOf(page, x, y);
+export async function screenTarget(
+  page: Page,
+  x: number,
+  y: number,
+  picture: PictureGeometry | undefined,
+): Promise<Target | undefined> {
+  let p = await windowOf(page, x, y, picture);
   let frame: Frame = page.mainFrame();
   const name = `at (${x}, ${y})`;
   for (let depth = 0;; depth++) {
@@ -76,16 +80,32 @@ export async function screenTarget(page: Page, x: number, y: number): Promise<Ta
 }
 
 /**
- * The point of the window (main-frame CSS pixels) a point of the numbered screenshot shows: the
- * screenshot is the whole window at the device's pixel ratio (see `windowPoint`).
+ * The point of the window (main-frame CSS pixels) a point of the numbered screenshot shows, by
+ * the one mapping of pictures (`pictureToPage`) over `picture`, the geometry of the screenshot
+ * the model saw last; before any, the whole window at the device's pixel ratio. A point outside
+ * that picture is refused.
  */
 export async function windowOf(
   page: Page,
   x: number,
   y: number,
+  picture: PictureGeometry | undefined,
 ): Promise<{ x: number; y: number }> {
-  const scale = await inRealm(isolatedRealm(page.mainFrame()), "pictureScale");
-  return windowPoint({ left: 0, top: 0, scale }, x, y);
+  const geometry = picture ?? {
+    kind: "view",
+    region: { x: 0, y: 0, width: Infinity, height: Infinity },
+    scale: await inRealm(isolatedRealm(page.mainFrame()), "pictureScale"),
+    scroll: { x: 0, y: 0 },
+    width: Infinity,
+    height: Infinity,
+  };
+  try {
+    const { x: vx, y: vy } = pictureToPage(geometry, { x, y });
+    return { x: vx, y: vy };
+  } catch (error) {
+    if (error instanceof RangeError) throw new ActionError("invalid_args", error.message);
+    throw error;
+  }
 }
 
 /** The frame a frame element shows, or null for any other element. */
