@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c36c605b1251";
+export const RUNTIME_VERSION = "3d1887f3cc2a";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -5623,12 +5623,16 @@ export const RUNTIME_SOURCE = [
   '  ].join(",");',
   "  function progressShows(text) {",
   "    const wanted = squeeze(text);",
-  "    const out = [];",
+  "    const valueLike = VALUE_LIKE.test(wanted);",
+  "    const out = { at: [], could: 0 };",
   "    document.querySelectorAll(BARS).forEach((el, i) => {",
-  "      if (barValues(el).some((v) => squeeze(v) === wanted)) out.push(i);",
+  "      const values = barValues(el);",
+  "      if (values.some((v) => squeeze(v) === wanted)) out.at.push(i);",
+  "      if (valueLike && values.length > 0) out.could++;",
   "    });",
   "    return out;",
   "  }",
+  "  var VALUE_LIKE = /^\\d+([.,]\\d+)?%?$/;",
   "  function barValues(el) {",
   "    const track = el.parentElement;",
   "    if (!el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return [];",
@@ -6165,7 +6169,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c36c605b1251", api);',
+  '    install("3d1887f3cc2a", api);',
   "    activityTracker();",
   "  }",
   "})();",
