@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
+import { idIn } from "./support/summary.ts";
 
 /** The page of what a person reads, in a browser whose answers are `tokenBudget` at most. */
 async function open(tokenBudget?: number) {
@@ -86,4 +87,22 @@ Deno.test("read() pages a line longer than a page in parts, each cut marked", as
   const cut = texts.findIndex((t) => /The printer[^\n]*…$/.test(t));
   assert.ok(cut >= 0 && cut < pages - 1, texts.join("\n---\n"));
   assert.match(texts[cut + 1]!.split("\n")[1]!, /^…/, texts[cut + 1]);
+});
+
+Deno.test("a file input shows the chosen file after upload", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  const dir = await Deno.makeTempDir({ prefix: "person-reads-" });
+  try {
+    const cv = `${dir}/cv.txt`;
+    await Deno.writeTextFile(cv, "Ada Lovelace, analyst");
+    await browser.navigate(site.url("/read/upload.html"));
+    const before = (await browser.observe()).summary;
+    assert.match(before, /^\[\d+\] <input type=file>$/m, before);
+    await browser.upload(idIn(before, /<input type=file>$/), cv);
+    const after = (await browser.observe()).summary;
+    assert.match(after, /^\[\d+\] <input type=file> value="cv\.txt"$/m, after);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

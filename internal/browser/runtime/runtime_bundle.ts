@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "d30279b4c8ad";
+export const RUNTIME_VERSION = "1d4ff70264a5";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -3981,7 +3981,10 @@ export const RUNTIME_SOURCE = [
   "        if (input.value) value = MASK;",
   '      } else if (input.type === "checkbox" || input.type === "radio") {',
   '        if (input.indeterminate) states.push("MIXED");',
-  '      } else if (!["submit", "button", "reset", "image", "file"].includes(input.type) && input.value) {',
+  '      } else if (input.type === "file") {',
+  '        const names = Array.from(input.files ?? [], (f) => f.name).join(", ");',
+  "        if (names) value = exact(names);",
+  '      } else if (!["submit", "button", "reset", "image"].includes(input.type) && input.value) {',
   "        value = exact(input.value);",
   "      }",
   '      if (input.readOnly) states.push("READONLY");',
@@ -6310,7 +6313,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("d30279b4c8ad", api);',
+  '    install("1d4ff70264a5", api);',
   "    activityTracker();",
   "  }",
   "})();",

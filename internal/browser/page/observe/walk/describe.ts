@@ -68,9 +68,11 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
       if (input.value) value = MASK;
     } else if (input.type === "checkbox" || input.type === "radio") {
       if (input.indeterminate) states.push("MIXED");
-    } else if (
-      !["submit", "button", "reset", "image", "file"].includes(input.type) && input.value
-    ) {
+    } else if (input.type === "file") {
+      // The files chosen, by name, as the page's own "No file chosen" line says them.
+      const names = Array.from(input.files ?? [], (f) => f.name).join(", ");
+      if (names) value = exact(names);
+    } else if (!["submit", "button", "reset", "image"].includes(input.type) && input.value) {
       value = exact(input.value);
     }
     if (input.readOnly) states.push("READONLY");
