@@ -31,6 +31,7 @@ Deno.test("isProgressLine() knows work in progress in several languages, and not
       "Chargement…",
       "Wird geladen…",
       "Please wait",
+      "Wait for it...",
       "Working on it. This takes a moment.",
       "Processing your order…",
       "読み込み中…",
