@@ -14,9 +14,9 @@ import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
  * step found its target (by role and name, or healed: found by what identifies it; `--heal`
- * writes those into the recording) and worked, 3 when a destructive step or a `confirm()` dialog
- * was held (no `--yes`) or a human-verification check blocked the page, 1 otherwise, 2 when the
- * folder holds no successful run. Several run folders, a folder of them, `--junit`, `--shard` or
+ * writes those into the recording) and worked, 3 when a destructive step (accepting a dialog that
+ * asks one too) was held (no `--yes`) or a human-verification check blocked the page, 1
+ * otherwise, 2 when the folder holds no successful run. Several run folders, a folder of them, `--junit`, `--shard` or
  * `--retries` replay as a batch (see {@link replayBatch}).
  */
 export async function replayCommand(

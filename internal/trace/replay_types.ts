@@ -39,8 +39,8 @@ export interface ReplayOptions {
   /** How long to look for a step's target before failing, in ms (default `WAITS.replayFind`). */
   findTimeoutMs?: number;
   /**
-   * `--yes`: destructive steps (pay, delete, send) and the page's `confirm()` dialogs are allowed.
-   * Without it such a step is held: the replay stops before it, with `held` set.
+   * `--yes`: destructive steps (pay, delete, send; accepting a dialog that asks one too) are
+   * allowed. Without it such a step is held: the replay stops before it, with `held` set.
    */
   confirmAll?: boolean;
   /**
@@ -62,7 +62,7 @@ export interface ReplayResult {
   steps: number;
   /** The screenshot of the page where a step failed. */
   screenshot?: string;
-  /** The destructive action (or dismissed dialog) the replay stopped at, without `confirmAll`. */
+  /** The destructive action the replay stopped at, without `confirmAll`. */
   held?: string;
   /** Steps whose target was found again by what identifies it after its name changed. */
   healed: Heal[];
