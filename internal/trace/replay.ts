@@ -14,6 +14,7 @@ import { describeTarget, type TargetRecord } from "./replay_target.ts";
 import type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 import { readTrace, type TraceStep } from "./trace_lines.ts";
 import { answerAsRecorded } from "./replay_dialogs.ts";
+import { changedQuotes, describeChange, healedAnswer } from "./replay_answer.ts";
 
 export type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 
@@ -107,7 +108,7 @@ export class Replay {
     const blocked = await wallBefore(this.#options, this.#vault, recorded);
     if (blocked) return this.#end({ ok: false, ...blocked });
     if (signal.aborted) return this.#stopped();
-    if (name === "done") return this.#end({ ok: true, message: this.#options.recording.answer });
+    if (name === "done") return await this.#answer(recorded);
     const args = { ...recorded.call.args };
     if (typeof args.to === "number") {
       // The trace identifies the element acted on, not the one dropped onto: its number from the
@@ -126,6 +127,37 @@ export class Replay {
       args.id = found.id;
     }
     return await this.#act(recorded, { name, args, reasoning }, found);
+  }
+
+  /**
+   * The replay's end at the recorded `done`: its answer, when the replayed page still shows what
+   * it quoted; else what changed (with `heal`: the answer with the page's new text, for review).
+   */
+  async #answer(recorded: TraceStep): Promise<ReplayResult> {
+    const answer = this.#options.recording.answer;
+    const quotes = recorded.quotes ?? [];
+    if (quotes.length === 0) return this.#end({ ok: true, message: answer });
+    const { browser } = this.#options;
+    const page = await browser.observe({ scope: "page", tokenBudget: 1_000_000 });
+    const changes = changedQuotes(quotes, this.#vault.mask(page.summary));
+    if (changes.length === 0) return this.#end({ ok: true, message: answer });
+    const said = changes.map(describeChange).join("; ");
+    const healed = healedAnswer(answer, changes);
+    if (this.#options.heal && changes.every((c) => c.now !== undefined)) {
+      return this.#end({ ok: true, message: healed, answerChanged: { from: answer, said } });
+    }
+    return this.#end({
+      ok: false,
+      message:
+        `Step ${recorded.step} (done): the answer quoted what the page no longer shows: ${said}; the recorded answer was ${
+          JSON.stringify(answer)
+        }${
+          changes.every((c) => c.now !== undefined)
+            ? "; replay with --heal to report the new answer for review"
+            : ""
+        }`,
+      answerChanged: { from: answer, said },
+    });
   }
 
   /** The step's target by role and name, or by what surely identifies it, or the replay's end. */

@@ -46,6 +46,8 @@ export interface ReplayOptions {
   /**
    * `--heal`: a target whose recorded name now names another element than the one that keeps its
    * id and place is healed onto the latter (see `splitTarget`); without it the replay stops there.
+   * A recorded answer whose quoted text the page shows changed is reported with the new text for
+   * review (see `answerChanged`); without it the replay fails there.
    */
   heal?: boolean;
   onStep?: (record: StepRecord) => void;
@@ -71,5 +73,11 @@ export interface ReplayResult {
    * the replay stopped there, `needs_user` as a run stopped by one is.
    */
   verification?: VerificationWall;
+  /**
+   * The recorded answer quoted what the replayed page no longer shows: the recorded answer and
+   * what changed (`"$89.99" now reads "$99.99" ("Price: $99.99")`). With `heal` and every change
+   * found, the replay passed and `message` is the answer with the page's new text, for review.
+   */
+  answerChanged?: { from: string; said: string };
   ms: number;
 }
