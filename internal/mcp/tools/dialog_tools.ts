@@ -23,7 +23,7 @@ import {
 export const browserDialog = defineTool({
   name: "browser_dialog",
   description:
-    'Answer the confirm(), prompt() or leave-page dialog the page holds open (reports say "the page asks …"): accept=true (OK, leave), text to answer a prompt, or neither to dismiss it (Cancel, stay). Other actions are refused until it is answered.',
+    'Answer the dialog the page holds open (reports say "the page asks …"): accept=true, text for a prompt, or neither to dismiss it. Other actions are refused until it is answered.',
   facts: { effect: "acts" },
   args: z.object({ accept: z.boolean().optional(), text: z.string().optional(), confirm: CONFIRM }),
   actsAs: answerActsAs,
