@@ -14,10 +14,11 @@ import { type CliContext, defaultRunDir, progressFor, steps } from "./run_one.ts
 /**
  * Replays the run in a browser on `profileDir` (a session) or a fresh profile; exit 0 when every
  * step found its target (by role and name, or healed: found by what identifies it; `--heal`
- * writes those into the recording) and worked, 3 when a destructive step or a `confirm()` dialog
- * was held (no `--yes`) or a human-verification check blocked the page, 1 otherwise, 2 when the
- * folder holds no successful run. Several run folders, a folder of them, `--junit`, `--shard` or
- * `--retries` replay as a batch (see {@link replayBatch}).
+ * writes those into the recording) and worked, 3 when a destructive step (accepting a dialog that
+ * asks one too) was held (no `--yes`) or a human-verification check blocked the page, 1 when
+ * it failed or its answer quoted what the page no longer shows, 2 when the folder holds no
+ * successful run. Several run folders, a folder of them, `--junit`, `--shard` or `--retries`
+ * replay as a batch (see {@link replayBatch}).
  */
 export async function replayCommand(
   ctx: CliContext,
@@ -68,6 +69,11 @@ export async function replayCommand(
   }
   const { json, heal } = ctx.config.cli;
   // The JSON line comes last: it says whether --heal wrote the trace.
+  if (result.ok && result.answerChanged) {
+    progress.info(
+      ctx.mask(`the answer changed: ${result.answerChanged.said}: review the new answer`),
+    );
+  }
   if (!json && result.ok) {
     ctx.stdout(ctx.mask(result.message) + "\n");
     progress.info(`replay passed: ${steps(result.steps)}, ${(result.ms / 1000).toFixed(1)} s`);
@@ -96,6 +102,14 @@ export async function replayCommand(
         ...(result.held ? { held: result.held } : {}),
         ...(result.verification ? { verification: verificationJson(result.verification) } : {}),
         healed: result.healed.map(healJson),
+        ...(result.answerChanged
+          ? {
+            answer_changed: {
+              recorded: result.answerChanged.from,
+              said: result.answerChanged.said,
+            },
+          }
+          : {}),
         ...(heal ? { trace_updated: heals === "written" } : {}),
         run_dir: outDir,
         recording: dir,

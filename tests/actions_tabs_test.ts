@@ -156,7 +156,7 @@ Deno.test("go_back returns to the previous page and says so when there is none",
   await assert.rejects(() => browser.goBack(), /Cannot go back: this tab has no earlier page/);
 });
 
-Deno.test("an alert is accepted and reported; confirm follows the dialog policy, a prompt waits for its answer", async () => {
+Deno.test("an alert is accepted and reported; a confirm and a prompt wait for the model's answer, confirmed call or not", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await said(browser.navigate(site.url("/actions/dialogs.html")));
@@ -169,18 +169,26 @@ Deno.test("an alert is accepted and reported; confirm follows the dialog policy,
   );
   assert.equal(await out(), "after alert");
 
+  // Held for the model, even for a call someone confirmed (--yes answers no page's question).
   const del = idIn(summary, /Delete/);
+  const asked = await browser.click(del, { dialogs: "accept" });
+  assert.deepEqual(asked.dialogs, [
+    { type: "confirm", message: "Delete the item?", answer: "waiting", confirmed: true },
+  ]);
   assert.match(
-    await said(browser.click(del)),
-    /A confirm dialog asked "Delete the item\?" \(dismissed: the action was not confirmed\)/,
+    renderOutcome(asked),
+    /The page asks "Delete the item\?" \(a confirm dialog\): press Enter to accept it \(OK\), or Escape to cancel it/,
   );
+  assert.match((await browser.observe()).summary, /^The page asks "Delete the item\?"/);
+  await assert.rejects(() => browser.click(del), /The page asks "Delete the item\?"/);
+  await assert.rejects(() => browser.type(undefined, "yes"), /takes no text: press Enter/);
+  const cancelled = await said(browser.press("Escape"));
+  assert.match(cancelled, /^Cancelled the confirm dialog "Delete the item\?"/, cancelled);
   assert.equal(await out(), "kept");
 
-  const accepted = await browser.click(del, { dialogs: "accept" });
-  assert.deepEqual(accepted.dialogs, [
-    { type: "confirm", message: "Delete the item?", answer: "accepted" },
-  ]);
-  assert.match(renderOutcome(accepted), /A confirm dialog asked "Delete the item\?" \(accepted\)/);
+  await said(browser.click(del));
+  const accepted = await said(browser.press("Enter"));
+  assert.match(accepted, /^Accepted the confirm dialog "Delete the item\?"/, accepted);
   assert.equal(await out(), "deleted");
 
   const renamed = await browser.click(idIn(summary, /Rename/), { dialogs: "accept" });
@@ -189,23 +197,26 @@ Deno.test("an alert is accepted and reported; confirm follows the dialog policy,
   ]);
   await browser.answerDialog({});
   assert.equal(await out(), "name: Ada");
-
-  // The answer holds for one action only: the next one dismisses again.
-  await browser.click(del);
-  assert.equal(await out(), "kept");
 });
 
-Deno.test("a leave-page dialog is dismissed by default (the page stays) and accepted when confirmed", async () => {
+Deno.test("a leave-page dialog waits for the model's answer: Escape stays on the page, Enter leaves it", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
   await said(browser.navigate(site.url("/actions/unsaved.html")));
   const leave = idIn((await browser.observe()).summary, /Leave the editor/);
-  const stayed = await said(browser.click(leave));
-  assert.match(stayed, /A leave-page dialog asked .*\(dismissed: the action was not confirmed\)/);
+  const asked = await said(browser.click(leave));
+  assert.match(
+    asked,
+    /The page asks whether to leave it \(a leave-page dialog\): press Enter to leave, or Escape to stay/,
+  );
+  const stayed = await said(browser.press("Escape"));
+  assert.match(stayed, /^Stayed on the page \(dismissed its leave-page dialog\)/, stayed);
   assert.match(pageOf(browser).url(), /unsaved\.html$/);
-  const left = await said(browser.click(leave, { dialogs: "accept" }));
+  await said(browser.click(leave));
+  const left = await said(browser.press("Enter"));
   assert.match(
     left,
-    /A leave-page dialog asked .*\(accepted\); now at http.*second\.html "Second page"/,
+    /^Left the page \(accepted its leave-page dialog\)\. Now at http.*second\.html "Second page"/,
+    left,
   );
 });

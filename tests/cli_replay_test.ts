@@ -152,6 +152,7 @@ const CHECKOUT =
 <body><h1>Checkout</h1><p>Total: $24.00</p>
 <button type="button" id="order">Place order</button>
 <button type="button" id="shuffle">Shuffle tiles</button>
+<button type="button" id="go-on">Support us</button>
 <p id="out"></p>
 <script>
 async function ask(question, path) {
@@ -161,10 +162,14 @@ async function ask(question, path) {
 }
 document.getElementById("order").onclick = () => ask("Pay $24.00 now?", "/cli/order");
 document.getElementById("shuffle").onclick = () => ask("Shuffle all tiles?", "/cli/shuffle");
+document.getElementById("go-on").onclick = () => ask("Pay $24.00 now?", "/cli/pay");
 </script></body></html>`;
 
-/** Records `label`'s click with --yes, then replays it without and with --yes. */
-async function recordAndReplay(label: string) {
+/**
+ * Records `label`'s click (and the model's Enter on the page's confirm) with --yes, then replays
+ * it without and with --yes; `edit` changes the recording's trace first.
+ */
+async function recordAndReplay(label: string, edit?: (trace: string) => string) {
   const posted: string[] = [];
   const site = startFixtureServer({
     routes: [(req, url) => {
@@ -181,6 +186,8 @@ async function recordAndReplay(label: string) {
   const model = startScriptedModel([
     { tool: "navigate", args: { url: site.url("/cli/checkout.html") } },
     (req) => ({ tool: "click", args: { id: idOf(req, label) } }),
+    // The page asks to confirm: the model answers (--yes answers no question of the page).
+    { tool: "press", args: { key: "Enter" } },
     (req) => ({
       tool: "done",
       args: {
@@ -193,6 +200,10 @@ async function recordAndReplay(label: string) {
     args: ["--yes", "--out", `${root}/recorded`, `press ${label}`],
     env: { OPENAI_BASE_URL: model.baseUrl },
   });
+  if (edit) {
+    const path = `${root}/recorded/trace.jsonl`;
+    await Deno.writeTextFile(path, edit(await Deno.readTextFile(path)));
+  }
   const held = await runCli({ args: ["--replay", `${root}/recorded`, "--out", `${root}/held`] });
   const afterHeld = [...posted];
   const allowed = await runCli({
@@ -222,16 +233,37 @@ Deno.test("cli --replay holds a recorded purchase without --yes (exit 3) and per
   assert.equal(json.recording, `${root}/recorded`);
 });
 
-Deno.test("cli --replay accepts a confirm() dialog only with --yes; a dismissed one stops the replay", async () => {
+Deno.test("cli --replay answers the page's confirm() as the recording did, --yes or not", async () => {
   const { record, held, afterHeld, allowed, posted } = await recordAndReplay("Shuffle tiles");
   assert.equal(record.code, 0, record.stderr);
   assert.equal(record.stdout.trim(), "Done: /cli/shuffle");
-  assert.equal(held.code, 3, held.stderr);
-  assert.match(
-    held.stderr,
-    /replay held: Step 2 \(click\): the page's confirm "Shuffle all tiles\?" dialog was dismissed; replay with --yes to accept it/,
-  );
-  assert.deepEqual(afterHeld, ["/cli/shuffle"], "the dismissed dialog shuffled nothing");
+  // Shuffling is no destructive step: its recorded answer (Enter) replays without --yes.
+  assert.equal(held.code, 0, held.stderr);
+  assert.deepEqual(afterHeld, ["/cli/shuffle", "/cli/shuffle"]);
   assert.equal(allowed.code, 0, allowed.stderr);
-  assert.deepEqual(posted, ["/cli/shuffle", "/cli/shuffle"]);
+  assert.deepEqual(posted, ["/cli/shuffle", "/cli/shuffle", "/cli/shuffle"]);
+});
+
+/** The trace as an older recording wrote it: the dialog answered for the model, no answer step. */
+function answeredForTheModel(trace: string): string {
+  return trace.split("\n").filter((line) => !line.includes('"name":"press"')).map((line) =>
+    line.replace('"answer":"waiting"', '"answer":"accepted"')
+  ).join("\n");
+}
+
+Deno.test("cli --replay of a recording whose dialogs were answered for the model answers them so; accepting a payment needs --yes", async () => {
+  const shuffled = await recordAndReplay("Shuffle tiles", answeredForTheModel);
+  assert.equal(shuffled.held.code, 0, shuffled.held.stderr);
+  assert.deepEqual(shuffled.afterHeld, ["/cli/shuffle", "/cli/shuffle"]);
+
+  const paid = await recordAndReplay("Support us", answeredForTheModel);
+  assert.equal(paid.record.stdout.trim(), "Done: /cli/pay", paid.record.stderr);
+  assert.equal(paid.held.code, 3, paid.held.stderr);
+  assert.match(
+    paid.held.stderr,
+    /replay held: Step 2 \(click\) is held: accept the confirm dialog "Pay \$24\.00 now\?" \(a payment or purchase: it asks "Pay \$24\.00 now\?"\)\. Nothing was done; replay with --yes to allow it/,
+  );
+  assert.deepEqual(paid.afterHeld, ["/cli/pay"], "the held replay paid nothing");
+  assert.equal(paid.allowed.code, 0, paid.allowed.stderr);
+  assert.deepEqual(paid.posted, ["/cli/pay", "/cli/pay"]);
 });

@@ -133,14 +133,15 @@ Deno.test("runTask() asks the person at the terminal: a no is told to the model,
   );
 });
 
-Deno.test("agent dismisses an unconfirmed confirm() dialog and holds it; --yes accepts it", async () => {
-  await using site = startFixtureServer();
-  const script = () => [
+/** The script that clears the history: click "Clear history", answer its confirm() with `key`. */
+function clearHistory(site: { url(path: string): string }, key: "Enter" | "Escape") {
+  return [
     { tool: "navigate", args: { url: site.url("/judgement/history.html") } },
     (req: Parameters<typeof idOf>[0]) => ({
       tool: "click",
       args: { id: idOf(req, "Clear history") },
     }),
+    { tool: "press", args: { key } },
     (req: Parameters<typeof idOf>[0]) => ({
       tool: "done",
       args: {
@@ -150,41 +151,43 @@ Deno.test("agent dismisses an unconfirmed confirm() dialog and holds it; --yes a
       },
     }),
   ];
+}
+
+Deno.test("the page's confirm() is the model's to answer: accepting a deletion is held without a terminal; with --yes the model accepts it, or cancels it", async () => {
+  await using site = startFixtureServer();
   {
-    await using model = startScriptedModel(script());
+    await using model = startScriptedModel(clearHistory(site, "Enter"));
     const run = await runCli({ args: ["clear my history"], env: modelEnv(model.baseUrl) });
     assert.equal(run.code, 3, run.stderr);
     assert.match(
       run.stdout,
-      /Held a destructive action: the page asked to confirm confirm "Delete all 3 items of your history\? This cannot be undone\." and it was dismissed/,
+      /^Held a destructive action: accept the confirm dialog "Delete all 3 items of your history\?[^"]*" \(a deletion: it asks "[^"]*"\)\. Nothing was done\./,
+    );
+    // The model read the question before anything answered it.
+    assert.match(
+      model.requests[2]!.user,
+      /The page asks "Delete all 3 items of your history\? This cannot be undone\." \(a confirm dialog\): press Enter to accept it/,
     );
   }
   {
-    await using model = startScriptedModel(script());
-    const run = await runCli({
-      args: ["--yes", "clear my history"],
-      env: modelEnv(model.baseUrl),
-    });
+    await using model = startScriptedModel(clearHistory(site, "Enter"));
+    const run = await runCli({ args: ["--yes", "clear my history"], env: modelEnv(model.baseUrl) });
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stdout.trim(), "History deleted");
   }
+  {
+    // "Click Clear history, then cancel" under --yes: --yes answers no question of the page.
+    await using model = startScriptedModel(clearHistory(site, "Escape"));
+    const run = await runCli({ args: ["--yes", "clear my history"], env: modelEnv(model.baseUrl) });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout.trim(), "Kept the history");
+    assert.match(model.requests[3]!.user, /Cancelled the confirm dialog "Delete all 3 items/);
+  }
 });
 
-Deno.test("runTask() asks about a dismissed confirm() dialog; after a yes the repeat accepts it", async () => {
+Deno.test("runTask() asks before the model accepts a confirm() that asks to delete", async () => {
   await using site = startFixtureServer();
-  await using model = startScriptedModel([
-    { tool: "navigate", args: { url: site.url("/judgement/history.html") } },
-    (req) => ({ tool: "click", args: { id: idOf(req, "Clear history") } }),
-    (req) => ({ tool: "click", args: { id: idOf(req, "Clear history") } }),
-    (req) => ({
-      tool: "done",
-      args: {
-        result:
-          /History deleted|Kept the history/.exec(req.user.split("# CURRENT PAGE")[1] ?? "")?.[0] ??
-            "?",
-      },
-    }),
-  ]);
+  await using model = startScriptedModel(clearHistory(site, "Enter"));
   await using browser = await BrowserSession.start({ headless: true });
   const questions: string[] = [];
   const result = await runTask({
@@ -201,12 +204,11 @@ Deno.test("runTask() asks about a dismissed confirm() dialog; after a yes the re
   });
   assert.equal(result.reason, "goal_satisfied", result.message);
   assert.equal(result.answer, "History deleted");
-  assert.equal(questions.length, 1);
+  assert.equal(questions.length, 1, questions.join("\n"));
   assert.match(
     questions[0]!,
-    /^The page asked to confirm confirm "Delete all 3 items of your history\? This cannot be undone\."; it was dismissed/,
+    /^Allow accept the confirm dialog "Delete all 3 items of your history\?[^"]*" — a deletion: it asks /,
   );
-  assert.match(result.history[1]!.result.text, /The user allows it: repeat the same action/);
 });
 
 /** A fixture server whose /delete endpoint records what the project page deleted. */

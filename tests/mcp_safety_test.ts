@@ -91,7 +91,7 @@ Deno.test("mcp does not hold a harmless click", async () => {
   assert.doesNotMatch(mcp.stderr(), /mcp: held/);
 });
 
-Deno.test("mcp with --yes performs destructive clicks and accepts confirm() dialogs", async () => {
+Deno.test("mcp with --yes performs destructive clicks; the page's confirm() waits for browser_dialog", async () => {
   const { site, posts } = shop();
   await using _site = site;
   await using mcp = await startMcp({ args: ["--yes"] });
@@ -107,14 +107,19 @@ Deno.test("mcp with --yes performs destructive clicks and accepts confirm() dial
     action: "click",
   });
   assert.equal(removed.status, "ok", removed.error);
+  // --yes answers no question of the page: the client does, with browser_dialog.
   assert.match(
     removed.text,
-    /A confirm dialog asked "Remove the Dome 3 Tent from your cart\?" \(accepted\)/,
+    /The page asks "Remove the Dome 3 Tent from your cart\?" \(a confirm dialog\)/,
   );
+  assert.deepEqual(posts, ["/order"]);
+  const accepted = await mcp.call("browser_dialog", { accept: true });
+  assert.equal(accepted.status, "ok", accepted.error);
+  assert.match(accepted.text, /^Accepted the confirm dialog "Remove the Dome 3 Tent/);
   assert.deepEqual(posts, ["/order", "/cart/remove"]);
 });
 
-Deno.test("mcp dismisses a confirm() dialog of an unconfirmed call and accepts it with confirm: true", async () => {
+Deno.test("mcp holds the page's confirm() for browser_dialog: without an answer it is cancelled, accept: true accepts it", async () => {
   const { site, posts } = shop();
   await using _site = site;
   await using mcp = await startMcp();
@@ -124,21 +129,18 @@ Deno.test("mcp dismisses a confirm() dialog of an unconfirmed call and accepts i
     action: "click",
   });
   assert.equal(first.status, "ok", first.error);
-  assert.match(first.text, /\(dismissed: the action was not confirmed\)/);
-  assert.match(
-    first.text,
-    /To accept the dismissed dialog, ask the user; if they agree, repeat this call with confirm: true\.$/,
-  );
+  assert.match(first.text, /\(a confirm dialog\): press Enter to accept it/);
+  const other = await mcp.call("browser_act_by_index", { id: id("Place order"), action: "click" });
+  assert.notEqual(other.status, "ok", "nothing else is done while the page asks");
+  const cancelled = await mcp.call("browser_dialog", {});
+  assert.equal(cancelled.status, "ok", cancelled.error);
+  assert.match(cancelled.text, /^Cancelled the confirm dialog/);
   assert.match(await pageText(mcp), /Kept in the cart/);
   assert.deepEqual(posts, []);
 
-  const second = await mcp.call("browser_overlay_act", {
-    index: id("Remove item"),
-    action: "click",
-    confirm: true,
-  });
+  await mcp.call("browser_overlay_act", { index: id("Remove item"), action: "click" });
+  const second = await mcp.call("browser_dialog", { accept: true });
   assert.equal(second.status, "ok", second.error);
-  assert.match(second.text, /\(accepted\)/);
   assert.deepEqual(posts, ["/cart/remove"]);
 });
 

@@ -71,7 +71,7 @@ Deno.test("renderOutcome() words every field of an outcome for the model", () =>
   });
   assert.equal(
     renderOutcome(all),
-    'Clicked [5]. A confirm dialog asked "Sure?" (dismissed: the action was not confirmed); ' +
+    'Clicked [5]. A confirm dialog asked "Sure?" (dismissed); ' +
       'a new tab 1 opened: http://x.test/2 "Two", and is now the current tab; ' +
       'downloaded "a.csv" (2.0 KB) to /tmp/a.csv; now at http://x.test/cart "Cart"; ' +
       '[5] is still checked; appeared: "Total: $9" (3 new items in all); ' +
@@ -183,14 +183,11 @@ Deno.test("ActionPolicy holds, asks, and scopes a dialog answer to the call it a
   });
   assert.equal((await policy.decide(order, state)).verdict, "declined");
   assert.deepEqual(asked, ['click [9] "Place order"']);
-  // A harmless call is allowed; its dialogs are dismissed unless someone confirmed it.
+  // A harmless call is allowed; its dialogs are held unmarked unless someone confirmed it.
   assert.deepEqual(await policy.decide({ name: "click", args: { id: 3 } }, state), {
     verdict: "allow",
     dialogs: "dismiss",
   });
-  // The user allowed a dismissed dialog: the same call runs once more with dialogs accepted.
-  policy.approve(order);
-  assert.deepEqual(await policy.decide(order, state), { verdict: "allow", dialogs: "accept" });
   assert.equal((await policy.decide(order, state)).verdict, "declined");
   const yes = new ActionPolicy({ confirmAll: true, tools: coreTools });
   const confirmed = await yes.decide(order, state);

@@ -136,6 +136,29 @@ Deno.test("userMessage() keeps http:// where navigate would not add it back", ()
   assert.match(back, /\n3\. navigate\(url="localhost:8000\/b"\) → z\n/);
 });
 
+Deno.test("userMessage() hides an address's user name and password without eating its host, and keeps its fragment", () => {
+  const origin = "http://127.0.0.1:8965";
+  const secret = "http://admin:admin@127.0.0.1:8965/basic_auth";
+  const history = [
+    record(1, "navigate", { url: `${origin}/` }, renderOutcome(opened(`${origin}/`, "Home"))),
+    record(2, "navigate", { url: secret }, renderOutcome(opened(secret, "Basic Auth"))),
+  ];
+  const page = { url: secret, title: "Basic Auth", lines: [], summary: "" };
+  const user = userMessage(`log in as admin on ${origin}/`, history, page);
+  assert.doesNotMatch(user, /admin:admin|admin@/, user);
+  assert.match(user, /\nURL: \/basic_auth\n/, user);
+  assert.match(user, /2\. navigate\(url="\/basic_auth"\) → Opened \/basic_auth "Basic Auth"/, user);
+  // Elsewhere, in full: the host whole.
+  const alone = userMessage("log in", [], page);
+  assert.match(alone, /\nURL: http:\/\/127\.0\.0\.1:8965\/basic_auth\n/, alone);
+  // A fragment stays: the view says where in the page a link led.
+  const menu = userMessage("open the news", history, {
+    ...page,
+    url: `${origin}/floating_menu#news`,
+  });
+  assert.match(menu, /\nURL: \/floating_menu#news\n/, menu);
+});
+
 Deno.test("userMessage() writes quoted text as it was: what was typed, what a page says", () => {
   const url = "https://shop.test/form";
   const typed = "https://shop.test/profile/ada";

@@ -65,6 +65,23 @@ Deno.test("a page that only says 'verify your email' runs as any page: the model
   assert.doesNotMatch(out.stderr, /human-verification/);
 });
 
+Deno.test('a sign-up page headed "Human Verification" with a plain tick box runs as any page: the model ticks it and signs up', async () => {
+  await using site = startFixtureServer({ routes: [wallFrames] });
+  await using model = startScriptedModel([
+    (req) => ({ tool: "click", args: { id: idOf(req, /I am a human$/) } }),
+    (req) => ({ tool: "click", args: { id: idOf(req, /<button[^>]*> Sign up$/) } }),
+    (req) => ({ tool: "done", args: { result: /Account created/.exec(req.user)?.[0] ?? "?" } }),
+  ]);
+  const out = await runCli({
+    args: [`sign up on ${site.url("/walls/human_verification_signup.html")}`],
+    env: { OPENAI_BASE_URL: model.baseUrl },
+  });
+  assert.equal(out.code, 0, out.stderr);
+  assert.equal(out.stdout, "Account created\n");
+  assert.equal(model.requests.length, 3, "the model saw the page at step 1");
+  assert.doesNotMatch(out.stderr, /human-verification/);
+});
+
 Deno.test("in a terminal with a headless browser the run stops and says how a person can solve it: --headed or --ui", async () => {
   await using site = startFixtureServer({ routes: [wallFrames] });
   await using model = startScriptedModel([]);

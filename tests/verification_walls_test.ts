@@ -6,6 +6,7 @@ import {
   frameRowFor,
   FRAMES,
   INTERSTITIAL_MARKERS,
+  scriptRowFor,
 } from "../internal/browser/shared/wall_policy.ts";
 import { startFixtureServer } from "./support/fixture_server.ts";
 import { wallFrames } from "./support/wall_frames.ts";
@@ -65,9 +66,11 @@ Deno.test("verification() finds press and hold, a login page's CAPTCHA picture, 
     assert.equal(picture?.kind, "captcha_image");
     assert.equal(picture?.where, 'input[name="captcha_code"] beside img#captcha-img');
 
+    // The words beside the check's own script.
     const de = await look("/walls/human_check_de.html");
     assert.equal(de?.kind, "human_check_page");
     assert.match(de!.name, /bestätigen Sie, dass Sie ein Mensch sind/);
+    assert.match(de!.where, /a script from 127\.0\.0\.1:\d+/);
 
     const framed = await look("/walls/framed_login.html");
     assert.equal(framed?.kind, "recaptcha");
@@ -96,6 +99,16 @@ Deno.test("verification() finds a Turnstile container and a reCAPTCHA frame insi
     // A web component that asks to verify your email, with a "Verify" button, and a passed
     // widget whose token is in its light DOM are no checks.
     assert.equal(await look("/walls/shadow_quiet.html"), undefined);
+  });
+});
+
+Deno.test('verification() knows a short page that holds the site back behind a check with nothing to act on; a sign-up form headed "Human Verification" with a tick box is no wall', async () => {
+  await withPages(async (look) => {
+    const bare = await look("/walls/checking_browser.html");
+    assert.equal(bare?.kind, "human_check_page");
+    assert.match(bare!.reason, /offers nothing else to do/);
+    // A heading's words are no wall: its tick box, field and button are the model's to work.
+    assert.equal(await look("/walls/human_verification_signup.html"), undefined);
   });
 });
 
@@ -174,6 +187,23 @@ Deno.test("frameRowFor() knows the providers' frames by host and path, and their
     ]
   ) {
     assert.equal(row(src), undefined, src);
+  }
+});
+
+Deno.test("scriptRowFor() knows the check vendors' scripts, and no site's own", () => {
+  const kind = (src: string) => scriptRowFor(src)?.kind;
+  assert.equal(kind("https://www.google.com/recaptcha/api.js?render=explicit"), "recaptcha");
+  assert.equal(kind("https://js.hcaptcha.com/1/api.js"), "hcaptcha");
+  assert.equal(kind("https://ct.captcha-delivery.com/c.js"), "datadome");
+  assert.equal(
+    kind("https://x.test/cdn-cgi/challenge-platform/h/g/orchestrate/v1"),
+    "cloudflare_challenge",
+  );
+  assert.equal(kind("https://client.px-cloud.net/PXabc/main.min.js"), "press_and_hold");
+  for (
+    const src of ["https://shop.test/js/verify.js", "https://shop.test/captcha.png", "data:,x"]
+  ) {
+    assert.equal(scriptRowFor(src), undefined, src);
   }
 });
 

@@ -50,11 +50,22 @@ Deno.test("wait(text) sees a text come in a frame and go in a shadow root, and s
   // "Connected" came after the view last read: the wait ends at once, and says so.
   const came = await said(browser.wait({ seconds: 10, text: "Connected" }));
   assert.match(came, /^"Connected" shows \(it came after the view you last read\)/, came);
-  // Once a view showed it, only a new place would end a wait for it.
+  // Once a view showed it, a wait for it ends at once too, and says so.
   await browser.observe();
-  const again = await said(browser.wait({ seconds: 0.5, text: "Connected" }));
-  assert.match(
-    again,
-    /did not appear anew \(it showed already when the wait began, in "Connected"\)/,
-  );
+  const again = await said(browser.wait({ seconds: 10, text: "Connected" }));
+  assert.match(again, /^"Connected" shows already \(the view you last read showed it\)/, again);
+});
+
+Deno.test("wait(text) for a text the view last read showed ends at once; with a progress bar on the page, a value waits for the bar", async () => {
+  await using site = startFixtureServer();
+  await using browser = await browserSession();
+  await said(browser.navigate(site.url("/actions/wait_text.html?bar=aria")));
+  const view = (await browser.observe()).summary;
+  assert.match(view, /Upload/);
+  // A heading the view showed: a person would not wait 10 s for it to show "anew".
+  const shown = await said(browser.wait({ seconds: 10, text: "Upload" }));
+  assert.match(shown, /^"Upload" shows already \(the view you last read showed it\)/, shown);
+  // "75%" is in the page's sentence, but a bar could show it: the wait is for the bar.
+  const bar = await said(browser.wait({ seconds: 0.5, text: "75%" }));
+  assert.match(bar, /^Waited [\d.]+ s: "75%" did not appear anew/, bar);
 });

@@ -48,7 +48,7 @@ export interface RunOptions {
   signal: AbortSignal;
   /** NAME → value: shown to the model as `{{secret:NAME}}`, typed for real, masked everywhere. */
   secrets?: Record<string, string>;
-  /** `--yes`: destructive actions and confirm() dialogs are allowed without asking. */
+  /** `--yes`: destructive actions are allowed without asking (the page's dialogs stay the model's). */
   confirmAll?: boolean;
   /** Asks the person at the terminal to allow a destructive action (y/N); absent when there is none. */
   confirm?: (question: string) => Promise<boolean>;

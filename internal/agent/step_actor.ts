@@ -51,8 +51,8 @@ export interface ActorOptions {
 
 /**
  * Runs one call the model chose, through the checks in order: loop guard → evidence for `done`
- * → no passwords in `ask_user` → secret placeholders → destructive-action policy → dispatch →
- * recovery ladder → what the domain guard and dialogs held. Every refusal is a result the model
+ * → no passwords in `ask_user` → secret placeholders → destructive-action policy (accepting a
+ * page's dialog that asks to delete or pay is judged as such) → dispatch → recovery ladder. Every refusal is a result the model
  * reads, or a terminal reason.
  *
  * @example
@@ -125,7 +125,7 @@ export class StepActor {
     // progress, whether or not the module said where its tool works.
     const byResult = tool?.facts.effect === "elsewhere" || tool?.module !== undefined;
     if (step) o.guard.record(call, fp, byResult ? resultFingerprint(result) : undefined);
-    return await this.#dialogs(call, runCall, result);
+    return { result };
   }
 
   /** The loop guard's verdict on a step: stuck ends the run, blocked is the model's to read. */
@@ -218,33 +218,6 @@ export class StepActor {
         (await this.#policy.judge(twin, () => o.browser.observe(), wider)) === undefined,
     }) ??
       result;
-  }
-
-  /** A `confirm()` dialog the page raised and the policy dismissed: asked, or it ends the run. */
-  async #dialogs(call: ToolCall, runCall: ToolCall, result: ToolResult): Promise<Acted> {
-    const o = this.#o;
-    const dismissed = this.#policy.dismissedDialog(result);
-    if (!dismissed || o.confirmAll) return { result };
-    const held = `${dismissed.type} ${JSON.stringify(o.vault.mask(dismissed.message))}`;
-    if (o.confirm) {
-      const yes = await o.confirm(
-        `The page asked to confirm ${held}; it was dismissed. Allow it (the agent may repeat the action)?`,
-      );
-      if (yes) this.#policy.approve(call);
-      const said = yes
-        ? "The user allows it: repeat the same action and the dialog will be accepted."
-        : "The user declined it: do not try it again.";
-      return { result: { ...result, text: `${result.text} ${said}` } };
-    }
-    return {
-      result,
-      end: {
-        reason: "needs_user",
-        message:
-          `Held a destructive action: the page asked to confirm ${held} and it was dismissed. Run again in a terminal to confirm it, or with --yes to allow it.`,
-        extra: { held: `${runCall.name}: ${held}` },
-      },
-    };
   }
 
   async #secretQuestion(question: string, state: BrowserState): Promise<Acted> {

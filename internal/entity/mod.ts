@@ -113,6 +113,8 @@ export interface ObservedElement {
   value?: string;
   /** The whole value's length when `value` is only its start. */
   valueLength?: number;
+  /** find: where in the whole value the part `value` quotes begins, when not at its start. */
+  valueFrom?: number;
   /** A short control of a table row (a calendar's day): the row's controls share one line. */
   row?: number;
   /** New since the previous observation (added to the page or revealed): rendered `*[id]`. */

@@ -168,8 +168,9 @@ export type SettleReason =
   | { kind: "capped"; waitingOn?: string; loading?: boolean };
 
 /**
- * A dialog the page opened during an action, and how it was answered; `waiting`: a `prompt()`
- * the page holds open until the model answers it (nothing else on the page can be done meanwhile).
+ * A dialog the page opened during an action, and how it was answered; `waiting`: a `confirm()`,
+ * `prompt()` or leave-page dialog the page holds open until the model answers it (nothing else on
+ * the page can be done meanwhile).
  */
 export interface DialogRecord {
   type: "alert" | "confirm" | "prompt" | "beforeunload";
@@ -178,8 +179,8 @@ export interface DialogRecord {
   /** A prompt's default text. */
   default?: string;
   /**
-   * A waiting prompt opened by an action someone confirmed (its `confirm()` dialogs accepted):
-   * its answer is confirmed with it.
+   * A waiting dialog opened by an action someone confirmed (`--yes`, the user, the call): its
+   * acceptance is confirmed with it.
    */
   confirmed?: boolean;
 }

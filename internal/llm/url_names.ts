@@ -76,13 +76,20 @@ export class UrlNames {
     });
   }
 
-  /** How `url` is written at this point of the request. */
+  /**
+   * How `url` is written at this point of the request: never with the user name and password
+   * it may carry (`http://admin:admin@host/`), which are secrets, and the rest as it is.
+   */
   name(url: string, place: Place): string {
     let parsed: URL | undefined;
     try {
       parsed = new URL(url);
     } catch {
       return url;
+    }
+    if (parsed.username || parsed.password) {
+      parsed.username = parsed.password = "";
+      url = parsed.href;
     }
     const web = /^https?:$/.test(parsed.protocol);
     const site = web ? parsed.origin : undefined;

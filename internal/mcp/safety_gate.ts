@@ -14,7 +14,7 @@ export type { Answer } from "../tools/mod.ts";
 
 /** What {@link SafetyGate} needs from the server. */
 export interface GateOptions {
-  /** `--yes`: destructive actions and `confirm()` dialogs are allowed without asking. */
+  /** `--yes`: destructive actions (accepting a dialog that asks one too) run without asking. */
   confirmAll: boolean;
   /** The tools the server offers. */
   tools: readonly Tool[];
@@ -29,8 +29,9 @@ export interface GateOptions {
  * is judged against a fresh observation of the whole page; a destructive one is not run but
  * answered with an error that says what was held, why, and how to confirm: `confirm: true` in
  * the same call after asking the user, or the server started with `--yes`. A client that
- * supports elicitation is asked instead. The `confirm()` dialogs of a confirmed call are
- * accepted; others are dismissed and reported.
+ * supports elicitation is asked instead. The page's `confirm()`, `prompt()` and leave-page
+ * dialogs wait for the client's `browser_dialog` (accepting one that asks to delete or pay is
+ * judged as such, unless the call that opened it was confirmed).
  *
  * @example
  * ```ts
@@ -76,7 +77,7 @@ export class SafetyGate {
     const confirmed = valid.confirm === true;
     if (confirmed) this.#log(`mcp: ${tool.name} confirmed by the client`);
     // Confirmed already: no need to observe the page to judge it.
-    if (confirmed || this.#policy.confirmAll) return await this.#checked(tool, await act("accept"));
+    if (confirmed || this.#policy.confirmAll) return await act("accept");
     let decision;
     try {
       decision = await this.#policy.decide(
@@ -112,19 +113,7 @@ export class SafetyGate {
           data,
         };
     }
-    return this.#checked(tool, await act(decision.dialogs));
-  }
-
-  /** A result whose dismissed dialog is explained, with how to accept it. */
-  #checked(tool: Tool, result: ToolResult): ToolResult {
-    if (tool.actsAs && this.#policy.dismissedDialog(result)) {
-      return {
-        ...result,
-        text:
-          `${result.text} To accept the dismissed dialog, ask the user; if they agree, repeat this call with confirm: true.`,
-      };
-    }
-    return result;
+    return await act(decision.dialogs);
   }
 }
 

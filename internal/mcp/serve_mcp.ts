@@ -26,7 +26,7 @@ export interface McpOptions {
   log: (line: string) => void;
   /** Stops serving (Ctrl+C, SIGTERM). */
   signal?: AbortSignal;
-  /** `--yes`: destructive actions (pay, delete, send) and `confirm()` dialogs run unasked. */
+  /** `--yes`: destructive actions (pay, delete, send) run unasked; dialogs wait for the client. */
   confirmAll?: boolean;
   /** Tools served after the `browser_*` ones (the enabled modules'). */
   tools?: readonly Tool[];

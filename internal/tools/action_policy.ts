@@ -1,4 +1,4 @@
-import type { BrowserState, DialogRecord, ToolCall, ToolResult } from "../entity/mod.ts";
+import type { BrowserState, ToolCall } from "../entity/mod.ts";
 import { assessRisk, type Risk, riskKind } from "./safety.ts";
 import { idOf, locate } from "./target.ts";
 import type { Tool } from "./tool.ts";
@@ -19,7 +19,10 @@ export interface PolicyEvent {
 
 /** What {@link ActionPolicy} needs from its front-end. */
 export interface PolicyOptions {
-  /** `--yes`: destructive actions and `confirm()` dialogs are allowed without asking. */
+  /**
+   * `--yes`: destructive actions are allowed without asking (accepting a dialog that asks to
+   * delete or pay is one); the page's dialogs are still the model's to answer.
+   */
   confirmAll: boolean;
   /** The tools calls are made to (their `destructive` flags and `actsAs`). */
   tools: readonly Tool[];
@@ -34,7 +37,7 @@ export interface PolicyOptions {
 
 /** The decision on one call before it runs. */
 export type Decision =
-  /** Run it; its `confirm()` dialogs get `dialogs`. */
+  /** Run it; the dialogs it opens are held marked confirmed when `dialogs` is `accept`. */
   | { verdict: "allow"; dialogs: "accept" | "dismiss"; risk?: Risk }
   /** Nobody could confirm it: do not run it. */
   | { verdict: "hold"; risk: Risk; what: string }
@@ -52,11 +55,11 @@ export type PointLook = (x: number, y: number) => Promise<{ id?: number } | unde
 
 /**
  * The one safety policy shared by the agent loop, replay and the MCP server. It judges a call
- * (see {@link assessRisk}) — allow, hold, or ask through the front-end's `ask` — owns the
- * confirmed-call state (a call the user allowed after its dialog was dismissed runs once more
- * with dialogs accepted), and scopes the dialog answer to the one call it allows. Front-ends
- * decide only how to ask: a terminal y/N, `--yes`, a replay hold, MCP elicitation or
- * `confirm: true`.
+ * (see {@link assessRisk}) — allow, hold, or ask through the front-end's `ask` — and marks the
+ * dialogs of a call it allowed as confirmed (accepting them is not judged again). The answer to a
+ * page's dialog (Enter, a prompt's text, MCP's `browser_dialog`) is a call like any other, judged
+ * by what the dialog asks. Front-ends decide only how to ask: a terminal y/N, `--yes`, a replay
+ * hold, MCP elicitation or `confirm: true`.
  *
  * @example
  * ```ts
@@ -68,8 +71,6 @@ export type PointLook = (x: number, y: number) => Promise<{ id?: number } | unde
 export class ActionPolicy {
   readonly #o: PolicyOptions;
   readonly #byName: Map<string, Tool>;
-  /** The call the user allowed after its dialog was dismissed: its next run accepts dialogs. */
-  #approved: string | undefined;
 
   constructor(options: PolicyOptions) {
     this.#o = options;
@@ -96,11 +97,8 @@ export class ActionPolicy {
       look?: PointLook;
     } = {},
   ): Promise<Decision> {
-    const key = callKey(call);
-    const approved = this.#approved === key;
-    this.#approved = undefined;
-    const confirmed = approved || this.#o.confirmAll || options.confirmed === true;
-    const risk = approved ? undefined : await this.judge(call, state, options.wider, options.look);
+    const confirmed = this.#o.confirmAll || options.confirmed === true;
+    const risk = await this.judge(call, state, options.wider, options.look);
     if (!risk) return { verdict: "allow", dialogs: confirmed ? "accept" : "dismiss" };
     const what = `${risk.action} (${riskKind(risk.category)}: ${risk.reason})`;
     const tell = (event: PolicyEvent["event"], by?: PolicyEvent["by"]) =>
@@ -176,29 +174,12 @@ export class ActionPolicy {
     if (tool?.destructive) return { category: "tool", action: call.name, reason: whatItDoes(tool) };
     return undefined;
   }
-
-  /**
-   * The `confirm()`, `prompt()` or leave-page dialog a call's action dismissed because nobody
-   * confirmed it, from the call's result; undefined when none was.
-   */
-  dismissedDialog(result: ToolResult): DialogRecord | undefined {
-    return result.outcome?.dialogs.find((d) => d.type !== "alert" && d.answer === "dismissed");
-  }
-
-  /** Lets the same call run once more with its dialogs accepted (the user allowed it). */
-  approve(call: Pick<ToolCall, "name" | "args">): void {
-    this.#approved = callKey(call);
-  }
 }
 
 /** A destructive tool's first sentence of description: `Deletes every note for good`. */
 function whatItDoes(tool: Tool): string {
   const first = tool.description.trim().split(/(?<=[.!?])\s/)[0]!.replace(/\.$/, "");
   return first.length > 100 ? `${first.slice(0, 99)}…` : first;
-}
-
-function callKey(call: Pick<ToolCall, "name" | "args">): string {
-  return JSON.stringify([call.name, call.args]);
 }
 
 function stateOf(state: StateSource): Promise<BrowserState> {

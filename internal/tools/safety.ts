@@ -45,9 +45,10 @@ export function riskKind(category: RiskCategory): string {
  * Recognises destructive calls — paying, buying, ordering, deleting, sending, posting, saving
  * account data — from the target element's label, the text just before it (a dialog's
  * question), its form (card fields, a total to pay: see `payment_signs.ts`) and the page's
- * address and title (a checkout step, an account page), in several languages. A `dialog` call,
- * the answer to a prompt the page holds open, is judged by what the prompt asks. Shared by
- * the agent loop and the MCP server, which both hold what it flags until someone confirms.
+ * address and title (a checkout step, an account page), in several languages. A `dialog` call
+ * (or Enter, or typing, while the page holds a dialog open) accepts that dialog: it is judged by
+ * what the dialog asks. Shared by the agent loop and the MCP server, which both hold what it
+ * flags until someone confirms.
  *
  * @example
  * ```ts
@@ -61,9 +62,13 @@ export function assessRisk(
   options: RiskOptions = {},
 ): Risk | undefined {
   const id = idOf(call.args);
-  if (call.name === "dialog") return state.dialog && answerRisk(state.dialog, call.args.text);
+  if (call.name === "dialog") {
+    const accepts = typeof call.args.text === "string" || call.args.accept === true;
+    const text = typeof call.args.text === "string" ? call.args.text : state.dialog?.default ?? "";
+    return accepts && state.dialog ? answerRisk(state.dialog, text) : undefined;
+  }
   if (call.name === "page_tool") return pageToolRisk(state, String(call.args.name ?? ""));
-  // A prompt the page holds open takes the keys: typing there or Enter answers it.
+  // A dialog the page holds open takes the keys: typing into a prompt or Enter answers it.
   const held = state.dialog?.answer === "waiting" ? state.dialog : undefined;
   if (held && call.name === "type" && id === undefined) return answerRisk(held, call.args.text);
   if (held && call.name === "press" && call.args.key === "Enter") {
@@ -149,13 +154,18 @@ function pageToolRisk(state: BrowserState, name: string): Risk | undefined {
 }
 
 /**
- * Answering a prompt that confirms what cannot be undone ("Type the project's name to delete it
- * forever"), as a click on the OK of a dialog that asks it; not when the action that opened it
- * was confirmed (its dialogs are), nor a dismissal.
+ * Accepting a dialog that confirms what cannot be undone (a `confirm("Delete all 3 items?")`,
+ * a prompt "Type the project's name to delete it forever"), as a click on the OK of a dialog
+ * that asks it; not when the action that opened it was confirmed (its dialogs are), nor a
+ * dismissal.
  */
 function answerRisk(d: DialogRecord, text: unknown): Risk | undefined {
   if (d.confirmed || typeof text !== "string") return undefined;
-  const action = `answer the prompt with ${JSON.stringify(short(text))}`;
+  const action = d.type === "prompt"
+    ? `answer the prompt with ${JSON.stringify(short(text))}`
+    : d.type === "beforeunload"
+    ? "leave the page"
+    : `accept the ${d.type} dialog ${JSON.stringify(short(d.message))}`;
   return wordsRisk(d.message, action, `it asks ${JSON.stringify(short(d.message))}`);
 }
 

@@ -11,8 +11,9 @@ export interface ToolContext {
   /** Asks the person at the terminal; absent when there is none. */
   askUser?: (question: string) => Promise<string>;
   /**
-   * How the page's `confirm()`/`prompt()`/leave-page dialogs are answered during this call: the
-   * action policy says `accept` for a call someone confirmed; default `dismiss`.
+   * `accept` for a call someone confirmed (the action policy says so): the page's
+   * `confirm()`/`prompt()`/leave-page dialogs it opens wait for the model's answer marked
+   * confirmed; default `dismiss`.
    */
   dialogs?: "accept" | "dismiss";
 }

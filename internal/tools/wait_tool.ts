@@ -8,8 +8,8 @@ const TEXT_SECONDS = 10;
 
 /**
  * wait(seconds?, text?, gone?): gives a page that is still working time, or waits until a text
- * shows where it did not when the wait began (a progress bar's value counts), or with `gone`
- * until it no longer shows.
+ * shows (at once when the view last read showed it; a progress bar's value counts), or with
+ * `gone` until it no longer shows.
  */
 export const wait = defineTool({
   name: "wait",

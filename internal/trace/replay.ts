@@ -14,6 +14,8 @@ import { describeTarget, type TargetRecord } from "./replay_target.ts";
 import type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 import { readTrace, type TraceStep } from "./trace_lines.ts";
 import { replayedCall } from "./replay_point.ts";
+import { answerAsRecorded } from "./replay_dialogs.ts";
+import { changedQuotes, describeChange, healedAnswer } from "./replay_answer.ts";
 
 export type { Recording, ReplayOptions, ReplayResult } from "./replay_types.ts";
 
@@ -36,8 +38,8 @@ export class UnsuccessfulRunError extends TypeError {
  * naming the closest candidates, and a screenshot. One found by name while another element keeps
  * its id is never silently used: with `heal` the one that keeps its id and place is, when it is
  * surely the same, otherwise the replay fails naming both (see `splitTarget`). The agent's
- * safety policy holds: without `confirmAll` a destructive step is not run and a `confirm()`
- * dialog is dismissed, and either stops the replay with `held` set. As the agent does before
+ * safety policy holds: without `confirmAll` a destructive step is not run (accepting a page's
+ * dialog that asks to delete or pay is one), and it stops the replay with `held` set. As the agent does before
  * each look, the replay looks for a human-verification check before each step (and before it
  * heals or gives up on a target): a page one blocks is a person's, so the replay stops there
  * with `verification` set, before anything acts on it.
@@ -67,7 +69,7 @@ interface Found {
 export class Replay {
   readonly #options: ReplayOptions;
   readonly #vault: SecretVault;
-  /** Nobody to ask: without --yes a destructive step is held and a confirm() dialog dismissed. */
+  /** Nobody to ask: without --yes a destructive step is held. */
   readonly #policy: ActionPolicy;
   readonly #started = performance.now();
   readonly #healed: Heal[] = [];
@@ -107,7 +109,7 @@ export class Replay {
     const blocked = await wallBefore(this.#options, this.#vault, recorded);
     if (blocked) return this.#end({ ok: false, ...blocked });
     if (signal.aborted) return this.#stopped();
-    if (name === "done") return this.#end({ ok: true, message: this.#options.recording.answer });
+    if (name === "done") return await this.#answer(recorded);
     const args = { ...recorded.call.args };
     if (typeof args.to === "number") {
       // The trace identifies the element acted on, not the one dropped onto: its number from the
@@ -131,6 +133,37 @@ export class Replay {
     const replayed = replayedCall(recorded, this.#options.registry, found?.id);
     if ("refused" in replayed) return this.#end({ ok: false, message: replayed.refused });
     return await this.#act(recorded, replayed.call, found);
+  }
+
+  /**
+   * The replay's end at the recorded `done`: its answer, when the replayed page still shows what
+   * it quoted; else what changed (with `heal`: the answer with the page's new text, for review).
+   */
+  async #answer(recorded: TraceStep): Promise<ReplayResult> {
+    const answer = this.#options.recording.answer;
+    const quotes = recorded.quotes ?? [];
+    if (quotes.length === 0) return this.#end({ ok: true, message: answer });
+    const { browser } = this.#options;
+    const page = await browser.observe({ scope: "page", tokenBudget: 1_000_000 });
+    const changes = changedQuotes(quotes, this.#vault.mask(page.summary));
+    if (changes.length === 0) return this.#end({ ok: true, message: answer });
+    const said = changes.map(describeChange).join("; ");
+    const healed = healedAnswer(answer, changes);
+    if (this.#options.heal && changes.every((c) => c.now !== undefined)) {
+      return this.#end({ ok: true, message: healed, answerChanged: { from: answer, said } });
+    }
+    return this.#end({
+      ok: false,
+      message:
+        `Step ${recorded.step} (done): the answer quoted what the page no longer shows: ${said}; the recorded answer was ${
+          JSON.stringify(answer)
+        }${
+          changes.every((c) => c.now !== undefined)
+            ? "; replay with --heal to report the new answer for review"
+            : ""
+        }`,
+      answerChanged: { from: answer, said },
+    });
   }
 
   /** The step's target by role and name, or by what surely identifies it, or the replay's end. */
@@ -227,22 +260,27 @@ export class Replay {
     }
   }
 
-  /** The replay's end after a step that ran, when a dialog was dismissed or the step failed. */
+  /**
+   * The replay's end after a step that ran, when it failed or opened a dialog the recording
+   * answered that is held (see {@link answerAsRecorded}).
+   */
   async #after(
     recorded: TraceStep,
     name: string,
-    result: ToolResult,
+    ran: ToolResult,
   ): Promise<ReplayResult | undefined> {
-    const dialog = this.#policy.dismissedDialog(result);
-    if (dialog) {
-      const dismissed = `${dialog.type} ${JSON.stringify(dialog.message)}`;
+    let result = ran;
+    const answer = ran.ok ? await answerAsRecorded(this.#options, recorded, ran) : undefined;
+    if (answer && "held" in answer) {
       return this.#end({
         ok: false,
-        message:
-          `Step ${recorded.step} (${name}): the page's ${dismissed} dialog was dismissed; replay with --yes to accept it`,
-        held: `${name}: ${dismissed}`,
+        message: answer.unmet
+          ? `Step ${recorded.step} (${name}): the page asks in a ${answer.held}, which the recording never met; a person must answer it: record the run again`
+          : `Step ${recorded.step} (${name}) is held: ${answer.held}. Nothing was done; replay with --yes to allow it`,
+        held: answer.held,
       });
     }
+    if (answer) result = answer.answered;
     if (result.ok) return undefined;
     const screenshot = await saveScreenshot(this.#options, recorded.step);
     return this.#end({

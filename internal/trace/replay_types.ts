@@ -41,13 +41,15 @@ export interface ReplayOptions {
   /** How long to look for a step's target before failing, in ms (default `WAITS.replayFind`). */
   findTimeoutMs?: number;
   /**
-   * `--yes`: destructive steps (pay, delete, send) and the page's `confirm()` dialogs are allowed.
-   * Without it such a step is held: the replay stops before it, with `held` set.
+   * `--yes`: destructive steps (pay, delete, send; accepting a dialog that asks one too) are
+   * allowed. Without it such a step is held: the replay stops before it, with `held` set.
    */
   confirmAll?: boolean;
   /**
    * `--heal`: a target whose recorded name now names another element than the one that keeps its
    * id and place is healed onto the latter (see `splitTarget`); without it the replay stops there.
+   * A recorded answer whose quoted text the page shows changed is reported with the new text for
+   * review (see `answerChanged`); without it the replay fails there.
    */
   heal?: boolean;
   onStep?: (record: StepRecord) => void;
@@ -64,7 +66,7 @@ export interface ReplayResult {
   steps: number;
   /** The screenshot of the page where a step failed. */
   screenshot?: string;
-  /** The destructive action (or dismissed dialog) the replay stopped at, without `confirmAll`. */
+  /** The destructive action the replay stopped at, without `confirmAll`. */
   held?: string;
   /** Steps whose target was found again by what identifies it after its name changed. */
   healed: Heal[];
@@ -73,5 +75,11 @@ export interface ReplayResult {
    * the replay stopped there, `needs_user` as a run stopped by one is.
    */
   verification?: VerificationWall;
+  /**
+   * The recorded answer quoted what the replayed page no longer shows: the recorded answer and
+   * what changed (`"$89.99" now reads "$99.99" ("Price: $99.99")`). With `heal` and every change
+   * found, the replay passed and `message` is the answer with the page's new text, for review.
+   */
+  answerChanged?: { from: string; said: string };
   ms: number;
 }

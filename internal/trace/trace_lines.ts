@@ -7,6 +7,7 @@
 import type { StepRecord, verificationJson } from "../entity/mod.ts";
 import type { RunResult } from "../agent/mod.ts";
 import type { TargetRecord } from "./replay_target.ts";
+import type { AnswerQuote } from "./replay_answer.ts";
 
 /** The first line of `trace.jsonl`. */
 export interface TraceStart {
@@ -64,6 +65,11 @@ export interface TraceStep {
   settle_ms?: number;
   /** Path of the screenshot, relative to the run folder. */
   screenshot?: string;
+  /**
+   * `done`: the parts of its answer the view the model read showed, with their lines (see
+   * `answerQuotes`): a replay checks them on the replayed page.
+   */
+  quotes?: AnswerQuote[];
 }
 
 /** The last line of `trace.jsonl`. */

@@ -8,6 +8,7 @@ import {
 import type { RunOptions, RunResult } from "../agent/mod.ts";
 import { idOf } from "../tools/mod.ts";
 import { recordTarget } from "./replay_target.ts";
+import { answerQuotes } from "./replay_answer.ts";
 import { writeReport } from "./report_html.ts";
 import type {
   TraceAnswer,
@@ -196,6 +197,8 @@ export class TraceWriter implements AsyncDisposable {
       ? { id: reachedId }
       : record.call.args;
     const target = state ? recordTarget(state, targetArgs, entry?.identities) : undefined;
+    const answer = record.call.name === "done" ? record.call.args.result : undefined;
+    const quotes = state && typeof answer === "string" ? answerQuotes(answer, state.summary) : [];
     const line: TraceStep = {
       type: "step",
       step: record.step,
@@ -221,6 +224,7 @@ export class TraceWriter implements AsyncDisposable {
         ? { settle_ms: record.result.outcome.settledMs }
         : {}),
       ...(screenshot ? { screenshot } : {}),
+      ...(quotes.length > 0 ? { quotes } : {}),
     };
     await this.#append(line);
   }

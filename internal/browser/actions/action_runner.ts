@@ -12,6 +12,7 @@ import { blankOutcome } from "../outcome/blank_outcome.ts";
 import type { Downloads } from "../downloads/downloads.ts";
 import { EffectProbe, type IdOf } from "../effects/effect_probe.ts";
 import {
+  answeredPhrase,
   type DialogAnswer,
   type DialogAnswers,
   type PromptAnswer,
@@ -45,9 +46,9 @@ export interface ActionEnv {
 export interface ActOptions {
   signal?: AbortSignal | undefined;
   /**
-   * How this action's `confirm` and `beforeunload` dialogs are answered (alerts are always
-   * accepted, a `prompt()` held open for an answer); default `dismiss`. The safety policy says
-   * `accept` for a confirmed call.
+   * `accept` for a call someone confirmed (the safety policy says so): the `confirm`, `prompt`
+   * and `beforeunload` dialogs it opens are held for the model's answer marked confirmed, so that
+   * accepting them is not judged again; default `dismiss` (held unmarked). Alerts are accepted.
    */
   dialogs?: DialogAnswer | undefined;
 }
@@ -364,10 +365,11 @@ export function heldPrompt(
 }
 
 /**
- * Answers the prompt the current tab holds open, then finishes the action that opened it: the
- * page settles, and what changed is measured against the page before that action (so the
- * report says what the action and its answer did together). Throws `no_effect` when no prompt
- * is open.
+ * Answers the dialog the current tab holds open (a `confirm()`, `prompt()` or leave-page
+ * dialog), then finishes the action that opened it: the page settles, and what changed is
+ * measured against the page before that action (so the report says what the action and its
+ * answer did together). Throws `no_effect` when no dialog is open, `invalid_args` for a text
+ * given to a dialog that takes none.
  */
 export function answerPrompt(
   env: ActionEnv,
@@ -379,13 +381,19 @@ export function answerPrompt(
   const record = dialogs.held;
   if (!record) {
     return Promise.reject(
-      new ActionError("no_effect", "No prompt is open: nothing to answer; observe the page"),
+      new ActionError("no_effect", "No dialog is open: nothing to answer; observe the page"),
     );
   }
   const asked = JSON.stringify(cut(record.message, 80));
-  const said = "dismiss" in answer
-    ? `Dismissed the prompt ${asked}`
-    : `Answered the prompt ${asked} with ${JSON.stringify(answer.text ?? record.default ?? "")}`;
+  if ("text" in answer && answer.text !== undefined && record.type !== "prompt") {
+    return Promise.reject(
+      new ActionError(
+        "invalid_args",
+        `The page's ${record.type} dialog ${asked} takes no text: press Enter to accept it or Escape to cancel it`,
+      ),
+    );
+  }
+  const said = answeredPhrase(record, answer);
   const rest = unfinished.get(dialogs);
   unfinished.delete(dialogs);
   if (!rest) {

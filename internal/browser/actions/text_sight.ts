@@ -23,10 +23,12 @@ export interface Place {
 export interface Sight {
   count: Map<string, number>;
   place: Map<string, Place>;
+  /** How many progress bars show a value the text could be (a number, a percentage). */
+  bars: number;
 }
 
 /** Nothing seen: what a document not there yet shows. */
-export const NOTHING: Sight = { count: new Map(), place: new Map() };
+export const NOTHING: Sight = { count: new Map(), place: new Map(), bars: 0 };
 
 /**
  * Where `text` shows, as `find` sees it: visible text and controls' names and values in every
@@ -51,7 +53,7 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
     maxValue: 4000,
     query: text,
   });
-  const sight: Sight = { count: new Map(), place: new Map() };
+  const sight: Sight = { count: new Map(), place: new Map(), bars: 0 };
   const add = (key: string, place: Place) => {
     sight.count.set(key, (sight.count.get(key) ?? 0) + 1);
     if (!sight.place.has(key)) sight.place.set(key, place);
@@ -71,8 +73,10 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
     }
   }
   await Promise.all([...walk.walks].map(async ([frame, w]) => {
-    const bars = await inRealm(isolatedRealm(frame), "progressShows", text).catch(() => []);
-    for (const i of bars) {
+    const bars = await inRealm(isolatedRealm(frame), "progressShows", text)
+      .catch(() => ({ at: [], could: 0 }));
+    sight.bars += bars.could;
+    for (const i of bars.at) {
       add(`${w.token}:bar${i}`, { kind: "bar", quote: text, inFrame: frame !== main });
     }
   }));

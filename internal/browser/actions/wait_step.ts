@@ -11,13 +11,16 @@ import { arrived, NOTHING, type Place, placesIn, type Sight, textSight } from ".
 export interface WaitRequest {
   /** How long to wait, or the most to wait for `text`, in seconds. */
   seconds: number;
-  /** Wait until this text shows in a place that did not show it when the wait began. */
+  /**
+   * Wait until this text shows: at once when the view last read showed it (or it came since),
+   * else in a place that did not show it when the wait began.
+   */
   text?: string;
   /** Wait instead until `text` no longer shows (at once when it does not). */
   gone?: boolean;
   /**
-   * The text of the view last read (the model's): a text that shows now and did not there came
-   * since, and ends the wait at once.
+   * The text of the view last read (the model's): a text that shows now ends the wait at once,
+   * whether that view showed it or it came since.
    */
   seen?: string;
   signal?: AbortSignal | undefined;
@@ -30,9 +33,11 @@ const LOOK_NOW = 0;
 
 /**
  * Waits as a person would while a page works: a number of seconds, or until a text shows (or,
- * with `gone`, until it no longer does), at most that long. A text appears when it shows in a
- * place that did not show it when the wait began (see {@link arrived}): the page's own "Wait
- * until the bar reaches 75%" does not end a wait for "75%", the bar reaching it does. `gone`
+ * with `gone`, until it no longer does), at most that long. A text the view last read (`seen`)
+ * showed, and that shows still, ends the wait at once; so does one that came since that view.
+ * Otherwise a text appears when it shows in a place that did not show it when the wait began
+ * (see {@link arrived}): on a page with a progress bar, its own "Wait until the bar reaches
+ * 75%" does not end a wait for "75%", the bar reaching it does. `gone`
  * returns at once when the text does not show. Says what it waited for and whether it happened,
  * and what it saw come or go (`effects`: a text in a frame the page's change report may miss);
  * the action path around it reports what else changed meanwhile.
@@ -58,16 +63,20 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
   // has no deadline but the walk's own: what shows already must be known to tell what is new.
   const before = await look(page, text) ?? NOTHING;
   if (!appear && placesIn(before) === 0) return { did: `${shown} does not show` };
-  // It came after the view the model read, before the wait began: that is what it waited for.
-  if (
-    appear && request.seen !== undefined && placesIn(before) > 0 &&
-    !norm(request.seen).includes(norm(text))
-  ) {
-    const came = [...before.place.values()];
-    return {
-      did: `${shown} shows (it came after the view you last read)`,
-      saw: saw(came, "lines"),
-    };
+  if (appear && request.seen !== undefined && placesIn(before) > 0) {
+    // It came after the view the model read, before the wait began: that is what it waited for.
+    if (!norm(request.seen).includes(norm(text))) {
+      const came = [...before.place.values()];
+      return {
+        did: `${shown} shows (it came after the view you last read)`,
+        saw: saw(came, "lines"),
+      };
+    }
+    // That view showed it, and it shows: a person would not wait. A value a progress bar on the
+    // page could show is waited for on the bar, whatever the page's sentences say of it.
+    if (before.bars === 0) {
+      return { did: `${shown} shows already (the view you last read showed it)` };
+    }
   }
   while (!request.signal?.aborted && performance.now() - start < capMs) {
     await pause(Math.min(LOOK_EVERY_MS, capMs - (performance.now() - start)), request.signal);

@@ -8,7 +8,8 @@ const LINK_ROLES = new Set(["role=link", "role=menuitem"]);
  * A link with a label, the most common element, is written bare: `[12] Pricing`. An element new
  * since the previous observation is marked `*[57]`; an item nested in a tree is indented one
  * space per level. A name derived from an icon is written apart from text, `(icon: send)`; a
- * value is quoted exactly (line breaks escaped), a cut one followed by how long it is.
+ * value is quoted exactly (line breaks escaped), a cut one followed by how long it is, and a part
+ * of one that `find` quotes (`valueFrom`) by where it is in the whole.
  *
  * @example
  * ```ts
@@ -25,8 +26,16 @@ export function renderElement(el: ObservedElement): string {
   const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
   const label = el.label ? ` ${el.label}` : "";
   const icon = el.icon ? ` (icon: ${el.icon})` : "";
-  let value = el.value !== undefined ? ` value=${JSON.stringify(el.value)}` : "";
-  if (el.valueLength !== undefined) {
+  const from = el.valueFrom ?? 0;
+  let value = el.value !== undefined
+    ? ` value=${from > 0 ? "…" : ""}${JSON.stringify(el.value)}`
+    : "";
+  if (el.valueLength !== undefined && el.valueFrom !== undefined) {
+    const to = from + (el.value?.length ?? 0);
+    value += `${to < el.valueLength ? "…" : ""} (characters ${
+      from + 1
+    }–${to} of ${el.valueLength})`;
+  } else if (el.valueLength !== undefined) {
     value += `… (cut: ${el.valueLength} characters in all; find shows the whole value)`;
   }
   return indent(el.level) + head + states + label + icon + value;

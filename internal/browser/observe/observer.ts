@@ -15,6 +15,8 @@ import { type ElementItem, type PageItem, WHERE } from "../shared/walk_types.ts"
 import { hiddenMatches } from "./hidden_matches.ts";
 import { compactPage } from "./page_scope.ts";
 import { readPages } from "./read_pages.ts";
+import { FIND_QUOTE, valuePart } from "./value_part.ts";
+import { norm } from "../shared/text.ts";
 import { isolatedRealm } from "../runtime/realm.ts";
 import { capturePicture } from "../screenshots/screenshot.ts";
 import { type FramePairs, OverlayLabels } from "../screenshots/overlay_labels.ts";
@@ -55,6 +57,8 @@ const MAX_TEXT = 150;
 /** Longest text line of a whole-page observation: an overview; `read` gives all the text. */
 const MAX_PAGE_TEXT = 120;
 const MAX_LABEL = 80;
+/** Longest run of text read returns (the rest is cut, marked `…`); pages split what it returns. */
+const MAX_READ_TEXT = 20000;
 /** Longest field value find shows (a value the view cuts is read whole with find). */
 const MAX_FIND_VALUE = 4000;
 
@@ -146,12 +150,22 @@ export class PageObserver {
       const beside = this.#beside(entry);
       // A text found with an ID to scroll to is listed with it, as an element is.
       const id = line.kind === "element" ? line.element.id : beside.id;
-      const shown = (line.kind === "element"
-        ? renderElement({ ...line.element, level: 0 })
-        : `${id ? `[${id}] ` : ""}"${line.text}"`) +
-        where + beside.text;
+      const render = (el: ObservedElement) => renderElement({ ...el, level: 0 }) + where;
+      let shown = (line.kind === "element"
+        ? render(line.element)
+        : `${id ? `[${id}] ` : ""}"${line.text}"${where}`) + beside.text;
       count++;
-      const t = estimateTokens(shown) + 1;
+      let t = estimateTokens(shown) + 1;
+      // A long value found by its text (not by the field's name), or one that does not fit, is
+      // quoted where it shows the text.
+      const part = line.kind === "element" &&
+          (tokens + t > limit || !norm(line.element.label).includes(norm(text)))
+        ? valuePart(line.element, text, FIND_QUOTE)
+        : undefined;
+      if (part) {
+        shown = render(part) + beside.text;
+        t = estimateTokens(shown) + 1;
+      }
       if (tokens + t > limit) {
         cut++;
         continue;
@@ -197,7 +211,8 @@ export class PageObserver {
       mode: "read",
       scope: "page",
       margin: 0,
-      maxText: 4000,
+      // A long run (a text area's log, a long code listing) is paged, not cut.
+      maxText: MAX_READ_TEXT,
       maxLabel: MAX_LABEL,
     });
     return readPages(walk, options, this.#options.tokenBudget);
@@ -288,7 +303,9 @@ export class PageObserver {
     const { id } = this.#ids.assign(frame, token, item.lid);
     const { tag, role, attrs, states, label } = item;
     const element: ObservedElement = { id, tag, role, attrs, states, label };
-    for (const key of ["icon", "value", "valueLength", "fresh", "level", "row"] as const) {
+    for (
+      const key of ["icon", "value", "valueLength", "valueFrom", "fresh", "level", "row"] as const
+    ) {
       if (item[key] !== undefined) Object.assign(element, { [key]: item[key] });
     }
     return element;

@@ -113,25 +113,30 @@ export function renderDownload(d: DownloadRecord): string {
 }
 
 /**
- * `a confirm dialog asked "Delete?" (dismissed: the action was not confirmed)`; a prompt held
- * open: `the page asks "Name?" (a prompt, default "Guest"): type the answer (type with no id),
- * press Enter for the default, or press Escape to dismiss it`.
+ * `an alert said "Saved!" (accepted)`; a dialog held open for the model's answer: `the page
+ * asks "Delete?" (a confirm dialog): press Enter to accept it (OK), or Escape to cancel it`, a
+ * prompt `… (a prompt, default "Guest"): type the answer (type with no id), press Enter for the
+ * default, or press Escape to dismiss it`; one that opened between actions was dismissed.
  */
 export function renderDialog(d: DialogRecord): string {
   const shown = d.message ? ` ${JSON.stringify(cut(d.message, 200))}` : "";
   if (d.type === "alert") return `an alert said${shown || " nothing"} (accepted)`;
-  if (d.answer === "waiting") {
+  if (d.answer === "waiting" && d.type === "prompt") {
     const given = d.default ? `, default ${JSON.stringify(cut(d.default, 80))}` : "";
     return `the page asks${shown} (a prompt${given}): type the answer (type with no id), press Enter for the default, or press Escape to dismiss it`;
   }
+  if (d.answer === "waiting" && d.type === "beforeunload") {
+    return `the page asks whether to leave it (a leave-page dialog${shown}): press Enter to leave, or Escape to stay`;
+  }
+  if (d.answer === "waiting") {
+    return `the page asks${shown} (a ${d.type} dialog): press Enter to accept it (OK), or Escape to cancel it`;
+  }
   const what = d.type === "beforeunload" ? "a leave-page dialog" : `a ${d.type} dialog`;
-  return d.answer === "accepted"
-    ? `${what} asked${shown} (accepted)`
-    : `${what} asked${shown} (dismissed: the action was not confirmed)`;
+  return `${what} asked${shown} (${d.answer})`;
 }
 
 /**
- * The sentence for a prompt the page holds open: what the view of the page shows, and why any
+ * The sentence for a dialog the page holds open: what the view of the page shows, and why any
  * other action is refused until it is answered.
  */
 export function renderHeldPrompt(d: DialogRecord): string {

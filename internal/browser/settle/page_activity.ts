@@ -180,8 +180,14 @@ export class PageActivity {
         .catch(() => {/* stopped: the loop ends on the signal */});
     }
     if (options.opened) this.#dropUnseen(); // its first settle is the one that needed it
+    let capped = !settled && performance.now() >= deadline;
+    // A busy sign at the cap is looked at again before the page is called loading: one that
+    // goes as the cap ends (the page's own timer as long as the cap) leaves a page that is done.
+    if (capped && working && !signal?.aborted && await this.#busyWent(frames, options)) {
+      capped = false;
+      waited = { kind: "busy", what: working };
+    }
     const ms = Math.round(performance.now() - start);
-    const capped = !settled && performance.now() >= deadline;
     return {
       ms,
       capped,
@@ -218,15 +224,35 @@ export class PageActivity {
     }
   }
 
-  #ask(frame: Frame, options: SettleOptions): Promise<PageSettle> {
+  #ask(frame: Frame, options: SettleOptions, quietMs: number = SETTLE.broughtQuietMs) {
     return inRealm(
       isolatedRealm(frame),
       "settleState",
-      SETTLE.broughtQuietMs,
+      quietMs,
       options.untilNotBusy ?? false,
       options.ignoreBusy ?? [],
       LISTENER_TOKEN,
     );
+  }
+
+  /**
+   * Whether the busy signs that showed at the cap went within `SETTLE.capRecheckMs` after it:
+   * every document asked shows none (looked at however recent its last change) and has no work
+   * of the action pending.
+   */
+  async #busyWent(frames: Frame[], options: SettleOptions): Promise<boolean> {
+    const until = performance.now() + SETTLE.capRecheckMs;
+    while (!this.#page.isClosed()) {
+      const left = until - performance.now();
+      const states = await withDeadline(
+        Promise.all(frames.map((f) => this.#ask(f, options, 0))),
+        Math.max(1, left),
+      ).catch(() => undefined); // a document replaced or too busy to answer: not known to be done
+      if (states?.every((s) => !s.busy && !s.pending)) return true;
+      if (left <= SETTLE.pendingPollMs) return false;
+      await pause(SETTLE.pendingPollMs, options.signal).catch(() => {});
+    }
+    return false;
   }
 
   /** Whether the action brought this document (a navigation). */

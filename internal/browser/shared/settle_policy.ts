@@ -56,6 +56,13 @@ export const SETTLE = Object.freeze({
    * holds settling until then, for at most this long, so the action reports its download.
    */
   downloadBeginMs: 1000,
+  /**
+   * A busy sign that still shows when the cap ends settling is looked at again for up to this
+   * long: a page whose own timer is as long as the cap ("Loading..." for 5 s, then "Hello
+   * World!", with a 5 s cap) draws its result as the cap ends, and the report would call it
+   * loading beside the result it lists. Paid only at a cap with a busy sign.
+   */
+  capRecheckMs: 250,
   /** How soon to ask again while the action's work is due any moment (a timer, a frame). */
   pendingPollMs: 10,
   /** How soon to ask again after the document was replaced while asked (a navigation). */

@@ -25,6 +25,27 @@ export function norm(s: string | null | undefined): string {
   return clean(s).normalize("NFKC").toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
 }
 
+/**
+ * Where the first `n` characters of `text` that show `query` (normalised, as {@link norm} makes
+ * it) begin: 0 when its start does, or when no part does. Windows step by half their length, so
+ * a query up to `n / 2` long falls whole in one; a long field's value is quoted where a text
+ * shows, not by its start.
+ *
+ * @example
+ * ```ts
+ * windowWith("a".repeat(5000) + " A1A1", "a1a1", 4000); // 2000: the window 2000–6000 shows it
+ * ```
+ */
+export function windowWith(text: string, query: string, n: number): number {
+  if (!query || text.length <= n || norm(text.slice(0, n)).includes(query)) return 0;
+  const step = Math.max(1, Math.floor(n / 2));
+  for (let at = step; at < text.length; at += step) {
+    if (norm(text.slice(at, at + n)).includes(query)) return at;
+    if (at + n >= text.length) break;
+  }
+  return 0;
+}
+
 /** What a password field shows in place of its value: always the same, so never its length. */
 export const MASK = "••••";
 

@@ -74,6 +74,8 @@ export interface ElementItem {
   value?: string;
   /** The whole value's length, when `value` is only its start. */
   valueLength?: number;
+  /** find: where in the whole value the part `value` quotes begins, when not at its start. */
+  valueFrom?: number;
   /** A short control in a table row: the row's local ID (the view puts a row's controls on a line). */
   row?: number;
   /** Where a link leads (absolute URL), to tell repeated links apart. */
@@ -98,6 +100,10 @@ export interface TextItem {
   near?: ElementItem[];
   /** find: with no control beside it, the local ID of its block, to scroll into view. */
   at?: number;
+  /** read: a table row's table (numbered in the walk), to read the row with its header. */
+  table?: number;
+  /** read: the row is its table's header. */
+  head?: boolean;
   where: number;
   /** As an element's `y`. */
   y: number;

@@ -119,6 +119,14 @@ export const FRAMES: readonly FrameRow[] = [
  * ```
  */
 export function frameRowFor(src: string): FrameRow | undefined {
+  return rowFor(FRAMES, src);
+}
+
+/** The first of `rows` whose host and path (with the fragment) match `src`, a web address. */
+function rowFor<R extends Pick<FrameRow, "host" | "path">>(
+  rows: readonly R[],
+  src: string,
+): R | undefined {
   let url: URL;
   try {
     url = new URL(src);
@@ -127,9 +135,70 @@ export function frameRowFor(src: string): FrameRow | undefined {
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return undefined;
   const path = url.pathname + url.hash;
-  return FRAMES.find((r) =>
+  return rows.find((r) =>
     (r.host || r.path) && (!r.host || r.host.test(url.hostname)) && (!r.path || r.path.test(path))
   );
+}
+
+/**
+ * A check vendor's script, known by its address: beside a page's text that asks to prove you
+ * are human, it makes that page the check (the vendor's widget may draw in a closed shadow root,
+ * or not yet). Alone it is none: sites load reCAPTCHA's or Turnstile's script on every page.
+ */
+export const SCRIPTS: readonly Omit<FrameRow, "harmless" | "passes">[] = [
+  {
+    kind: "cloudflare_challenge",
+    name: "Cloudflare challenge",
+    host: /^challenges\.cloudflare\.com$/,
+    reason: "challenges.cloudflare.com serves Cloudflare's challenge and Turnstile scripts",
+  },
+  {
+    kind: "cloudflare_challenge",
+    name: "Cloudflare challenge",
+    path: /^\/cdn-cgi\/challenge-platform\//,
+    reason: "Cloudflare's challenge page runs its scripts from /cdn-cgi/challenge-platform/",
+  },
+  {
+    kind: "recaptcha",
+    name: "reCAPTCHA",
+    path: /^\/recaptcha\/(api|enterprise)\.js$/,
+    reason: "reCAPTCHA's loader, at its usual path on any host",
+  },
+  {
+    kind: "hcaptcha",
+    name: "hCaptcha",
+    host: /(^|\.)hcaptcha\.com$/,
+    reason: "hcaptcha.com serves hCaptcha's loader",
+  },
+  {
+    kind: "datadome",
+    name: "DataDome",
+    host: /(^|\.)captcha-delivery\.com$|(^|\.)datadome\.co$/,
+    reason: "DataDome's check and its device script come from these hosts",
+  },
+  {
+    kind: "press_and_hold",
+    name: "press and hold (HUMAN)",
+    host: /(^|\.)px-cdn\.net$|(^|\.)px-cloud\.net$|(^|\.)perimeterx\.net$/,
+    reason: "HUMAN (PerimeterX) serves its check's scripts from these hosts",
+  },
+  {
+    kind: "arkose",
+    name: "Arkose Labs (FunCaptcha)",
+    host: /(^|\.)(arkoselabs\.com|funcaptcha\.com|arkoselabs\.cn)$/,
+    reason: "Arkose Labs serves its puzzles' scripts from these hosts",
+  },
+  {
+    kind: "geetest",
+    name: "GeeTest",
+    host: /(^|\.)geetest\.com$/,
+    reason: "GeeTest serves its puzzles' scripts from geetest.com",
+  },
+];
+
+/** The first row of {@link SCRIPTS} a script's address matches; undefined for any other. */
+export function scriptRowFor(src: string): (typeof SCRIPTS)[number] | undefined {
+  return rowFor(SCRIPTS, src);
 }
 
 /** A widget's container on the page itself (its frame may sit in a closed shadow root). */
@@ -309,9 +378,22 @@ export const HUMAN_CHECK_TEXT: readonly { pattern: RegExp; kind: VerificationKin
 ];
 
 /**
- * A page of fewer `elements` and at most `words` is a check when it says one of
- * {@link HUMAN_CHECK_TEXT} (the interstitials of Cloudflare, HUMAN and DataDome say a line or
- * two); with Cloudflare's title or a marker beside the text, up to `beside` words. A longer page
- * (an article about checks, a coding challenge's page) is none.
+ * A page of fewer `elements` and at most `words` that says one of {@link HUMAN_CHECK_TEXT} (the
+ * interstitials of Cloudflare, HUMAN and DataDome say a line or two) is a check beside a sign of
+ * one: a vendor's script ({@link SCRIPTS}), or nothing else to act on ({@link PAGE_CONTROLS});
+ * with Cloudflare's title or a marker beside the text, up to `beside` words. A longer page (an
+ * article about checks, a coding challenge's page) is none, and so is a heading's words alone.
  */
 export const SHORT_PAGE = { words: 120, beside: 300, elements: 400 };
+
+/**
+ * What a person could act on: a short page that says "Human Verification" and offers a tick box,
+ * a field or a button is a page to work (a sign-up form headed so), not a check that holds the
+ * content back; one with none of these (links aside) is waiting on a check it runs itself.
+ */
+export const PAGE_CONTROLS = {
+  selector:
+    'input:not([type="hidden"]), select, textarea, button, [role="button"], [role="checkbox"], [contenteditable=""], [contenteditable="true"]',
+  reason:
+    "a page that says to prove you are human and offers controls is worked like any page; the words alone are no wall",
+};

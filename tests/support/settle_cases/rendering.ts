@@ -76,6 +76,24 @@ export const RENDERING_CASES: SettleCase[] = [
       capped: '"Working on it. This takes a moment."',
     },
   },
+  {
+    // The one page that sits on a threshold on purpose: its timer is the cap (issue 41).
+    name: "a busy sign that goes as the cap ends",
+    page: "/settle/at_cap.html?ms=1500",
+    act: click(/Start/),
+    policy: {
+      rule: ["capRecheckMs", "busy signs"],
+      shows: /Hello World!/,
+      hides: /[Ss]till loading/,
+      cap: 1500,
+    },
+  },
+  {
+    name: '"Wait for it..." while the work runs past the reach',
+    page: "/settle/wait_for_it.html?ms=2500",
+    act: click(/Remove/),
+    policy: { rule: ["busy signs", "long work"], shows: /It's gone!/ },
+  },
   // What only looks busy: each was once a false report of settling (issue 24).
   {
     name: "a tall animated banner appears",

@@ -20,6 +20,17 @@ const BARS = [
   ".progressbar",
 ].join(",");
 
+/** Where this document's progress bars show a text: which of them do, and how many could. */
+export interface BarSight {
+  /** The bars that show the text as their value, by their place among the document's bars. */
+  at: number[];
+  /**
+   * How many bars show a value the text could be one of (a number or a percentage): a wait for
+   * "75%" on a page with a bar waits for the bar, whatever the page's sentences say.
+   */
+  could: number;
+}
+
 /**
  * The progress bars of this document that show `text` as their value, by their place among the
  * document's bars (for telling a bar that reached it from one that showed it already): `75%`
@@ -28,17 +39,23 @@ const BARS = [
  *
  * @example
  * ```ts
- * progressShows("75%"); // [0]: the first bar on the page is at 75 %
+ * progressShows("75%"); // { at: [0], could: 1 }: the first bar on the page is at 75 %
  * ```
  */
-export function progressShows(text: string): number[] {
+export function progressShows(text: string): BarSight {
   const wanted = squeeze(text);
-  const out: number[] = [];
+  const valueLike = VALUE_LIKE.test(wanted);
+  const out: BarSight = { at: [], could: 0 };
   document.querySelectorAll(BARS).forEach((el, i) => {
-    if (barValues(el).some((v) => squeeze(v) === wanted)) out.push(i);
+    const values = barValues(el);
+    if (values.some((v) => squeeze(v) === wanted)) out.at.push(i);
+    if (valueLike && values.length > 0) out.could++;
   });
   return out;
 }
+
+/** A text a bar's value could read as: a number, or a percentage. */
+const VALUE_LIKE = /^\d+([.,]\d+)?%?$/;
 
 /** The texts a bar's value reads as: its value text, its percentage, its number. */
 function barValues(el: Element): string[] {

@@ -19,7 +19,8 @@ import { BOUNDS, PROGRESS_LINE, SETTLE } from "../../shared/settle_policy.ts";
 
 /** A line that starts with a phrase meaning "wait", in several languages. */
 const WAIT_PHRASE = new RegExp(
-  "^(please wait|one moment|just a moment|working on it|hang (on|tight)|bitte warten|" +
+  "^(please wait|wait for it|wait a (moment|second|minute)|one moment|just a moment|" +
+    "working on it|hang (on|tight)|bitte warten|" +
     "einen moment|por favor,? espere|un momento|veuillez patienter|patientez|un instant|" +
     "aguarde|attendere|подождите|proszę czekać|请稍候|請稍候|잠시만)(?![\\p{L}])",
   "iu",

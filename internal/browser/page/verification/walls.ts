@@ -17,6 +17,8 @@ import {
   INTERSTITIAL_MARKERS,
   INTERSTITIAL_TITLE,
   MIN_SIZE,
+  PAGE_CONTROLS,
+  scriptRowFor,
   SHADOW_SEARCH,
   SHORT_PAGE,
 } from "../../shared/wall_policy.ts";
@@ -142,8 +144,9 @@ function captchaImageWall(): WallSeen | null {
 
 /**
  * The page itself is the check: Cloudflare's title and one of its markers, or a text that asks
- * to prove you are human on a short page (or on a page not much longer with the title or a
- * marker).
+ * to prove you are human on a short page beside a vendor's script or with nothing else to act on
+ * (or on a page not much longer with the title or a marker). The text alone is none: a sign-up
+ * form headed "Human Verification" with a tick box is worked like any page.
  */
 function pageWall(): WallSeen | null {
   const title = clean(document.title);
@@ -156,15 +159,21 @@ function pageWall(): WallSeen | null {
   const said = HUMAN_CHECK_TEXT.map((row) => ({ row, m: row.pattern.exec(text) })).find((s) => s.m);
   const words = text.split(" ").length;
   const short = small && words <= SHORT_PAGE.words;
-  // Cloudflare's title and its markers agree; or the page says it, and is short, or little
-  // more than that beside one of them (an article about checks is neither).
-  const fires = (titled && marker) ||
-    (said && (short || ((titled || marker) && small && words <= SHORT_PAGE.beside)));
+  // A short page that says it is the check beside a vendor's script, or when it offers
+  // nothing else to do; read only then (most pages never get here).
+  const script = said && short ? vendorScript() : undefined;
+  const bare = said && short && !script && !hasControls();
+  // Cloudflare's title and its markers agree; or the page says it, and is short with one of
+  // those signs, or little more than that beside the title or a marker (an article about checks
+  // is neither).
+  const fires = (titled && marker) || script || bare ||
+    (said && (titled || marker) && small && words <= SHORT_PAGE.beside);
   if (!fires) return null;
   const signs = [
     titled ? `title ${JSON.stringify(cut(title, 60))}` : "",
     marker ? `#${marker.id || marker.classList[0]}` : "",
     said ? `says ${JSON.stringify(cut(said.m![0], 60))}` : "",
+    script ? `a script from ${script.host}` : "",
   ].filter(Boolean);
   const where = `the page (${signs.join(", ")})`;
   if (titled || marker) {
@@ -183,7 +192,9 @@ function pageWall(): WallSeen | null {
     kind: said!.row.kind,
     name: said!.row.kind === "press_and_hold" ? "press and hold" : JSON.stringify(cut(phrase, 60)),
     where,
-    reason: "a short page whose text asks to prove that you are a human",
+    reason: script
+      ? `a short page whose text asks to prove that you are a human, beside ${script.row.reason}`
+      : "a short page whose text asks to prove that you are a human, and offers nothing else to do",
     passes: false,
   };
 }
@@ -206,6 +217,20 @@ function placed(...els: Element[]): Pick<WallSeen, "box"> {
       view: { width: innerWidth, height: innerHeight },
     },
   };
+}
+
+/** A check vendor's script the page loads ({@link scriptRowFor}): its row and host; if any. */
+function vendorScript() {
+  for (const el of Array.from(document.scripts)) {
+    const row = el.src ? scriptRowFor(el.src) : undefined;
+    if (row) return { row, host: cut(new URL(el.src).host, 60) };
+  }
+  return undefined;
+}
+
+/** The page offers a person something to act on ({@link PAGE_CONTROLS}) that shows. */
+function hasControls(): boolean {
+  return Array.from(document.querySelectorAll(PAGE_CONTROLS.selector)).some((el) => visible(el));
 }
 
 /** Shows, with a size something can be solved in, somewhere on the page (not parked far off it). */

@@ -54,7 +54,8 @@ export function clipOf(
 
 /**
  * The context of `el`'s children: `own` is the context `el` got, `listed` says `el` is its
- * control, `labelSink` takes the text of a `<label>` that names a control elsewhere.
+ * control, `labelSink` takes the text of a `<label>` that names a control elsewhere; `rowWhole`
+ * (read) keeps the blocks inside a table cell in their row's run, so a row reads as one line.
  */
 export function childContext(
   el: Element,
@@ -63,10 +64,12 @@ export function childContext(
   listed: boolean,
   panel: { clip: Ctx["clip"]; scroller: number },
   labelSink: Ctl,
+  rowWhole = false,
 ): Ctx {
   const tag = el.localName;
   const display = s.display;
-  const inline = isInline(display);
+  const inline = isInline(display) ||
+    (rowWhole && own.cell !== null && !display.startsWith("table"));
   const cell = display === "table-cell";
   let heading = own.heading;
   const hm = /^h([1-6])$/.exec(tag);

@@ -9,7 +9,7 @@ import { composedParent } from "../../core/dom.ts";
 import { glyphName, iconName, isLigature } from "../icon_names.ts";
 import { accessibleName, ariaLabel, placeholderOf } from "../../core/names.ts";
 import { optionList } from "../../core/options.ts";
-import { clean, cut, MASK, norm, toggleGlyph } from "../../../shared/text.ts";
+import { clean, cut, MASK, norm, toggleGlyph, windowWith } from "../../../shared/text.ts";
 import { derivedExpansion, derivedStates } from "../../core/shown_states.ts";
 import type { ElementItem } from "../../../shared/walk_types.ts";
 import { LABELS, noteRead } from "../../core/reads.ts";
@@ -49,12 +49,17 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   if (explicitRole && tag !== explicitRole) attrs.push(`role=${explicitRole}`);
   let value: string | undefined;
   let valueLength: number | undefined;
+  let valueFrom = 0;
   const maxValue = o.maxValue ?? o.maxLabel;
-  /** A field's value exactly, only its start when it is long (with the whole length). */
+  /**
+   * A field's value exactly, only its start when it is long (with the whole length); in find,
+   * the part that shows the query (a text typed late in a long log).
+   */
   const exact = (v: string) => {
     if (v.length <= maxValue) return v;
     valueLength = v.length;
-    return v.slice(0, maxValue);
+    if (o.mode === "find") valueFrom = windowWith(v, w.query, maxValue);
+    return v.slice(valueFrom, valueFrom + maxValue);
   };
   if (tag === "input") {
     const input = el as HTMLInputElement;
@@ -63,9 +68,11 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
       if (input.value) value = MASK;
     } else if (input.type === "checkbox" || input.type === "radio") {
       if (input.indeterminate) states.push("MIXED");
-    } else if (
-      !["submit", "button", "reset", "image", "file"].includes(input.type) && input.value
-    ) {
+    } else if (input.type === "file") {
+      // The files chosen, by name, as the page's own "No file chosen" line says them.
+      const names = Array.from(input.files ?? [], (f) => f.name).join(", ");
+      if (names) value = exact(names);
+    } else if (!["submit", "button", "reset", "image"].includes(input.type) && input.value) {
       value = exact(input.value);
     }
     if (input.readOnly) states.push("READONLY");
@@ -103,6 +110,7 @@ export function describe(w: WalkScope, el: Element, role: string, where: number,
   };
   if (value !== undefined) item.value = value;
   if (valueLength !== undefined) item.valueLength = valueLength;
+  if (valueFrom > 0) item.valueFrom = valueFrom;
   if (tag === "a") {
     const dest = (el as HTMLAnchorElement).href;
     if (dest) item.dest = dest;

@@ -21,6 +21,10 @@ export class TextRuns {
   #level = 0;
   #where = 0;
   #y = 0;
+  /** read: the run has text whose spaces or line breaks the page keeps (`pre`, a text area). */
+  #pre = false;
+  /** read: the tables met so far, numbered, so a row can be read with its header. */
+  readonly #tables = new Map<Element, number>();
   /**
    * Runs ended so far, and whether each one became an item: the incremental walk tells what a
    * subtree did to the run open before it (the subtree's first flush ends that run).
@@ -39,7 +43,7 @@ export class TextRuns {
    * Adds text `node` (its `data`) drawn at `r` in context `ctx`; a new block starts a new run.
    * `node` null: words drawn otherwise (an emoji picture's `alt`), kept apart from the text.
    */
-  add(data: string, ctx: Ctx, r: Box, node: Text | null): void {
+  add(data: string, ctx: Ctx, r: Box, node: Text | null, keep?: Keep): void {
     if (ctx.block !== this.#block) {
       this.flush();
       this.#block = ctx.block;
@@ -51,6 +55,14 @@ export class TextRuns {
       this.#run += " | ";
     }
     this.#cell = ctx.cell;
+    // read keeps what the page draws: line breaks and indentation where its style keeps them,
+    // one space for a run of white space elsewhere.
+    if (this.#w.o.mode === "read") {
+      if (keep) this.#pre = true;
+      data = keep === "spaces"
+        ? data.replace(/\r\n?/g, "\n")
+        : data.replace(keep === "breaks" ? /[^\S\n]+/g : /\s+/g, " ");
+    }
     const apart = !node && this.#run && !/\s$/.test(this.#run) ? " " : "";
     this.#run += (node ? gap(this.#last, this.#run, node) : apart) + data;
     this.#last = node;
@@ -73,7 +85,7 @@ export class TextRuns {
   flush(): void {
     const n = this.flushes++;
     const w = this.#w;
-    const t = clean(this.#run);
+    const t = this.#pre ? tidy(this.#run) : clean(this.#run);
     this.pushed[n] = false;
     if (t && READS.test(t) && (w.o.mode !== "find" || norm(t).includes(w.query))) {
       this.pushed[n] = true;
@@ -85,6 +97,7 @@ export class TextRuns {
       };
       if (this.#heading) item.heading = this.#heading;
       if (this.#level) item.level = this.#level;
+      if (w.o.mode === "read" && this.#block) this.#tableRow(item, this.#block);
       this.#items.push(item);
       if (w.o.mode === "find" && this.#block) {
         this.blocks.set(item, this.#block);
@@ -95,7 +108,59 @@ export class TextRuns {
     this.#block = null;
     this.#cell = null;
     this.#heading = 0;
+    this.#pre = false;
   }
+
+  /**
+   * read: white space between the words of a run whose text is kept (`pre`): part of the text
+   * there (code's line breaks and indentation between highlighted words), nothing elsewhere.
+   */
+  blank(data: string, ctx: Ctx, node: Text): void {
+    if (!this.#pre || ctx.block !== this.#block || ctx.cell !== this.#cell) return;
+    const parent = node.parentElement;
+    const keep = parent ? keeps(parent) : undefined;
+    if (keep) this.add(data, ctx, { top: 0, bottom: 0, left: 0, right: 0 }, node, keep);
+  }
+
+  /**
+   * read: a field's text (a text area's value) as a run of its own, its line breaks and
+   * indentation kept, as a person reads it in the box.
+   */
+  field(value: string, ctx: Ctx, r: Box): void {
+    this.flush();
+    this.add(value, { ...ctx, block: null, cell: null }, r, null, "spaces");
+    this.flush();
+  }
+
+  /** read: marks a table row's item with its table, and whether it is the table's header. */
+  #tableRow(item: TextItem, block: Element): void {
+    if (block.localName !== "tr" && getComputedStyle(block).display !== "table-row") return;
+    const table = block.closest("table, [role=table], [role=grid]");
+    if (!table) return;
+    let n = this.#tables.get(table);
+    if (n === undefined) this.#tables.set(table, n = this.#tables.size + 1);
+    item.table = n;
+    const cells = Array.from(block.children);
+    if (
+      block.parentElement?.localName === "thead" ||
+      (cells.length > 0 && cells.every((c) => c.localName === "th" || c.role === "columnheader"))
+    ) item.head = true;
+  }
+}
+
+/** How much of a text's white space the page keeps: all of it, or only its line breaks. */
+export type Keep = "spaces" | "breaks";
+
+/** What `el`'s style keeps of its text's white space (`pre`, `pre-wrap`, `pre-line`); if any. */
+export function keeps(el: Element): Keep | undefined {
+  const ws = getComputedStyle(el).whiteSpace;
+  if (ws === "pre" || ws === "pre-wrap" || ws === "break-spaces") return "spaces";
+  return ws === "pre-line" ? "breaks" : undefined;
+}
+
+/** Kept text tidied: no white space at the ends of its lines, no empty lines first or last. */
+function tidy(text: string): string {
+  return text.replace(/[^\S\n]+$/gm, "").replace(/^\n+|\s+$/g, "");
 }
 
 /**

@@ -39,7 +39,7 @@ import { noteLayer } from "./covered.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced } from "../../core/reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
-import { gap, TextRuns } from "./text_runs.ts";
+import { gap, keeps, TextRuns } from "./text_runs.ts";
 import { clippedAway, clippedToNothing } from "../../core/visually_hidden.ts";
 
 /** Walks one document and collects its items and what lies outside the band. */
@@ -106,7 +106,12 @@ export class FrameWalker {
   #text(node: Text, ctx: Ctx): void {
     const w = this.#w;
     const data = node.data;
-    if (!/\S/.test(data) || ctx.hidden) return;
+    if (ctx.hidden) return;
+    if (!/\S/.test(data)) {
+      // read: white space inside kept text (code's indentation between highlighted words).
+      if (w.o.mode === "read" && !ctx.control) this.runs.blank(data, ctx, node);
+      return;
+    }
     this.#range.selectNodeContents(node);
     const r = this.#range.getBoundingClientRect();
     if (r.width < 1 || r.height < 1) return;
@@ -134,7 +139,7 @@ export class FrameWalker {
       return;
     }
     if (w.o.mode === "find" && !w.query) return;
-    this.runs.add(data, ctx, r, node);
+    this.runs.add(data, ctx, r, node, w.o.mode === "read" ? keeps(parent) : undefined);
   }
 
   #element(el: Element, ctx: Ctx): void {
@@ -190,6 +195,10 @@ export class FrameWalker {
       return;
     }
     if (!control && r) noteDrawing(w, this.runs, this.items, el, r, ctx);
+    // read: a text area's text is page text, its lines kept.
+    if (tag === "textarea" && w.o.mode === "read" && r && s.visibility === "visible") {
+      return this.runs.field((el as HTMLTextAreaElement).value, ctx, r);
+    }
     if (LEAF.has(tag) || (!control && isPicture(el))) {
       leafName(el, ctx.control);
       if (control && control !== ctx.control) this.#finish(control);
@@ -386,7 +395,8 @@ export class FrameWalker {
     const display = s.display;
     const panels = this.scrollers.length;
     const panel = clipOf(this.#w, el, s, r, own, this.scrollers);
-    const child = childContext(el, s, own, listed, panel, this.#labelSink);
+    const read = this.#w.o.mode === "read";
+    const child = childContext(el, s, own, listed, panel, this.#labelSink, read);
     const inline = isInline(display);
     // A scroll box of text gets a line of its own after the text it shows (scroll_box.ts).
     const box = this.scrollers.length > panels && !own.control && this.#w.o.mode === "observe";
