@@ -332,10 +332,14 @@ export class FrameWalker {
     const op = s.visibility === "visible" && w.o.mode !== "read"
       ? operability(el, s, ctx.cursor, w.listened.get(el) ?? 0, !!ctx.control, w.o.maxLabel)
       : null;
-    const kind = op?.kind ?? 0;
+    // A child of a container that operates its children is a control of its own.
+    const part = op && ctx.control?.parts?.has(el) ? ctx.control : null;
+    const kind = op?.kind || (part ? 1 : 0);
     if (!kind) return ctx.control;
-    // Script-clickable containers as big as the screen are layout, not controls.
-    const big = kind === 1 && (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
+    // Script-clickable containers as big as the screen are layout, not controls (unless their
+    // children are what the script operates: they are listed).
+    const big = kind === 1 && !op?.parts &&
+      (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
     if (big || r.width <= 0 || r.height <= 0) return ctx.control;
     const sc = ctx.scroller >= 0 ? this.scrollers[ctx.scroller]! : null;
     if (sc) sc.total++;
@@ -358,8 +362,10 @@ export class FrameWalker {
         yOf(w, r),
       );
       c.kind = kind;
-      c.bySign = op!.bySign;
+      c.bySign = op!.bySign && !part;
       c.item.states.push(...op!.marks);
+      if (part) handMarks(part.item, c.item);
+      if (op!.parts) c.parts = new Set(op!.parts);
       c.index = this.items.length;
       if (parent) parent.inner++;
       if (ctx.nest) c.item.level = ctx.nest;

@@ -1,0 +1,62 @@
+/**
+ * Handles for things a person points at that are not named controls: the items of a container
+ * whose one listener operates them all, text blocks, SVG shapes, pictures, colours, grids of
+ * like controls. Each test is a small page written as other sites write them.
+ */
+import assert from "node:assert/strict";
+import { BrowserSession } from "../internal/browser/mod.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { said } from "./support/said.ts";
+
+/** Serves `html` at every path. */
+function page(html: string) {
+  return () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+}
+
+/** A browser on `html`, with the site that serves it. */
+async function open(html: string) {
+  const site = startFixtureServer({ routes: [page(html)] });
+  const browser = await BrowserSession.start({ headless: true });
+  await said(browser.navigate(site.url("/page.html")));
+  return {
+    browser,
+    async [Symbol.asyncDispose]() {
+      await browser[Symbol.asyncDispose]();
+      await site[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** The element lines of a summary, without their numbers. */
+function elementLines(summary: string): string[] {
+  return summary.split("\n").filter((l) => /^\s*\*?\[\d+\]/.test(l))
+    .map((l) => l.replace(/^(\s*)\*?\[\d+\] /, "$1"));
+}
+
+const DELEGATED = `<!doctype html><title>Delegates</title>
+<style>.tile { display: inline-block; width: 60px; height: 30px; margin: 2px; background: #ddd; }
+  td { width: 30px; height: 30px; border: 1px solid #999; }</style>
+<ul id="names"><li>Kirbee</li><li>Liane</li><li>Viki</li></ul>
+<div id="tiles"><div class="tile">North</div><div class="tile">South</div><div class="tile">East</div></div>
+<div id="card" onclick="go()"><div class="title">Blue mug</div><div class="price">$12</div></div>
+<table><tr id="row" onclick="go()"><td>Ann</td><td>Bob</td><td>Cy</td></tr></table>
+<table id="board"><tr><td></td><td>X</td><td></td></tr><tr><td>O</td><td></td><td></td></tr></table>
+<script>
+  function go() {}
+  document.getElementById("names").addEventListener("pointerdown", go);
+  document.getElementById("tiles").addEventListener("click", go);
+  document.getElementById("board").addEventListener("click", go);
+</script>`;
+
+Deno.test("observe() lists each child of a container whose one listener operates them, not the container", async () => {
+  await using s = await open(DELEGATED);
+  const lines = elementLines((await s.browser.observe()).summary);
+  for (const name of ["Kirbee", "Liane", "Viki"]) assert.ok(lines.includes(`<li> ${name}`), name);
+  for (const name of ["North", "South", "East"]) assert.ok(lines.includes(`<div> ${name}`), name);
+  assert.ok(!lines.some((l) => l.startsWith("<ul>")), lines.join("\n"));
+  // A card of a title and a price, and a clickable table row, each stay one control.
+  assert.ok(lines.includes("<div> Blue mug $12"), lines.join("\n"));
+  assert.ok(lines.includes("<tr> Ann Bob Cy"), lines.join("\n"));
+  // A board's short cells are its parts: six squares, two of them marked.
+  assert.equal(lines.filter((l) => /^<td>( [XO])?$/.test(l)).length, 6, lines.join("\n"));
+});

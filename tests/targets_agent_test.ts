@@ -1,0 +1,79 @@
+/**
+ * Third-party-style pages whose targets are things a person points at rather than named controls
+ * (`tests/fixtures/targets/`): a scripted model reads each text view, picks the handle the view
+ * gives the thing (as a model would) and reaches the page's goal. Before the handles, the view
+ * folded these things into one line or left them out, and each run failed.
+ */
+import assert from "node:assert/strict";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { type ModelRequest, startScriptedModel, type Step } from "./support/scripted_model.ts";
+
+/** The request's CURRENT PAGE section: what the model sees of the page now. */
+function currentPage(req: ModelRequest): string {
+  return req.user.slice(req.user.indexOf("# CURRENT PAGE"));
+}
+
+/** Runs the agent in text mode on a fixture of `targets/` with `steps` after its navigation. */
+async function solve(page: string, task: string, steps: Step[]) {
+  await using site = startFixtureServer();
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url(`/targets/${page}`) } },
+    ...steps,
+  ]);
+  const run = await runCli({
+    args: ["--max-steps", String(steps.length + 1), task],
+    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "test-key", OPENAI_MODEL: "scripted" },
+  });
+  return { run, requests: model.requests };
+}
+
+/** Ends the run with what the page says when `shown` is on it, else undefined. */
+function doneWhen(req: ModelRequest, shown: RegExp) {
+  const said = shown.exec(currentPage(req))?.[0];
+  return said ? { tool: "done", args: { result: said, success: true } } : undefined;
+}
+
+/** The list items of the view, `[N] <li> … Name`, in the order shown. */
+function listItems(view: string): { id: number; name: string }[] {
+  return [...view.matchAll(/^\[(\d+)\] <li>(?: \{[^}]*\})? (.+)$/gm)]
+    .map((m) => ({ id: Number(m[1]), name: m[2]! }));
+}
+
+/**
+ * One step of sorting a list by dragging: the first item out of place is dropped onto the item
+ * where it belongs; done once the page says so.
+ */
+function sortStep(shown: RegExp): Step {
+  return (req) => {
+    const done = doneWhen(req, shown);
+    if (done) return done;
+    const items = listItems(currentPage(req));
+    const sorted = [...items].sort((a, b) => a.name.localeCompare(b.name));
+    const i = items.findIndex((it, k) => it.name !== sorted[k]!.name);
+    if (items.length < 2 || i < 0) {
+      return { tool: "done", args: { result: "no list items to drag", success: false } };
+    }
+    return { tool: "drag", args: { id: sorted[i]!.id, to: items[i]!.id } };
+  };
+}
+
+Deno.test("a list sorted by pointer events on the list: each name is dragged by its own number", async () => {
+  const { run } = await solve(
+    "sortable_pointer.html",
+    "Sort the names alphabetically",
+    Array.from({ length: 6 }, () => sortStep(/^Sorted!$/m)),
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Sorted!");
+});
+
+Deno.test("a jQuery-UI-style sortable (mousedown on the list, a helper and a placeholder): items dragged by number", async () => {
+  const { run } = await solve(
+    "sortable_jquery.html",
+    "Put the items in order",
+    Array.from({ length: 6 }, () => sortStep(/^In order$/m)),
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "In order");
+});
