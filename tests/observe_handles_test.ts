@@ -60,3 +60,19 @@ Deno.test("observe() lists each child of a container whose one listener operates
   // A board's short cells are its parts: six squares, two of them marked.
   assert.equal(lines.filter((l) => /^<td>( [XO])?$/.test(l)).length, 6, lines.join("\n"));
 });
+
+const EDITOR = `<!doctype html><title>Editor</title>
+<div contenteditable="true" aria-label="Notes">The Nile is long. It flows
+    north into the Mediterranean Sea.</div>`;
+
+Deno.test("selectText() selects a sentence that runs over a line break of the page's source", async () => {
+  await using s = await open(EDITOR);
+  const id = Number(
+    /^\[(\d+)\] <div contenteditable>/m.exec((await s.browser.observe()).summary)?.[1],
+  );
+  const selected = await said(
+    s.browser.selectText(id, "It flows north into the Mediterranean Sea."),
+  );
+  assert.ok(selected.startsWith(`Selected "It flows`), selected);
+  assert.ok(selected.includes(`north into the Mediterranean Sea." in [${id}]`), selected);
+});

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "fc6f88d229c9";
+export const RUNTIME_VERSION = "004b2353593d";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2847,15 +2847,18 @@ export const RUNTIME_SOURCE = [
   "    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);",
   "    for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);",
   '    const whole = nodes.map((n) => n.data).join("");',
-  "    const at = whole.toLowerCase().indexOf(wanted);",
-  "    if (at < 0 || !wanted) return { ok: false, reads: clean(whole).slice(0, 80) };",
+  "    const shown = spaced(whole);",
+  "    const want = clean(wanted);",
+  "    const k = shown.text.toLowerCase().indexOf(want);",
+  "    if (k < 0 || !want) return { ok: false, reads: clean(whole).slice(0, 80) };",
+  "    const at = shown.at[k], stop = shown.at[k + want.length - 1] + 1;",
   "    const range = document.createRange();",
   "    let offset = 0;",
   "    for (const n of nodes) {",
   "      const end = offset + n.data.length;",
   "      if (at >= offset && at <= end) range.setStart(n, at - offset);",
-  "      if (at + text.length >= offset && at + text.length <= end) {",
-  "        range.setEnd(n, at + text.length - offset);",
+  "      if (stop >= offset && stop <= end) {",
+  "        range.setEnd(n, stop - offset);",
   "        break;",
   "      }",
   "      offset = end;",
@@ -2865,6 +2868,17 @@ export const RUNTIME_SOURCE = [
   "    selection?.removeAllRanges();",
   "    selection?.addRange(range);",
   "    return { ok: true, selected: range.toString() };",
+  "  }",
+  "  function spaced(whole) {",
+  '    let text = "";',
+  "    const at = [];",
+  "    for (let i = 0; i < whole.length; i++) {",
+  "      const space = /\\s/.test(whole[i]);",
+  '      if (space && text.endsWith(" ")) continue;',
+  '      text += space ? " " : whole[i];',
+  "      at.push(i);",
+  "    }",
+  "    return { text, at };",
   "  }",
   "  function elementWithText(text, source) {",
   "    const wanted = clean(text).toLowerCase();",
@@ -6269,7 +6283,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("fc6f88d229c9", api);',
+  '    install("004b2353593d", api);',
   "    activityTracker();",
   "  }",
   "})();",
