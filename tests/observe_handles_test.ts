@@ -76,3 +76,36 @@ Deno.test("selectText() selects a sentence that runs over a line break of the pa
   assert.ok(selected.startsWith(`Selected "It flows`), selected);
   assert.ok(selected.includes(`north into the Mediterranean Sea." in [${id}]`), selected);
 });
+
+const ARTICLE = `<!doctype html><title>Article</title>
+<h2>Rivers</h2>
+<p>The Nile is long. It flows
+  north into the Mediterranean Sea.</p>
+<div class="lede">The Amazon carries more water than any other river on Earth, by far.</div>
+<ul><li>Danube</li><li>Rhine</li></ul>
+<pre>print("hello")</pre>
+<table><tr><td>Nile</td><td>6650 km</td></tr></table>`;
+
+Deno.test("find(role) lists text blocks by what they are, each with a number select_text takes", async () => {
+  await using s = await open(ARTICLE);
+  const paragraphs = await s.browser.find("", "paragraph");
+  assert.equal(paragraphs.count, 2, paragraphs.text);
+  assert.match(paragraphs.text, /^\[\d+\] "The Nile is long\. It flows north/m);
+  // A plain box of running text reads as a paragraph too.
+  assert.match(paragraphs.text, /^\[\d+\] "The Amazon carries more water/m);
+  for (const [role, text] of [["heading", "Rivers"], ["listitem", "Rhine"], ["code", "print"]]) {
+    const found = await s.browser.find("", role);
+    assert.match(found.text, new RegExp(`^\\[\\d+\\] "${text}`, "m"), `${role}: ${found.text}`);
+  }
+  assert.match((await s.browser.find("", "row")).text, /^\[\d+\] "Nile \| 6650 km"$/m);
+  // A text found without a role has its block's number too.
+  const found = await s.browser.find("Mediterranean");
+  const id = Number(/^\[(\d+)\] "The Nile/m.exec(found.text)?.[1]);
+  assert.ok(id > 0, found.text);
+  // The sentence runs over a line break of the source: the page shows it with one space.
+  const selected = await said(
+    s.browser.selectText(id, "It flows north into the Mediterranean Sea."),
+  );
+  assert.ok(selected.startsWith(`Selected "It flows`), selected);
+  assert.ok(selected.includes(`north into the Mediterranean Sea." in [${id}]`), selected);
+});

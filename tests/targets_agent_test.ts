@@ -77,3 +77,27 @@ Deno.test("a jQuery-UI-style sortable (mousedown on the list, a helper and a pla
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.trim(), "In order");
 });
+
+Deno.test("three paragraphs: find gives the paragraph's number, and select_text highlights one sentence of it", async () => {
+  const sentence = "The capital of Australia is Canberra.";
+  const { run, requests } = await solve(
+    "paragraphs.html",
+    "Highlight the sentence that names the capital of Australia",
+    [
+      (req) => {
+        assert.match(currentPage(req), /The capital of Australia is Canberra\./);
+        return { tool: "find", args: { text: "capital of Australia is", role: "paragraph" } };
+      },
+      (req) => {
+        const id = /^\[(\d+)\] "Sydney is its largest city/m.exec(req.user)?.[1];
+        if (!id) return { tool: "done", args: { result: "no paragraph id", success: false } };
+        return { tool: "select_text", args: { id: Number(id), text: sentence } };
+      },
+      (req) =>
+        doneWhen(req, /^Correct: that is the sentence$/m) ??
+          { tool: "done", args: { result: "not highlighted", success: false } },
+    ],
+  );
+  assert.equal(run.code, 0, `${run.stderr}\n${requests.at(-1)?.user}`);
+  assert.equal(run.stdout.trim(), "Correct: that is the sentence");
+});

@@ -40,6 +40,7 @@ import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./sco
 import { notePlaced } from "../../core/reads.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { gap, TextRuns } from "./text_runs.ts";
+import { TEXT_ROLES } from "./block_roles.ts";
 import { clippedAway, clippedToNothing } from "../../core/visually_hidden.ts";
 
 /** Walks one document and collects its items and what lies outside the band. */
@@ -133,7 +134,7 @@ export class FrameWalker {
       }
       return;
     }
-    if (w.o.mode === "find" && !w.query) return;
+    if (w.o.mode === "find" && !w.query && !TEXT_ROLES.has(w.o.role ?? "")) return;
     this.runs.add(data, ctx, r, node);
   }
 
