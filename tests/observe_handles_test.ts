@@ -109,3 +109,48 @@ Deno.test("find(role) lists text blocks by what they are, each with a number sel
   assert.ok(selected.startsWith(`Selected "It flows`), selected);
   assert.ok(selected.includes(`north into the Mediterranean Sea." in [${id}]`), selected);
 });
+
+const bars = Array.from(
+  { length: 45 },
+  (_, i) =>
+    `<rect x="${i * 8}" y="${100 - i * 2}" width="6" height="${i * 2 + 10}" fill="#4477aa"/>`,
+).join("");
+
+const DRAWINGS = `<!doctype html><title>Drawings</title>
+<style>.dot { cursor: pointer; }</style>
+<svg id="menu" width="200" height="100">
+  <g class="slice"><rect x="0" y="0" width="90" height="90" fill="#c33"/><text x="45" y="45">Open</text></g>
+  <g class="slice"><rect x="100" y="0" width="90" height="90" fill="#3a3"/><text x="145" y="45">Save</text></g>
+</svg>
+<svg width="300" height="120">
+  <rect width="300" height="120" fill="#eee"/>
+  <circle class="dot" cx="30" cy="30" r="20" fill="#36c"/><text x="30" y="35">3</text>
+  <polygon points="100,100 130,40 160,100" fill="#c33"/>
+  <rect x="200" y="20" width="40" height="40" fill="none" stroke="#393"/>
+  <text x="10" y="115">low</text><text x="260" y="115">high</text>
+</svg>
+<svg width="360" height="110">${bars}</svg>
+<button><svg width="16" height="16"><title>Print</title><path d="M0 0h16v16H0z"/></svg></button>
+<svg width="200" height="100" aria-hidden="true"><circle cx="50" cy="50" r="40" fill="#c33"/></svg>
+<script>document.getElementById("menu").addEventListener("click", () => {});</script>`;
+
+Deno.test("observe() lists an SVG's shapes with kind, colour, size and place, and its listening parts as controls", async () => {
+  await using s = await open(DRAWINGS);
+  const { summary } = await s.browser.observe();
+  const lines = elementLines(summary);
+  // One listener on the drawing: each slice is a control named by its text; the SVG goes.
+  assert.ok(lines.includes("<g color=red 90×90 at 45,45> Open"), summary);
+  assert.ok(lines.includes("<g color=green 90×90 at 145,45> Save"), summary);
+  assert.ok(!lines.some((l) => l.startsWith("<svg")), summary);
+  // Shapes: the circle with a pointer cursor is named by the digit on it; the background
+  // is no shape; an outline is named by its stroke's colour; texts on one row are one line.
+  assert.match(summary, /^\(drawing 300×120 px, 3 shapes:\)$/m);
+  assert.ok(lines.includes("<circle color=blue 40×40 at 30,30> 3"), summary);
+  assert.ok(lines.includes("<polygon triangle color=red 60×60 at 130,70>"), summary);
+  assert.ok(lines.some((l) => /^<rect square color=green 4\d×4\d at 220,40>$/.test(l)), summary);
+  assert.match(summary, /^low {2}high$/m);
+  // A chart of 45 bars is counted, not listed; an icon names its button; decoration stays out.
+  assert.match(summary, /^\(drawing 360×110 px, 45 shapes: 45 blue rect\)$/m);
+  assert.ok(lines.includes("<button> Print"), summary);
+  assert.equal(lines.filter((l) => l.startsWith("<circle")).length, 1, summary);
+});

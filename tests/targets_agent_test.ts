@@ -101,3 +101,64 @@ Deno.test("three paragraphs: find gives the paragraph's number, and select_text 
   assert.equal(run.code, 0, `${run.stderr}\n${requests.at(-1)?.user}`);
   assert.equal(run.stdout.trim(), "Correct: that is the sentence");
 });
+
+/** The element lines of the view whose tag is `tag`, with their numbers and labels. */
+function linesOf(view: string, tag: string): { id: number; line: string; label: string }[] {
+  return [...view.matchAll(new RegExp(`^\\[(\\d+)\\] <${tag}[^>]*>(?: \\{[^}]*\\})?(.*)$`, "gm"))]
+    .map((m) => ({ id: Number(m[1]), line: m[0], label: m[2]!.trim() }));
+}
+
+Deno.test("an SVG pie menu under one listener: each slice is a control named by its <text>", async () => {
+  const { run } = await solve("pie_menu.html", "Pick Share from the radial menu", [
+    (req) => {
+      const share = linesOf(currentPage(req), "g").find((g) => g.label === "Share");
+      if (!share) return { tool: "done", args: { result: "no Share slice", success: false } };
+      return { tool: "click", args: { id: share.id } };
+    },
+    (req) =>
+      doneWhen(req, /^You picked share$/m) ??
+        { tool: "done", args: { result: "not picked", success: false } },
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "You picked share");
+});
+
+Deno.test("SVG numbers to click in ascending order: each circle is numbered and named by its digit", async () => {
+  const clickNext = (clicked: number[]): Step => (req) => {
+    const done = doneWhen(req, /^All in order!$/m);
+    if (done) return done;
+    const circles = linesOf(currentPage(req), "circle")
+      .filter((c) => /^\d+$/.test(c.label) && !clicked.includes(Number(c.label)))
+      .sort((a, b) => Number(a.label) - Number(b.label));
+    const next = circles[0];
+    if (!next) return { tool: "done", args: { result: "no numbered circle", success: false } };
+    clicked.push(Number(next.label));
+    return { tool: "click", args: { id: next.id } };
+  };
+  const clicked: number[] = [];
+  const { run } = await solve(
+    "svg_numbers.html",
+    "Click the numbers in ascending order",
+    Array.from({ length: 7 }, () => clickNext(clicked)),
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "All in order!");
+  assert.deepEqual(clicked, [1, 2, 4, 5, 7, 9]);
+});
+
+Deno.test("shapes to count: each SVG shape says its kind and colour, and the model counts them", async () => {
+  const { run } = await solve("shapes.html", "How many red triangles are in the picture?", [
+    (req) => {
+      const red = linesOf(currentPage(req), "polygon")
+        .filter((p) => /^<polygon triangle color=red /.test(p.line.replace(/^\[\d+\] /, "")));
+      const answer = linesOf(currentPage(req), "input")[0];
+      if (!answer) return { tool: "done", args: { result: "no answer box", success: false } };
+      return { tool: "type", args: { id: answer.id, text: String(red.length), press_enter: true } };
+    },
+    (req) =>
+      doneWhen(req, /^Right: 3 red triangles$/m) ??
+        { tool: "done", args: { result: "wrong count", success: false } },
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Right: 3 red triangles");
+});

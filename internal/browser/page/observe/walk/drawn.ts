@@ -49,7 +49,8 @@ const DRAWN: readonly { kind: string; of: (el: Element) => Drawing | null; reaso
       for (const s of [...shapes].slice(0, 60)) fills.add(getComputedStyle(s).fill);
       return { shapes: shapes.length, colours: fills.size };
     },
-    reason: "an SVG of shapes and no text: a diagram, a board, a chart without labels",
+    reason: "an SVG of shapes and no text its author marked as decoration (aria-hidden): " +
+      "other drawings are listed shape by shape (svg_parts.ts)",
   },
   {
     kind: "boxes",

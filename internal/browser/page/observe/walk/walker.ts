@@ -35,6 +35,7 @@ import { handMarks, operability } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isPicture, placePicture } from "./pictures.ts";
 import { noteDrawing } from "./drawn.ts";
+import { listDrawing } from "./svg_parts.ts";
 import { noteLayer } from "./covered.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced } from "../../core/reads.ts";
@@ -189,6 +190,10 @@ export class FrameWalker {
         box: contentBox(el, r),
       });
       return;
+    }
+    if (tag === "svg" && r) {
+      const own = control && control !== ctx.control ? control : null;
+      if (listDrawing(w, this, el, r, { ...ctx, clip }, own, where)) return;
     }
     if (!control && r) noteDrawing(w, this.runs, this.items, el, r, ctx);
     if (LEAF.has(tag) || (!control && isPicture(el))) {
