@@ -154,3 +154,21 @@ Deno.test("observe() lists an SVG's shapes with kind, colour, size and place, an
   assert.ok(lines.includes("<button> Print"), summary);
   assert.equal(lines.filter((l) => l.startsWith("<circle")).length, 1, summary);
 });
+
+const PALETTE = `<!doctype html><title>Palette</title>
+<style>.dot { display: inline-block; width: 14px; height: 14px; border-radius: 7px; }</style>
+<div><a class="dot" href="#r" style="background: #d33"></a><a class="dot" href="#b" style="background: #33d"></a><a class="dot" href="#w" style="background: #fff; border: 1px solid #999"></a></div>
+<p>Status: <span class="st" style="color: #2a2" tabindex="0">●</span><span class="st" style="color: #d22" tabindex="0">●</span></p>
+<div><button class="plain">A</button><button class="plain">B</button></div>`;
+
+Deno.test("observe() gives like siblings that only their colours tell apart their colour names", async () => {
+  await using s = await open(PALETTE);
+  const lines = elementLines((await s.browser.observe()).summary);
+  assert.deepEqual(lines.filter((l) => l.includes("color=")), [
+    '<a href="#r" color=red>',
+    '<a href="#b" color=blue>',
+    '<a href="#w" color=white>',
+    "<span color=green> ●",
+    "<span color=red> ●",
+  ]);
+});

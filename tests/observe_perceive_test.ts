@@ -186,7 +186,10 @@ const DRAWINGS = `<!doctype html><title>Towers</title>
 Deno.test("observe says where state is drawn without text (disks on pegs, a canvas, an SVG)", async () => {
   await using s = await open(DRAWINGS);
   const { summary } = await s.browser.observe();
-  assert.match(summary, /^\(drawn without text, \d+×\d+ px: 4 shapes in 4 colours\)$/m, summary);
+  // A few painted boxes are listed one by one, with their colours and places.
+  assert.match(summary, /^\(drawing \d+×\d+ px, 4 shapes:\)$/m, summary);
+  assert.match(summary, /^\[\d+\] <div color=red 40×20 at 50,12>$/m, summary);
+  assert.match(summary, /^\[\d+\] <div color=orange 30×20 at 154,12>$/m, summary);
   assert.match(summary, /^\(drawn without text, 300×200 px\)$/m, summary);
   // An SVG's shapes are listed one by one (svg_parts.ts).
   assert.match(
@@ -194,7 +197,7 @@ Deno.test("observe says where state is drawn without text (disks on pegs, a canv
     /^\(drawing 200×100 px, 1 shape:\)\n\[\d+\] <circle color=red 80×80 at 50,50>$/m,
   );
   // A small icon is no drawing; the board is told once, not again for each peg.
-  assert.equal(summary.match(/drawn without text/g)?.length, 2, summary);
+  assert.equal(summary.match(/drawn without text|\(drawing /g)?.length, 3, summary);
 });
 
 const LAYERS = `<!doctype html><title>Layers</title>

@@ -162,3 +162,18 @@ Deno.test("shapes to count: each SVG shape says its kind and colour, and the mod
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.trim(), "Right: 3 red triangles");
 });
+
+Deno.test("colour swatches with no text: each says its colour, and the green one is clicked", async () => {
+  const { run } = await solve("swatches.html", "Choose the green T-shirt colour", [
+    (req) => {
+      const green = linesOf(currentPage(req), "span").find((s) => /color=green/.test(s.line));
+      if (!green) return { tool: "done", args: { result: "no green swatch", success: false } };
+      return { tool: "click", args: { id: green.id } };
+    },
+    (req) =>
+      doneWhen(req, /^Chosen: forest$/m) ??
+        { tool: "done", args: { result: "not chosen", success: false } },
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Chosen: forest");
+});

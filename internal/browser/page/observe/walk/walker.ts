@@ -34,7 +34,7 @@ import { holdsFocus } from "../focus.ts";
 import { handMarks, operability } from "../operations.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isPicture, placePicture } from "./pictures.ts";
-import { noteDrawing } from "./drawn.ts";
+import { drawnBox, noteDrawing } from "./drawn.ts";
 import { listDrawing } from "./svg_parts.ts";
 import { noteLayer } from "./covered.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
@@ -195,7 +195,11 @@ export class FrameWalker {
       const own = control && control !== ctx.control ? control : null;
       if (listDrawing(w, this, el, r, { ...ctx, clip }, own, where)) return;
     }
-    if (!control && r) noteDrawing(w, this.runs, this.items, el, r, ctx);
+    if (!control && r) {
+      noteDrawing(w, this.runs, this.items, el, r, ctx);
+      const box = drawnBox(w, el, r, where);
+      if (box) this.items.push(box);
+    }
     if (LEAF.has(tag) || (!control && isPicture(el))) {
       leafName(el, ctx.control);
       if (control && control !== ctx.control) this.#finish(control);
