@@ -50,15 +50,19 @@ const DELEGATED = `<!doctype html><title>Delegates</title>
 
 Deno.test("observe() lists each child of a container whose one listener operates them, not the container", async () => {
   await using s = await open(DELEGATED);
-  const lines = elementLines((await s.browser.observe()).summary);
+  const { summary } = await s.browser.observe();
+  const lines = elementLines(summary);
   for (const name of ["Kirbee", "Liane", "Viki"]) assert.ok(lines.includes(`<li> ${name}`), name);
   for (const name of ["North", "South", "East"]) assert.ok(lines.includes(`<div> ${name}`), name);
   assert.ok(!lines.some((l) => l.startsWith("<ul>")), lines.join("\n"));
   // A card of a title and a price, and a clickable table row, each stay one control.
   assert.ok(lines.includes("<div> Blue mug $12"), lines.join("\n"));
   assert.ok(lines.includes("<tr> Ann Bob Cy"), lines.join("\n"));
-  // A board's short cells are its parts: six squares, two of them marked.
-  assert.equal(lines.filter((l) => /^<td>( [XO])?$/.test(l)).length, 6, lines.join("\n"));
+  // A board's short cells are its parts: six squares, two of them marked, in rows.
+  assert.match(
+    summary,
+    /^\(grid of cells, 2 rows × 3 columns:\)\n\[\d+\] <td> {2}\[\d+\] X {2}\[\d+\]\n/m,
+  );
 });
 
 const EDITOR = `<!doctype html><title>Editor</title>
@@ -171,4 +175,25 @@ Deno.test("observe() gives like siblings that only their colours tell apart thei
     "<span color=green> ●",
     "<span color=red> ●",
   ]);
+});
+
+const GRIDS = `<!doctype html><title>Grids</title>
+<style>.pad { display: grid; grid-template-columns: repeat(3, 40px); gap: 4px; }
+  .pad button { height: 30px; }</style>
+<div class="pad">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => `<button>${n}</button>`).join("")}</div>
+<p>Sizes</p>
+<label><input type="radio" name="s"> Small</label><br>
+<label><input type="radio" name="s"> Large</label><br>
+<div>${[0, 1, 2, 3, 4, 5].map(() => `<input type="checkbox">`).join("")}</div>`;
+
+Deno.test("observe() shows a grid of like controls as rows × columns, one line per row", async () => {
+  await using s = await open(GRIDS);
+  const { summary } = await s.browser.observe();
+  assert.match(
+    summary,
+    /^\(grid of buttons, 3 rows × 3 columns:\)\n\[\d+\] <button> 1 {2}\[\d+\] 2 {2}\[\d+\] 3\n\[\d+\] <button> 4 {2}\[\d+\] 5 {2}\[\d+\] 6\n/m,
+  );
+  // Named radios in a column, and boxes in one row, are no grid.
+  assert.equal(summary.match(/\(grid of/g)?.length, 1, summary);
+  assert.match(summary, /^\[\d+\] <input type=radio> ○ Small$/m);
 });

@@ -177,3 +177,42 @@ Deno.test("colour swatches with no text: each says its colour, and the green one
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.trim(), "Chosen: forest");
 });
+
+/** The rows of the view's first grid: each cell's number and whether it is ticked. */
+function gridRows(view: string): { id: number; on: boolean }[][] {
+  const at = /^\(grid of \w+, (\d+) rows × (\d+) columns:\)$/m.exec(view);
+  if (!at) return [];
+  const lines = view.slice(at.index).split("\n").slice(1, 1 + Number(at[1]));
+  return lines.map((l) =>
+    [...l.matchAll(/\[(\d+)\](?: <[^>]*>)?(?: \{[^}]*\})? ([☐☑])/g)].map((m) => ({
+      id: Number(m[1]),
+      on: m[2] === "☑",
+    }))
+  );
+}
+
+Deno.test("a grid of unlabeled checkboxes drawn as a digit: rows and columns shown, a 7 ticked by place", async () => {
+  const seven = ["1111", "0001", "0001", "0001", "0001", "0001", "0001"];
+  const tick: Step = (req) => {
+    const done = doneWhen(req, /^That is a 7$/m);
+    if (done) return done;
+    const rows = gridRows(currentPage(req));
+    if (rows.length !== 7 || rows.some((r) => r.length !== 4)) {
+      return { tool: "done", args: { result: "no 7 × 4 grid", success: false } };
+    }
+    for (const [r, row] of rows.entries()) {
+      for (const [c, cell] of row.entries()) {
+        if (cell.on !== (seven[r]![c] === "1")) return { tool: "click", args: { id: cell.id } };
+      }
+    }
+    const check = linesOf(currentPage(req), "button").find((b) => b.label === "Check");
+    return { tool: "click", args: { id: check?.id ?? 0 } };
+  };
+  const { run } = await solve(
+    "checkbox_grid.html",
+    "Draw the digit 7 with the boxes",
+    Array.from({ length: 12 }, () => tick),
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "That is a 7");
+});

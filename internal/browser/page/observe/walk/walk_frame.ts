@@ -17,6 +17,7 @@ import { withLabelIndex } from "../../core/label_index.ts";
 import { SubtreeReuse } from "./reuse.ts";
 import { asDelta } from "./delta.ts";
 import { withColours } from "./colours.ts";
+import { withGrids } from "./grids.ts";
 import { withCovers } from "./covered.ts";
 import { pageScrollsSideways } from "../../core/dom.ts";
 
@@ -43,7 +44,7 @@ export function walkFrame(o: WalkOptions): FrameWalk {
         : it.kind === "frame" || !o.role || it.role === o.role
     )
     : o.mode === "observe"
-    ? withCovers(w, withColours(w, markCurrentPage(walker.items)))
+    ? withCovers(w, withGrids(w, withColours(w, markCurrentPage(walker.items))))
     : walker.items;
   const doc = document.scrollingElement ?? document.documentElement;
   const sideways = pageScrollsSideways();
