@@ -197,3 +197,29 @@ Deno.test("observe() shows a grid of like controls as rows × columns, one line 
   assert.equal(summary.match(/\(grid of/g)?.length, 1, summary);
   assert.match(summary, /^\[\d+\] <input type=radio> ○ Small$/m);
 });
+
+const RESIZING = `<!doctype html><title>Resizing</title>
+<style>#panel { width: 200px; height: 60px; overflow: auto; resize: vertical; border: 1px solid; }
+  #fixed { resize: none; } .box { position: relative; width: 200px; height: 80px; border: 1px solid; }
+  .ui-resizable-se { position: absolute; right: 0; bottom: 0; width: 12px; height: 12px; cursor: se-resize; }</style>
+<textarea aria-label="Notes" style="width: 300px; height: 80px">Hi</textarea>
+<textarea id="fixed" aria-label="Fixed">Hi</textarea>
+<div id="panel" tabindex="0">Log</div>
+<div class="box">Photo<div class="ui-resizable-handle ui-resizable-se"></div></div>
+<input type="range" aria-label="Volume" min="0" max="50" step="5" value="10">
+<input type="number" aria-label="Guests" min="1" max="8" value="2">`;
+
+Deno.test("observe() shows a resizable element's size and grip, and a slider's bounds and step", async () => {
+  await using s = await open(RESIZING);
+  const lines = elementLines((await s.browser.observe()).summary);
+  assert.ok(lines.includes('<textarea 306×86> {RESIZABLE} Notes value="Hi"'), lines.join("\n"));
+  assert.ok(lines.some((l) => /^<textarea> Fixed value="Hi"$/.test(l)), lines.join("\n"));
+  assert.ok(lines.includes("<div 202×62> {RESIZABLE} Log"), lines.join("\n"));
+  // A handle with a resize cursor is dragged.
+  assert.ok(lines.some((l) => /^<div> \{DRAGGABLE\}/.test(l)), lines.join("\n"));
+  assert.ok(
+    lines.includes('<input type=range min=0 max=50 step=5> Volume value="10"'),
+    lines.join("\n"),
+  );
+  assert.ok(lines.includes('<input type=number min=1 max=8> Guests value="2"'), lines.join("\n"));
+});

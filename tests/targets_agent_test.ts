@@ -216,3 +216,21 @@ Deno.test("a grid of unlabeled checkboxes drawn as a digit: rows and columns sho
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.trim(), "That is a 7");
 });
+
+Deno.test("a resizable text area shows its size and grip; a drag by a distance drags the grip", async () => {
+  const { run } = await solve("resizable.html", "Make the notes box at least 400 px wide", [
+    (req) => {
+      const box = linesOf(currentPage(req), "textarea")[0];
+      const width = Number(/<textarea (\d+)×\d+>/.exec(box?.line ?? "")?.[1]);
+      if (!box || !/\{RESIZABLE\}/.test(box.line) || !width) {
+        return { tool: "done", args: { result: "no size or grip shown", success: false } };
+      }
+      return { tool: "drag", args: { id: box.id, dx: 420 - width, dy: 0 } };
+    },
+    (req) =>
+      doneWhen(req, /^Wide enough$/m) ??
+        { tool: "done", args: { result: "not resized", success: false } },
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "Wide enough");
+});

@@ -46,8 +46,14 @@ export function dragElement(
   to: DropAt,
   env: PointerEnv,
 ): Promise<Did> {
-  return perform(page, source, "drag", env, async (from) => {
+  return perform(page, source, "drag", env, async (ready) => {
     const native = await onElement(source.el, "nativeDraggable");
+    // A resizable element dragged by a distance is dragged by its grip (its inside selects text).
+    const grip = to.target === undefined && to.text === undefined
+      ? await onElement(source.el, "resizeGrip")
+      : null;
+    const from = grip ? { x: ready.x + grip.dx, y: ready.y + grip.dy } : ready;
+    if (grip) await page.mouse.move(from.x, from.y);
     const cdp = await page.createCDPSession();
     let data: Protocol.Input.DragData | undefined;
     const began = new Promise<void>((resolve) => {

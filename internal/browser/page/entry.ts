@@ -35,6 +35,7 @@ import {
 } from "./actions/options.ts";
 import { clearOverlay, drawOverlay } from "./actions/overlay.ts";
 import { elementByLocalId, linkHref } from "./core/refs.ts";
+import { resizeGrip } from "./core/resize_grip.ts";
 import { elementIdentities } from "./observe/identity.ts";
 import {
   centreElement,
@@ -94,6 +95,7 @@ export const api = {
   selectTextIn,
   elementWithText,
   nativeDraggable,
+  resizeGrip,
   scrollSideways,
   // The tools the page declares for agents (WebMCP).
   declaredTools,

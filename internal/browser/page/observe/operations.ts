@@ -19,9 +19,10 @@ import { attributeSigns, SIGN } from "./listeners.ts";
 import { interactive } from "../core/roles.ts";
 import { itemParts } from "./delegates.ts";
 import { optionElements } from "../core/options.ts";
+import { resizable } from "../core/resize_grip.ts";
 
 /** How an element is operated where a plain click is not all: a state the view writes. */
-export type OperatingMark = "DRAGGABLE" | "DOUBLE-CLICK" | "RIGHT-CLICK" | "HOVER";
+export type OperatingMark = "DRAGGABLE" | "DOUBLE-CLICK" | "RIGHT-CLICK" | "HOVER" | "RESIZABLE";
 
 /** A sign that an element is operated, and how. */
 interface Operation {
@@ -38,8 +39,23 @@ interface Operation {
   reason: string;
 }
 
-/** Cursors that say a border is dragged. */
-const RESIZE = new Set(["col-resize", "row-resize", "ew-resize", "ns-resize"]);
+/** Cursors that say a border or a corner is dragged. */
+const RESIZE = new Set([
+  "col-resize",
+  "row-resize",
+  "ew-resize",
+  "ns-resize",
+  "nwse-resize",
+  "nesw-resize",
+  "n-resize",
+  "e-resize",
+  "s-resize",
+  "w-resize",
+  "ne-resize",
+  "nw-resize",
+  "se-resize",
+  "sw-resize",
+]);
 /** Class tokens of drag-and-drop libraries and of the pages that use them. */
 const DRAG_CLASS =
   /(^|\s)(ui-(sortable|draggable)(-handle)?|draggable|drag-?handle|dnd-\w+|sortable-(item|handle|list))(\s|$)/i;
@@ -81,10 +97,17 @@ export const OPERATIONS: readonly Operation[] = [
       "ui-draggable, a dnd item",
   },
   {
-    sign: "cursor col-resize, row-resize, ew-resize or ns-resize",
+    sign: "a resize cursor (col-resize, ew-resize, nwse-resize, se-resize, …)",
     mark: "DRAGGABLE",
     test: (_, __, own) => RESIZE.has(own),
-    reason: "a border dragged to resize a column, a row or a pane",
+    reason: "a border or a corner dragged to resize a column, a row, a pane or a box",
+  },
+  {
+    sign: "CSS resize other than none (a box that clips its content)",
+    mark: "RESIZABLE",
+    test: (el, _, __, s) => resizable(el, s) !== "",
+    reason: "the browser draws a grip at its bottom-right corner: a text area, a resizable " +
+      "panel; the view shows its size, and a drag by a distance drags the grip",
   },
   {
     sign: "cursor cell",
@@ -162,7 +185,7 @@ export function operability(
   const own = cursor !== parentCursor && CURSORS.has(cursor) ? cursor : "";
   const cls = el.getAttribute("class");
   const plain = !(signs & ~SIGN.click) && !own && !el.hasAttribute("draggable") &&
-    !(cls && DRAG_CLASS.test(cls));
+    !(cls && DRAG_CLASS.test(cls)) && s.resize === "none";
   if (plain) {
     // A box of options clicked by one listener is a dropdown (`options.ts`), listed as one.
     const clicked = kind === 1 && ((signs & SIGN.click) !== 0 || el.hasAttribute("onclick"));

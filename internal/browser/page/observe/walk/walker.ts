@@ -374,6 +374,10 @@ export class FrameWalker {
       c.kind = kind;
       c.bySign = op!.bySign && !part;
       c.item.states.push(...op!.marks);
+      // A resizable box says how big it is now.
+      if (op!.marks.includes("RESIZABLE")) {
+        c.item.attrs.push(`${Math.round(r.width)}×${Math.round(r.height)}`);
+      }
       if (part) handMarks(part.item, c.item);
       if (op!.parts) c.parts = new Set(op!.parts);
       c.index = this.items.length;
