@@ -223,3 +223,29 @@ Deno.test("observe() shows a resizable element's size and grip, and a slider's b
   );
   assert.ok(lines.includes('<input type=number min=1 max=8> Guests value="2"'), lines.join("\n"));
 });
+
+const TEAL = "data:image/svg+xml," + encodeURIComponent(
+  "<svg xmlns='http://www.w3.org/2000/svg' width='100' height='60'><rect width='100' height='60' fill='teal'/></svg>",
+);
+
+const PICTURES = `<!doctype html><title>Pictures</title>
+<h3>Gallery</h3>
+<img src="/missing/cat.jpg" alt="A cat" width="120" height="80">
+<img src="/missing/dog.jpg" width="120" height="80">
+<img src="${TEAL}">
+<img src="${TEAL}" width="16" height="16">
+<img src="${TEAL}" alt="" width="200" height="100">
+<canvas width="300" height="200"></canvas>`;
+
+Deno.test("observe() lists the pictures a person sees: named or not, broken ones, and canvases with their size", async () => {
+  await using s = await open(PICTURES);
+  const lines = elementLines((await s.browser.observe()).summary);
+  assert.deepEqual(lines, [
+    "<img broken> A cat",
+    "<img broken 120×80>",
+    "<img 100×60>",
+    "<canvas 300×200>",
+  ]);
+  // A small picture nothing names and one whose alt is empty stay out; find(role=img) finds the rest.
+  assert.equal((await s.browser.find("", "img")).count, 4);
+});

@@ -190,14 +190,15 @@ Deno.test("observe says where state is drawn without text (disks on pegs, a canv
   assert.match(summary, /^\(drawing \d+×\d+ px, 4 shapes:\)$/m, summary);
   assert.match(summary, /^\[\d+\] <div color=red 40×20 at 50,12>$/m, summary);
   assert.match(summary, /^\[\d+\] <div color=orange 30×20 at 154,12>$/m, summary);
-  assert.match(summary, /^\(drawn without text, 300×200 px\)$/m, summary);
+  // A canvas is a picture drawn by script: a number and its size.
+  assert.match(summary, /^\[\d+\] <canvas 300×200>$/m, summary);
   // An SVG's shapes are listed one by one (svg_parts.ts).
   assert.match(
     summary,
     /^\(drawing 200×100 px, 1 shape:\)\n\[\d+\] <circle color=red 80×80 at 50,50>$/m,
   );
   // A small icon is no drawing; the board is told once, not again for each peg.
-  assert.equal(summary.match(/drawn without text|\(drawing /g)?.length, 3, summary);
+  assert.equal(summary.match(/drawn without text|\(drawing /g)?.length, 2, summary);
 });
 
 const LAYERS = `<!doctype html><title>Layers</title>

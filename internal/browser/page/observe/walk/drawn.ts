@@ -41,11 +41,6 @@ const MAX_BOXES = 40;
 /** The kinds of drawn region, asked in order; each gives its shapes, or null. */
 const DRAWN: readonly { kind: string; of: (el: Element) => Drawing | null; reason: string }[] = [
   {
-    kind: "canvas",
-    of: (el) => el.localName === "canvas" ? { shapes: 0, colours: 0 } : null,
-    reason: "a canvas is drawn by script: nothing in it is text the page can read",
-  },
-  {
     kind: "svg",
     of: (el) => {
       if (el.localName !== "svg" || /\S/.test(el.textContent ?? "")) return null;

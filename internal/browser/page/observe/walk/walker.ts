@@ -374,8 +374,8 @@ export class FrameWalker {
       c.kind = kind;
       c.bySign = op!.bySign && !part;
       c.item.states.push(...op!.marks);
-      // A resizable box says how big it is now.
-      if (op!.marks.includes("RESIZABLE")) {
+      // A resizable box says how big it is now, a canvas how big its drawing is.
+      if (op!.marks.includes("RESIZABLE") || el.localName === "canvas") {
         c.item.attrs.push(`${Math.round(r.width)}×${Math.round(r.height)}`);
       }
       if (part) handMarks(part.item, c.item);
