@@ -249,3 +249,26 @@ Deno.test("observe() lists the pictures a person sees: named or not, broken ones
   // A small picture nothing names and one whose alt is empty stay out; find(role=img) finds the rest.
   assert.equal((await s.browser.find("", "img")).count, 4);
 });
+
+const FEED = `<!doctype html><title>Feed</title>
+<style>.ic { display: inline-block; width: 18px; height: 18px; background: #888; cursor: pointer; }
+  .tb { display: inline-block; width: 18px; height: 18px; background: #ccc; }</style>
+<article><p>First post</p>
+  <div class="acts"><span class="ic reply"></span><span class="ic fav"></span><span class="ic boost"></span><span class="ic save"></span></div>
+</article>
+<div class="bar"><span class="tb bold" onclick="go()"></span><span class="tb quill" onclick="go()"></span><span class="tb active" onclick="go()"></span></div>
+<script>function go() {}</script>`;
+
+Deno.test("observe() names icons by the class the page calls them, whatever the word, but not by a layout word", async () => {
+  await using s = await open(FEED);
+  const lines = elementLines((await s.browser.observe()).summary);
+  assert.deepEqual(lines, [
+    "<span> (icon: reply)",
+    "<span> (icon: fav)",
+    "<span> (icon: boost)",
+    "<span> (icon: save)",
+    "<span> (icon: bold)",
+    "<span> (icon: quill)",
+    "<span> {SELECTED}",
+  ]);
+});

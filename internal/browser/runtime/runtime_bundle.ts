@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "3c9cda59376b";
+export const RUNTIME_VERSION = "9a05ab949e74";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -3048,13 +3048,16 @@ export const RUNTIME_SOURCE = [
   "    }",
   "  ];",
   "  var SPRITES = [",
-  '    { tokens: "icon icons ico", reason: "an icon drawn by a class of its own: a sprite or a font" },',
+  "    {",
+  '      tokens: "icon icons ico ic",',
+  '      reason: "an icon drawn by a class of its own: a sprite or a font (ic: the usual short form)"',
+  "    },",
   '    { tokens: "sprite sprites", reason: "a sprite sheet\'s picture, chosen by another class" },',
   '    { tokens: "glyph glyphs", reason: "a font glyph chosen by another class" }',
   "  ];",
   "  var NOISE = [",
   "    {",
-  '      words: "icon icons ico glyph glyphicon svg sprite symbol img",',
+  '      words: "icon icons ico ic glyph glyphicon svg sprite symbol img",',
   '      reason: "say that it is an icon, not which"',
   "    },",
   "    {",
@@ -3262,7 +3265,9 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function spriteName(el) {",
   "    const list = el.classList;",
-  '    if (list.length < 2 || ![...list].some((t) => sprites.has(t.toLowerCase()))) return "";',
+  '    if (list.length < 2) return "";',
+  "    const sprite = [...list].some((t) => sprites.has(t.toLowerCase()));",
+  '    if (!sprite && ![...list].some((t) => shared(el, t))) return "";',
   "    for (const token of list) {",
   "      if (sprites.has(token.toLowerCase()) || shared(el, token)) continue;",
   "      const words = wordsOf(token);",
@@ -6727,7 +6732,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("3c9cda59376b", api);',
+  '    install("9a05ab949e74", api);',
   "    activityTracker();",
   "  }",
   "})();",
