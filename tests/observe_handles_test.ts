@@ -272,3 +272,25 @@ Deno.test("observe() names icons by the class the page calls them, whatever the 
     "<span> {SELECTED}",
   ]);
 });
+
+const APP = `<!doctype html><title>App</title>
+<style>.zone { width: 200px; height: 80px; border: 2px dashed #888; } .pad { width: 160px; height: 90px; background: #cde; }
+  table td { border: 1px solid #999; }</style>
+<div id="root">
+  <h3>Board</h3>
+  <p>Drop files on the zone, or press the pad. The zone takes anything you drop on it at all.</p>
+  <div class="zone">Drop here</div>
+  <div class="pad"></div>
+  <div class="zone">Read more about it <a href="/more">here</a></div>
+  <table><tr><td>Ann</td><td>Bob</td></tr></table>
+</div>
+<script>
+  const root = document.getElementById("root");
+  for (const type of ["click", "mousedown", "dblclick", "contextmenu", "mouseover"]) root.addEventListener(type, () => {});
+</script>`;
+
+Deno.test("observe() lists the boxes drawn apart inside a root that takes every event, not the root", async () => {
+  await using s = await open(APP);
+  const lines = elementLines((await s.browser.observe()).summary);
+  assert.deepEqual(lines, ["<div> Drop here", "<div 160×90>", "here"]);
+});

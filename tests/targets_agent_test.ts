@@ -234,3 +234,30 @@ Deno.test("a resizable text area shows its size and grip; a drag by a distance d
   assert.equal(run.code, 0, run.stderr);
   assert.equal(run.stdout.trim(), "Wide enough");
 });
+
+Deno.test("a framework's root that takes every event: the box to right-click and the map to drag have numbers", async () => {
+  const { run } = await solve("app_root.html", "Right-click in the box, then drag the map", [
+    (req) => {
+      const box = linesOf(currentPage(req), "div").find((d) => d.label === "Right-click here");
+      if (!box) return { tool: "done", args: { result: "no box to right-click", success: false } };
+      return { tool: "click", args: { id: box.id, button: "right" } };
+    },
+    (req) => {
+      if (!/^You opened the context menu$/m.test(currentPage(req))) {
+        return { tool: "done", args: { result: "no context menu", success: false } };
+      }
+      const map = linesOf(currentPage(req), "div").find((d) =>
+        /^<div \d+×\d+>/.test(
+          d.line.replace(/^\[\d+\] /, ""),
+        )
+      );
+      if (!map) return { tool: "done", args: { result: "no map to drag", success: false } };
+      return { tool: "drag", args: { id: map.id, dx: 80, dy: 0 } };
+    },
+    (req) =>
+      doneWhen(req, /^The map moved$/m) ??
+        { tool: "done", args: { result: "the map did not move", success: false } },
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout.trim(), "The map moved");
+});

@@ -12,9 +12,16 @@
  * many. A table's parts are its rows, or its cells when every cell is short (a board, a
  * calendar).
  *
+ * A root that delegates every event (a framework's app root, {@link delegatesAll}) is not a
+ * target itself: the boxes drawn apart inside it are ({@link apartBox}).
+ *
  * @module
  */
 import { clean } from "../../shared/text.ts";
+import type { Rgba } from "../../shared/walk_types.ts";
+import { INTERACTIVE_SELECTOR } from "../core/roles.ts";
+import { SIGN } from "./listeners.ts";
+import { contrast, rgba } from "./paint.ts";
 
 /** Wrappers looked through before the level where the container branches. */
 const MAX_WRAPPERS = 2;
@@ -117,4 +124,84 @@ function tableParts(box: Element): Element[] | null {
     return cells;
   }
   return rows.length >= 2 ? rows : null;
+}
+
+/** Operating signs a framework's root takes for all it renders (`listeners.ts` bits). */
+const ROOT_SIGNS = [SIGN.click, SIGN.press, SIGN.dblclick, SIGN.contextmenu, SIGN.drag];
+/** Operating signs an element's listeners give at least, to be a root that delegates them all. */
+const ROOT_MIN = 3;
+
+/**
+ * Whether listener signs `signs` make their element a root that delegates every event to what it
+ * renders (React's root container takes clicks, presses, double and right clicks for all its
+ * components): it is not what a person points at; the boxes inside it are ({@link apartBox}).
+ */
+export function delegatesAll(signs: number): boolean {
+  return ROOT_SIGNS.filter((b) => (signs & b) !== 0).length >= ROOT_MIN;
+}
+
+/** Tags whose box is read or laid out, never pressed as a box: text, tables, forms, pictures. */
+const NOT_BOX = new Set([
+  ...NOT_PART,
+  "li",
+  "ul",
+  "ol",
+  "table",
+  "thead",
+  "tbody",
+  "tfoot",
+  "tr",
+  "td",
+  "th",
+  "form",
+  "fieldset",
+  "label",
+  "img",
+  "svg",
+  "canvas",
+  "video",
+  "iframe",
+  "html",
+  "body",
+]);
+/** A box smaller than this on a side is a mark or a dot, not an area to press. */
+const MIN_BOX = 24;
+
+/**
+ * Whether `el` (style `s`, box `r`, painted over `bg`) is a box a person would press, drag or
+ * right-click inside a root that delegates every event: drawn apart from what surrounds it (a
+ * border, a background of its own, a shadow), not a text block, a table or a form, with a short
+ * text or none and no control inside, and smaller than `maxArea`.
+ */
+export function apartBox(
+  el: Element,
+  s: CSSStyleDeclaration,
+  r: DOMRect,
+  bg: Rgba | null,
+  maxText: number,
+  maxArea: number,
+): boolean {
+  if (NOT_BOX.has(el.localName) || s.display.startsWith("inline") || s.display === "contents") {
+    return false;
+  }
+  if (r.width < MIN_BOX || r.height < MIN_BOX || r.width * r.height > maxArea) return false;
+  if (!drawnApart(s, bg)) return false;
+  const text = el.textContent ?? "";
+  if (text.length > maxText && clean(text).length > maxText) return false;
+  return !el.querySelector(INTERACTIVE_SELECTOR);
+}
+
+/** Whether a box is drawn apart: a border on three sides or more, its own background, a shadow. */
+function drawnApart(s: CSSStyleDeclaration, bg: Rgba | null): boolean {
+  if (s.boxShadow !== "none" || s.backgroundImage !== "none") return true;
+  const own = rgba(s.backgroundColor);
+  if (own && own[3] > 0.5 && (!bg || contrast(own, bg) >= 1.1)) return true;
+  let sides = 0;
+  for (const side of ["Top", "Right", "Bottom", "Left"] as const) {
+    const width = parseFloat(s.getPropertyValue(`border-${side.toLowerCase()}-width`));
+    const style = s.getPropertyValue(`border-${side.toLowerCase()}-style`);
+    const colour = rgba(s.getPropertyValue(`border-${side.toLowerCase()}-color`));
+    if (width >= 1 && style !== "none" && style !== "hidden" && colour && colour[3] > 0.3) sides++;
+  }
+  return sides >= 3;
 }

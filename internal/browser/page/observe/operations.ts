@@ -17,7 +17,7 @@
 import { clean } from "../../shared/text.ts";
 import { attributeSigns, SIGN } from "./listeners.ts";
 import { interactive } from "../core/roles.ts";
-import { itemParts } from "./delegates.ts";
+import { delegatesAll, itemParts } from "./delegates.ts";
 import { optionElements } from "../core/options.ts";
 import { resizable } from "../core/resize_grip.ts";
 
@@ -161,9 +161,12 @@ export interface Operability {
    * (`delegates.ts`): each is listed as a control, with the element's marks.
    */
   parts?: Element[];
+  /** A root that delegates every event (`delegatesAll`): not listed; the boxes inside it are. */
+  root?: boolean;
 }
 
 const NONE: Operability = { kind: 0, marks: [], bySign: false };
+const ROOT: Operability = { ...NONE, root: true };
 const PLAIN: Operability[] = [NONE, { ...NONE, kind: 1 }, { ...NONE, kind: 2 }];
 
 /**
@@ -192,6 +195,9 @@ export function operability(
     const parts = clicked && !optionElements(el) ? itemParts(el, maxText) : null;
     return parts ? { kind, marks: [], bySign: false, parts } : PLAIN[kind]!;
   }
+  // A page-wide delegate (the body's listeners) marks nothing, as the document's do not.
+  const page = el.localName === "body" || el.localName === "html";
+  if (kind < 2 && !page && delegatesAll(signs)) return ROOT;
   const marks: OperatingMark[] = [];
   let rows = 0, lists = false;
   for (const op of OPERATIONS) {
@@ -204,7 +210,7 @@ export function operability(
   // A listener that acts on the children (not only the pointer's arrival): they are the controls.
   const parts = kind < 2 && signs & ~SIGN.hover ? itemParts(el, maxText) : null;
   if (kind) return parts ? { kind, marks, bySign: false, parts } : { kind, marks, bySign: false };
-  if (!lists || el.localName === "body" || el.localName === "html") return NONE;
+  if (!lists || page) return NONE;
   if (parts) return { kind: 1, marks, bySign: false, parts };
   const text = el.textContent ?? "";
   if (text.length > maxText && clean(text).length > maxText) return NONE;

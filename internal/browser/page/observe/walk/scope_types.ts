@@ -85,4 +85,6 @@ export interface Ctx {
   cursor: string;
   where: number;
   hidden: boolean;
+  /** Inside a root that delegates every event: the boxes drawn apart in it are controls. */
+  delegated?: boolean;
 }

@@ -32,6 +32,7 @@ import { isWrapper, leafName, partName } from "./wrappers.ts";
 import { scrollBoxItem } from "./scroll_box.ts";
 import { holdsFocus } from "../focus.ts";
 import { handMarks, operability } from "../operations.ts";
+import { apartBox } from "../delegates.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isPicture, placePicture } from "./pictures.ts";
 import { drawnBox, noteDrawing } from "./drawn.ts";
@@ -65,6 +66,8 @@ export class FrameWalker {
   readonly #labelSink: Ctl;
   /** Incremental observation: earlier walks' results of unchanged subtrees (observe only). */
   readonly #reuse: SubtreeReuse | null;
+  /** The last element found to be a root that delegates every event (its children know it). */
+  #root: Element | null = null;
 
   constructor(w: WalkScope, reuse: SubtreeReuse | null = null) {
     this.#w = w;
@@ -209,7 +212,8 @@ export class FrameWalker {
     if (tag === "details" && w.query && w.o.mode === "find" && !(el as HTMLDetailsElement).open) {
       for (const part of el.children) if (part.localName !== "summary") this.#hiddenMatch(part);
     }
-    const own = { ...ctx, clip, control, where }, listed = control !== ctx.control;
+    const own: Ctx = { ...ctx, clip, control, where }, listed = control !== ctx.control;
+    if (this.#root === el) own.delegated = true;
     if (!this.#reuse) this.#descend(el, s, r, own, listed);
     else {
       const descend = () => this.#descend(el, s, r, own, listed);
@@ -342,9 +346,13 @@ export class FrameWalker {
     const op = s.visibility === "visible" && w.o.mode !== "read"
       ? operability(el, s, ctx.cursor, w.listened.get(el) ?? 0, !!ctx.control, w.o.maxLabel)
       : null;
-    // A child of a container that operates its children is a control of its own.
+    if (op?.root) this.#root = el;
+    // A child of a container that operates its children is a control of its own, and so is a
+    // box drawn apart inside a root that delegates every event.
     const part = op && ctx.control?.parts?.has(el) ? ctx.control : null;
-    const kind = op?.kind || (part ? 1 : 0);
+    const boxed = !!op && !op.kind && !part && !!ctx.delegated && !ctx.control &&
+      apartBox(el, s, r, ctx.bg, w.o.maxLabel, w.vw * w.vh * 0.4);
+    const kind = op?.kind || (part || boxed ? 1 : 0);
     if (!kind) return ctx.control;
     // Script-clickable containers as big as the screen are layout, not controls (unless their
     // children are what the script operates: they are listed).
@@ -374,8 +382,10 @@ export class FrameWalker {
       c.kind = kind;
       c.bySign = op!.bySign && !part;
       c.item.states.push(...op!.marks);
-      // A resizable box says how big it is now, a canvas how big its drawing is.
-      if (op!.marks.includes("RESIZABLE") || el.localName === "canvas") {
+      // A resizable box says how big it is now, a canvas how big its drawing is, and so does a
+      // box with no text.
+      const empty = boxed && !/\S/.test(el.textContent ?? "");
+      if (op!.marks.includes("RESIZABLE") || el.localName === "canvas" || empty) {
         c.item.attrs.push(`${Math.round(r.width)}×${Math.round(r.height)}`);
       }
       if (part) handMarks(part.item, c.item);
