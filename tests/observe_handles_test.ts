@@ -4,28 +4,8 @@
  * like controls. Each test is a small page written as other sites write them.
  */
 import assert from "node:assert/strict";
-import { BrowserSession } from "../internal/browser/mod.ts";
-import { startFixtureServer } from "./support/fixture_server.ts";
+import { openHtml as open } from "./support/html_page.ts";
 import { said } from "./support/said.ts";
-
-/** Serves `html` at every path. */
-function page(html: string) {
-  return () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
-}
-
-/** A browser on `html`, with the site that serves it. */
-async function open(html: string) {
-  const site = startFixtureServer({ routes: [page(html)] });
-  const browser = await BrowserSession.start({ headless: true });
-  await said(browser.navigate(site.url("/page.html")));
-  return {
-    browser,
-    async [Symbol.asyncDispose]() {
-      await browser[Symbol.asyncDispose]();
-      await site[Symbol.asyncDispose]();
-    },
-  };
-}
 
 /** The element lines of a summary, without their numbers. */
 function elementLines(summary: string): string[] {
