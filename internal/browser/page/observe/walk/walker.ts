@@ -7,7 +7,6 @@
  * @module
  */
 import { frameId } from "../../core/dom.ts";
-import { labelsOf } from "../../core/label_index.ts";
 import { contentBox, intersects, rootBg, textHidden } from "../paint.ts";
 import {
   implicitRole,
@@ -40,6 +39,7 @@ import { listDrawing } from "./svg_parts.ts";
 import { noteLayer } from "./covered.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced } from "../../core/reads.ts";
+import { listLabelToggle } from "./label_toggle.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { gap, TextRuns } from "./text_runs.ts";
 import { TEXT_ROLES } from "./block_roles.ts";
@@ -299,7 +299,7 @@ export class FrameWalker {
         this.#hiddenMatch(el);
       }
       if (isToggle(el)) {
-        this.#hiddenInput(el, ctx);
+        listLabelToggle(w, this, el, ctx);
       } else if (ctx.control) {
         const t = el.textContent;
         if (t && ctx.control.sr.length < 80) ctx.control.sr += " " + t;
@@ -439,33 +439,6 @@ export class FrameWalker {
       this.runs.flush();
       const line = scrollBoxItem(this.#w, el, r!, this.scrollers[panel.scroller]!, own.where);
       if (line) this.items.push(line);
-    }
-  }
-
-  /** A checkbox or radio drawn by its label: listed at the label's place, clicked by script. */
-  #hiddenInput(el: Element, ctx: Ctx): void {
-    const w = this.#w;
-    const label = labelsOf(el)?.[0];
-    if (label) notePlaced(label);
-    if (!label || !label.checkVisibility({ visibilityProperty: true })) return;
-    const r = label.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || !intersects(r, ctx.clip)) return;
-    if (r.bottom <= w.bandTop) this.above++;
-    else if (r.top >= w.bandBottom) this.below++;
-    else {
-      if (!ctx.control) this.runs.flush();
-      const c = describe(
-        w,
-        el,
-        implicitRole(el),
-        whereOf(w, r, ctx.where),
-        yOf(w, r),
-      );
-      finish(w, c);
-      if (ctx.owner) ctx.owner.inner++;
-      if (ctx.nest) c.item.level = ctx.nest;
-      if (w.o.mode === "find") this.found.set(c.item, el);
-      if (w.o.mode !== "read") this.items.push(c.item);
     }
   }
 }
