@@ -17,6 +17,7 @@ const DELEGATED = `<!doctype html><title>Delegates</title>
 <style>.tile { display: inline-block; width: 60px; height: 30px; margin: 2px; background: #ddd; }
   td { width: 30px; height: 30px; border: 1px solid #999; }</style>
 <ul id="names"><li>Kirbee</li><li>Liane</li><li>Viki</li></ul>
+<ol style="cursor: move"><li>First</li><li>Second</li></ol>
 <div id="tiles"><div class="tile">North</div><div class="tile">South</div><div class="tile">East</div></div>
 <div id="card" onclick="go()"><div class="title">Blue mug</div><div class="price">$12</div></div>
 <table><tr id="row" onclick="go()"><td>Ann</td><td>Bob</td><td>Cy</td></tr></table>
@@ -33,6 +34,10 @@ Deno.test("observe() lists each child of a container whose one listener operates
   const { summary } = await s.browser.observe();
   const lines = elementLines(summary);
   for (const name of ["Kirbee", "Liane", "Viki"]) assert.ok(lines.includes(`<li> ${name}`), name);
+  // A list whose cursor says it is moved: each item is dragged.
+  for (const name of ["First", "Second"]) {
+    assert.ok(lines.includes(`<li> {DRAGGABLE} ${name}`), `${name}:\n${summary}`);
+  }
   for (const name of ["North", "South", "East"]) assert.ok(lines.includes(`<div> ${name}`), name);
   assert.ok(!lines.some((l) => l.startsWith("<ul>")), lines.join("\n"));
   // A card of a title and a price, and a clickable table row, each stay one control.

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "86e6f2bf0941";
+export const RUNTIME_VERSION = "711e821dc03d";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4696,7 +4696,8 @@ export const RUNTIME_SOURCE = [
   "      if (!op.outside || !inControl) lists = true;",
   "    }",
   '    if (marks.includes("HOVER") && (kind || rows > 1)) marks.splice(marks.indexOf("HOVER"), 1);',
-  "    const parts = kind < 2 && signs & ~SIGN.hover ? itemParts(el, maxText) : null;",
+  '    const operates = (signs & ~SIGN.hover) !== 0 || marks.includes("DRAGGABLE");',
+  "    const parts = kind < 2 && operates ? itemParts(el, maxText) : null;",
   "    if (kind) return parts ? { kind, marks, bySign: false, parts } : { kind, marks, bySign: false };",
   "    if (!lists || page) return NONE;",
   "    if (parts) return { kind: 1, marks, bySign: false, parts };",
@@ -6788,7 +6789,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("86e6f2bf0941", api);',
+  '    install("711e821dc03d", api);',
   "    activityTracker();",
   "  }",
   "})();",

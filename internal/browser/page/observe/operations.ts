@@ -207,8 +207,10 @@ export function operability(
     if (!op.outside || !inControl) lists = true;
   }
   if (marks.includes("HOVER") && (kind || rows > 1)) marks.splice(marks.indexOf("HOVER"), 1);
-  // A listener that acts on the children (not only the pointer's arrival): they are the controls.
-  const parts = kind < 2 && signs & ~SIGN.hover ? itemParts(el, maxText) : null;
+  // A listener that acts on the children (not only the pointer's arrival), or a sign that they
+  // are dragged (the container's cursor, a drag library's class): they are the controls.
+  const operates = (signs & ~SIGN.hover) !== 0 || marks.includes("DRAGGABLE");
+  const parts = kind < 2 && operates ? itemParts(el, maxText) : null;
   if (kind) return parts ? { kind, marks, bySign: false, parts } : { kind, marks, bySign: false };
   if (!lists || page) return NONE;
   if (parts) return { kind: 1, marks, bySign: false, parts };
