@@ -48,13 +48,14 @@ export interface Named {
 }
 
 /**
- * Counts a view's elements and those a model cannot tell by anything but their place: no
- * label, no icon name, and no value a person reads on it (a select shows its choice).
+ * Counts a view's interactive elements and those a model cannot tell by anything but their
+ * place: no label, no icon name, and no value a person reads on it (a select shows its choice).
+ * Pictures and shapes (role img) are not interactive: they are left out.
  */
 export function namedIn(lines: readonly SummaryLine[]): Named {
   let elements = 0, unnamed = 0;
   for (const line of lines) {
-    if (line.kind !== "element") continue;
+    if (line.kind !== "element" || line.element.role === "img") continue;
     elements++;
     const el = line.element;
     const shows = (el.role === "combobox" || el.role === "listbox") && el.value !== undefined;

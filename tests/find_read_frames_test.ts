@@ -90,7 +90,7 @@ Deno.test("find() and read() answer from a nested frame with the IDs that act th
   assert.match(book.text, new RegExp(`^\\[${id}\\] <button> Book$`, "m"));
   await said(browser.click(id));
   const found = await browser.find("slot booked");
-  assert.match(found.text, /^"Slot booked: 9 to 11"/m);
+  assert.match(found.text, /^\[\d+\] "Slot booked: 9 to 11"/m);
   assert.match((await browser.read({ query: "slot booked" })).text, /^Slot booked: 9 to 11$/m);
 
   const accept = await browser.find("accept terms");
@@ -118,7 +118,8 @@ Deno.test("find() says how far down the page a match inside a frame is, in scree
   await using browser = await BrowserSession.start({ headless: true });
   await said(browser.navigate(server.url("/far.html")));
   const found = await browser.find("returns are free");
-  const at = /^"Returns are free within 30 days" \(([\d.]+) screens down\)$/m.exec(found.text);
+  const at = /^\[\d+\] "Returns are free within 30 days" \(([\d.]+) screens down\)$/m
+    .exec(found.text);
   assert.ok(at, found.text);
   // The frame's top is 2,400 px down a page whose window is 720 px high or so.
   assert.ok(Number(at[1]) > 1.5 && Number(at[1]) < 4, found.text);

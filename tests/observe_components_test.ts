@@ -76,7 +76,9 @@ for (const place of PLACES) {
       /^… more inside scrollable areas: "Inbox" \(40 items: 0 above, \d+ below; scroll with \[\d+\]\)/m,
     );
     const found = await browser.find("Subject 37");
-    const row = /^"Subject 37".* same row: \[(\d+)\] <span> \(icon: trash\)$/m.exec(found.text);
+    const row = /^\[\d+\] "Subject 37".* same row: \[(\d+)\] <span> \(icon: trash\)$/m.exec(
+      found.text,
+    );
     assert.ok(row, found.text);
     await said(browser.click(Number(row[1])));
     assert.match((await browser.observe()).summary, /^Deleted 37$/m);

@@ -90,7 +90,10 @@ Deno.test("observe gives a scroll box of text a line with its ID that says more 
   let { summary } = await browser.observe();
   assert.match(summary, /^Clause 0: the terms of part 0\.$/m);
   assert.match(summary, /^\[\d+\] <div scrollable> Terms: more below$/m);
-  assert.match(summary, /^\[\d+\] <textarea scrollable="more below"> Notes value=/m);
+  assert.match(
+    summary,
+    /^\[\d+\] <textarea scrollable="more below" \d+×\d+> \{RESIZABLE\} Notes value=/m,
+  );
   // What lies below a panel of controls is still shown.
   assert.match(summary, /^\[\d+\] <button> Accept$/m);
 
@@ -104,7 +107,7 @@ Deno.test("observe gives a scroll box of text a line with its ID that says more 
   await said(browser.scroll("down", idIn(summary, "Notes")));
   assert.match(
     (await browser.observe()).summary,
-    /^\[\d+\] <textarea scrollable="more above and below"> Notes value=/m,
+    /^\[\d+\] <textarea scrollable="more above and below" \d+×\d+> \{RESIZABLE\} Notes value=/m,
   );
 });
 

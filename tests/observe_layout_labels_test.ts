@@ -10,7 +10,7 @@ import { idIn } from "./support/summary.ts";
 const EXPECTED: [string, RegExp][] = [
   ["first", /^\[\d+\] <input type=text> First name$/],
   ["last", /^\[\d+\] <input type=text> Last name$/],
-  ["notes", /^\[\d+\] <textarea> Notes$/],
+  ["notes", /^\[\d+\] <textarea \d+×\d+> \{RESIZABLE\} Notes$/],
   ["arrival", /^\[\d+\] <input type=text> Arrival$/],
   ["departure", /^\[\d+\] <input type=text> Departure$/],
   ["city", /^\[\d+\] <input type=text> City$/],

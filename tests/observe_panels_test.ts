@@ -62,7 +62,7 @@ for (const place of PLACES) {
     assert.match((await browser.observe()).summary, /^End of messages$/m);
     const found = await browser.find("Subject 37");
     const row =
-      /^"Subject 37".* same row: \[(\d+)\] <span> \(icon: archive\), \[(\d+)\] <span> \(icon: trash\), \[(\d+)\] <span> \(icon: star\)$/m
+      /^\[\d+\] "Subject 37".* same row: \[(\d+)\] <span> \(icon: archive\), \[(\d+)\] <span> \(icon: trash\), \[(\d+)\] <span> \(icon: star\)$/m
         .exec(found.text);
     assert.ok(row, found.text);
     usable(found.text, view);

@@ -1,27 +1,7 @@
 import assert from "node:assert/strict";
-import { BrowserSession } from "../internal/browser/mod.ts";
-import { startFixtureServer } from "./support/fixture_server.ts";
+import { openHtml as open } from "./support/html_page.ts";
 import { said } from "./support/said.ts";
 import { idIn } from "./support/summary.ts";
-
-/** Serves `html` at every path. */
-function page(html: string) {
-  return () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
-}
-
-/** A browser on `html`, with the site that serves it. */
-async function open(html: string) {
-  const site = startFixtureServer({ routes: [page(html)] });
-  const browser = await BrowserSession.start({ headless: true });
-  await said(browser.navigate(site.url("/page.html")));
-  return {
-    browser,
-    async [Symbol.asyncDispose]() {
-      await browser[Symbol.asyncDispose]();
-      await site[Symbol.asyncDispose]();
-    },
-  };
-}
 
 const SYMBOLS = `<!doctype html><title>Symbols</title>
 <h1>Directions</h1>
@@ -186,11 +166,19 @@ const DRAWINGS = `<!doctype html><title>Towers</title>
 Deno.test("observe says where state is drawn without text (disks on pegs, a canvas, an SVG)", async () => {
   await using s = await open(DRAWINGS);
   const { summary } = await s.browser.observe();
-  assert.match(summary, /^\(drawn without text, \d+×\d+ px: 4 shapes in 4 colours\)$/m, summary);
-  assert.match(summary, /^\(drawn without text, 300×200 px\)$/m, summary);
-  assert.match(summary, /^\(drawn without text, 200×100 px: 1 shape\)$/m, summary);
+  // A few painted boxes are listed one by one, with their colours and places.
+  assert.match(summary, /^\(drawing \d+×\d+ px, 4 shapes:\)$/m, summary);
+  assert.match(summary, /^\[\d+\] <div color=red 40×20 at 50,12>$/m, summary);
+  assert.match(summary, /^\[\d+\] <div color=orange 30×20 at 154,12>$/m, summary);
+  // A canvas is a picture drawn by script: a number and its size.
+  assert.match(summary, /^\[\d+\] <canvas 300×200>$/m, summary);
+  // An SVG's shapes are listed one by one (svg_parts.ts).
+  assert.match(
+    summary,
+    /^\(drawing 200×100 px, 1 shape:\)\n\[\d+\] <circle color=red 80×80 at 50,50>$/m,
+  );
   // A small icon is no drawing; the board is told once, not again for each peg.
-  assert.equal(summary.match(/drawn without text/g)?.length, 3, summary);
+  assert.equal(summary.match(/drawn without text|\(drawing /g)?.length, 2, summary);
 });
 
 const LAYERS = `<!doctype html><title>Layers</title>

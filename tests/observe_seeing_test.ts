@@ -80,7 +80,7 @@ Deno.test("find reports a match inside a collapsed section with the control that
   assert.doesNotMatch(summary, /Nothing about it here/); // a closed <details> shows its summary only
 
   const found = await browser.find("Gravida");
-  assert.match(found.text, /^"Instructions: click the Gravida link\."$/m);
+  assert.match(found.text, /^\[\d+\] "Instructions: click the Gravida link\."$/m);
   assert.match(
     found.text,
     new RegExp(

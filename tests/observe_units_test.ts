@@ -1,6 +1,6 @@
 import { ElementIds } from "../internal/browser/observe/element_ids.ts";
 import assert from "node:assert/strict";
-import { renderElement } from "../internal/browser/mod.ts";
+import { renderElement, renderSummary } from "../internal/browser/mod.ts";
 import { fitBudget } from "../internal/browser/observe/token_budget.ts";
 import {
   divider,
@@ -163,4 +163,31 @@ Deno.test("ElementIds drops the numbers of detached frames and replaced document
   assert.equal(ids.size, 0);
   assert.ok(ids.assign(asFrame(main), "doc2", 1).id > b);
   assert.equal(ids.given(999), false);
+});
+
+Deno.test("renderSummary() puts a row's controls on one line, each without the tag it shares with the one before", () => {
+  const box = (id: number, row: number, label: string): SummaryLine => ({
+    kind: "element",
+    element: {
+      id,
+      tag: "input",
+      role: "checkbox",
+      attrs: ["type=checkbox"],
+      states: [],
+      label,
+      row,
+    },
+  });
+  const lines: SummaryLine[] = [
+    { kind: "text", text: "(grid of checkboxes, 2 rows × 2 columns:)" },
+    box(1, 1, "☑"),
+    box(2, 1, "☐"),
+    box(3, 3, "☐"),
+    box(4, 3, "☑"),
+  ];
+  assert.equal(
+    renderSummary(lines),
+    "(grid of checkboxes, 2 rows × 2 columns:)\n" +
+      "[1] <input type=checkbox> ☑  [2] ☐\n[3] <input type=checkbox> ☐  [4] ☑",
+  );
 });

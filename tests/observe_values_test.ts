@@ -16,24 +16,24 @@ for (const place of PLACES) {
     assert.match(summary, /^\[\d+\] <input type=text> Double value="Ada {2}Lovelace"$/m);
     assert.match(
       summary,
-      /^\[\d+\] <textarea> Lines value="First line\\nsecond line {2}\\n\\tthird"$/m,
+      /^\[\d+\] <textarea \d+×\d+> \{RESIZABLE\} Lines value="First line\\nsecond line {2}\\n\\tthird"$/m,
     );
     assert.match(summary, /^\[\d+\] <input type=password> Password value="••••"$/m);
     // The quoted part is the value's exact start; the mark says it goes on and how to see it all.
     const long =
-      /^\[\d+\] <textarea scrollable="more below"> Long value="(Lorem ipsum[^"]*)"… \(cut: 1128 characters in all; find shows the whole value\)$/m
+      /^\[\d+\] <textarea scrollable="more below" \d+×\d+> \{RESIZABLE\} Long value="(Lorem ipsum[^"]*)"… \(cut: 1128 characters in all; find shows the whole value\)$/m
         .exec(summary);
     assert.ok(long, summary);
     assert.ok("Lorem ipsum dolor sit amet. ".repeat(40).startsWith(long[1]!), long[1]);
     const found = await browser.find("Long");
     assert.match(
       found.text,
-      /<textarea scrollable="more below"> Long value="(Lorem ipsum dolor sit amet\. ){40}The end\."$/m,
+      /<textarea scrollable="more below" \d+×\d+> \{RESIZABLE\} Long value="(Lorem ipsum dolor sit amet\. ){40}The end\."$/m,
     );
 
     // type types exactly what it is given, and the view shows it back exactly.
     const text = "Dear  Ada, \nthanks ";
-    await said(browser.type(idIn(summary, /<textarea> Typed$/), text));
+    await said(browser.type(idIn(summary, /<textarea [^>]*> {RESIZABLE} Typed$/), text));
     const frame = place.endsWith("frame")
       ? pageOf(browser).frames()[1]!
       : pageOf(browser).mainFrame();
@@ -44,7 +44,7 @@ for (const place of PLACES) {
     assert.equal(value, text);
     assert.match(
       (await browser.observe()).summary,
-      /^\[\d+\] <textarea> \{FOCUSED\} Typed value="Dear {2}Ada, \\nthanks "$/m,
+      /^\[\d+\] <textarea \d+×\d+> \{FOCUSED RESIZABLE\} Typed value="Dear {2}Ada, \\nthanks "$/m,
     );
   });
 }

@@ -62,7 +62,13 @@ export async function dragElement(
 ): Promise<Did> {
   const drop = await dropPlace(page, source, to, env);
   try {
-    return await perform(page, source, "drag", env, async (from) => {
+    return await perform(page, source, "drag", env, async (ready) => {
+      // A resizable element dragged by a distance is dragged by its grip (its inside selects text).
+      const grip = to.target === undefined && to.text === undefined && to.point === undefined
+        ? await onElement(source.el, "resizeGrip")
+        : null;
+      const from = grip ? { ...ready, x: ready.x + grip.dx, y: ready.y + grip.dy } : ready;
+      if (grip) await page.mouse.move(from.x, from.y);
       await carry(page, source, from, drop, to, env);
       const at = reached(from, env);
       return {

@@ -20,8 +20,13 @@ const LINK_ROLES = new Set(["role=link", "role=menuitem"]);
  * ```
  */
 export function renderElement(el: ObservedElement): string {
-  const mark = `${el.fresh ? "*" : ""}[${el.id}]`;
   const bare = el.tag === "a" && el.label !== "" && el.attrs.every((a) => LINK_ROLES.has(a));
+  return renderLine(el, bare);
+}
+
+/** An element's line, without its tag and attributes when `bare`. */
+function renderLine(el: ObservedElement, bare: boolean): string {
+  const mark = `${el.fresh ? "*" : ""}[${el.id}]`;
   const head = bare ? mark : `${mark} <${[el.tag, ...el.attrs].join(" ")}>`;
   const states = el.states.length > 0 ? ` {${el.states.join(" ")}}` : "";
   const label = el.label ? ` ${el.label}` : "";
@@ -48,19 +53,24 @@ function indent(level: number | undefined): string {
 
 /**
  * Renders the lines of an observation as the text the model reads. The short controls of one
- * table row (a calendar's week) share a line, two spaces apart; text nested in a tree is
- * indented like its elements.
+ * row (a calendar's week, a row of a grid of check boxes) share a line, two spaces apart, each
+ * after the first written without the tag it shares with the one before it
+ * (`[4] <input type=checkbox> ☐  [5] ☑  [6] ☐`); text nested in a tree is indented like its
+ * elements.
  */
 export function renderSummary(lines: SummaryLine[]): string {
   const out: string[] = [];
   let row: number | undefined;
+  let before: ObservedElement | undefined;
   for (const line of lines) {
     if (line.kind === "element") {
-      const text = renderElement(line.element);
-      const same = row !== undefined && line.element.row === row;
+      const el = line.element;
+      const same = row !== undefined && el.row === row;
+      const text = same && sameHead(el, before!) ? renderLine(el, true) : renderElement(el);
       if (same) out[out.length - 1] += `  ${text.trimStart()}`;
       else out.push(text);
-      row = line.element.row;
+      row = el.row;
+      before = el;
       continue;
     }
     row = undefined;
@@ -72,4 +82,10 @@ export function renderSummary(lines: SummaryLine[]): string {
     } else out.push(line.text);
   }
   return out.length > 0 ? out.join("\n") : "(the page shows nothing)";
+}
+
+/** Whether two elements are written with the same tag and attributes. */
+function sameHead(a: ObservedElement, b: ObservedElement): boolean {
+  return a.tag === b.tag && a.attrs.length === b.attrs.length &&
+    a.attrs.every((x, i) => x === b.attrs[i]);
 }

@@ -312,21 +312,27 @@ export class PageObserver {
   }
 
   /**
-   * find: what to act on for a text match: the controls in its row (`— same row: [4] …`), or
-   * the ID of its block, that `scroll` brings it into view with (`id`: the line shows it first).
+   * find: what to act on for a text match: the ID of its block (`id`: the line shows it first;
+   * select_text, drag and click take it, and in a scroll panel `scroll` brings it into view),
+   * and the controls in its row (`— same row: [4] …`).
    */
   #beside(entry: WalkEntry & { kind: "item" }): { text: string; id?: number } {
     const item = entry.item;
     if (item.kind !== "text") return { text: "" };
+    const id = item.at === undefined
+      ? undefined
+      : this.#ids.assign(entry.frame, entry.token, item.at).id;
+    const at = id === undefined ? {} : { id };
     if (item.near?.length) {
       const near = item.near.map((it) =>
         renderElement({ ...this.#element(entry.frame, entry.token, it), level: 0 })
       );
-      return { text: ` — same row: ${near.join(", ")}` };
+      return { text: ` — same row: ${near.join(", ")}`, ...at };
     }
-    if (item.at === undefined) return { text: "" };
-    const { id } = this.#ids.assign(entry.frame, entry.token, item.at);
-    return { text: ` — scroll with [${id}] to see it`, id };
+    return {
+      text: item.panel && id !== undefined ? ` — scroll with [${id}] to see it` : "",
+      ...at,
+    };
   }
 
   /** Lines in reading order (dialog first), cut to the token budget, with closing notes. */

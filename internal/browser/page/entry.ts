@@ -35,6 +35,7 @@ import {
 } from "./actions/options.ts";
 import { clearOverlay, drawOverlay, overlayLayout } from "./actions/overlay.ts";
 import { elementByLocalId, linkHref } from "./core/refs.ts";
+import { resizeGrip } from "./core/resize_grip.ts";
 import { elementIdentities } from "./observe/identity.ts";
 import {
   centreElement,
@@ -102,6 +103,7 @@ export const api = {
   elementWithText,
   holdsText,
   nativeDraggable,
+  resizeGrip,
   scrollSideways,
   // Points: what a screenshot's point shows, into a frame, the picture's scale.
   elementAtPoint,

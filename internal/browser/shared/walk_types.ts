@@ -98,12 +98,16 @@ export interface TextItem {
   level?: number;
   /** find: the controls in the same row or item as the text. */
   near?: ElementItem[];
-  /** find: with no control beside it, the local ID of its block, to scroll into view. */
+  /** find: the local ID of its block (select_text, drag, click and scroll take it). */
   at?: number;
   /** read: a table row's table (numbered in the walk), to read the row with its header. */
   table?: number;
   /** read: the row is its table's header. */
   head?: boolean;
+  /** find: its block's role (`paragraph`, `heading`, `listitem`, `cell`: `block_roles.ts`). */
+  role?: string;
+  /** find: its block is inside a scroll panel, where `scroll` with `at` brings it into view. */
+  panel?: boolean;
   where: number;
   /** As an element's `y`. */
   y: number;

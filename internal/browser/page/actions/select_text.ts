@@ -14,7 +14,7 @@ export type TextSelection = { ok: true; selected: string } | { ok: false; reads:
 
 /**
  * Selects the first occurrence of `text` in `el` (case-insensitive, spaces as the page shows
- * them): in an input or textarea with `setSelectionRange`, elsewhere with a DOM range over its
+ * them: a line break of the source is a space): in an input or textarea with `setSelectionRange`, elsewhere with a DOM range over its
  * text nodes; the element takes the focus first when it can (an editor), so keys act on it.
  *
  * @example
@@ -35,15 +35,19 @@ export function selectTextIn(el: Element, text: string): TextSelection {
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n as Text);
   const whole = nodes.map((n) => n.data).join("");
-  const at = whole.toLowerCase().indexOf(wanted);
-  if (at < 0 || !wanted) return { ok: false, reads: clean(whole).slice(0, 80) };
+  // The source's line breaks and indents inside a sentence show as one space.
+  const shown = spaced(whole);
+  const want = clean(wanted);
+  const k = shown.text.toLowerCase().indexOf(want);
+  if (k < 0 || !want) return { ok: false, reads: clean(whole).slice(0, 80) };
+  const at = shown.at[k]!, stop = shown.at[k + want.length - 1]! + 1;
   const range = document.createRange();
   let offset = 0;
   for (const n of nodes) {
     const end = offset + n.data.length;
     if (at >= offset && at <= end) range.setStart(n, at - offset);
-    if (at + text.length >= offset && at + text.length <= end) {
-      range.setEnd(n, at + text.length - offset);
+    if (stop >= offset && stop <= end) {
+      range.setEnd(n, stop - offset);
       break;
     }
     offset = end;
@@ -53,6 +57,19 @@ export function selectTextIn(el: Element, text: string): TextSelection {
   selection?.removeAllRanges();
   selection?.addRange(range);
   return { ok: true, selected: range.toString() };
+}
+
+/** `whole` with each run of white space as one space, and where each of its characters is. */
+function spaced(whole: string): { text: string; at: number[] } {
+  let text = "";
+  const at: number[] = [];
+  for (let i = 0; i < whole.length; i++) {
+    const space = /\s/.test(whole[i]!);
+    if (space && text.endsWith(" ")) continue;
+    text += space ? " " : whole[i];
+    at.push(i);
+  }
+  return { text, at };
 }
 
 /**

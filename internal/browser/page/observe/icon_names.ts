@@ -147,18 +147,21 @@ export function iconName(el: Element): string {
 
 /**
  * The name a sprite icon's distinctive class gives (`<i class="icon fav">` → "fav"): the element
- * says it is an icon by a bare token ({@link SPRITES}); of its other classes, the first whose
- * words are all word-like and that its siblings of the same tag do not all share names which.
- * "" otherwise.
+ * says it is an icon by a bare token ({@link SPRITES}), or it is one of a family of like siblings
+ * that all share a class (`<span class="tb bold">`, `<span class="tb italic">`); of its other
+ * classes, the first whose words are all word-like (layout, state and colour words are noise)
+ * and that its siblings of the same tag do not all share names which. "" otherwise.
  *
  * @example
  * ```ts
- * spriteName(el); // "boost" for <i class="icon boost">
+ * spriteName(el); // "boost" for <i class="icon boost">, or <span class="ic boost">
  * ```
  */
 function spriteName(el: Element): string {
   const list = el.classList;
-  if (list.length < 2 || ![...list].some((t) => sprites.has(t.toLowerCase()))) return "";
+  if (list.length < 2) return "";
+  const sprite = [...list].some((t) => sprites.has(t.toLowerCase()));
+  if (!sprite && ![...list].some((t) => shared(el, t))) return "";
   for (const token of list) {
     if (sprites.has(token.toLowerCase()) || shared(el, token)) continue;
     const words = wordsOf(token);

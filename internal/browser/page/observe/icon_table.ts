@@ -114,7 +114,10 @@ export const MARKS: readonly MarkRow[] = [
  * its other, distinctive class names it (`icon_names.ts` {@link spriteName}).
  */
 export const SPRITES: readonly { tokens: string; reason: string }[] = [
-  { tokens: "icon icons ico", reason: "an icon drawn by a class of its own: a sprite or a font" },
+  {
+    tokens: "icon icons ico ic",
+    reason: "an icon drawn by a class of its own: a sprite or a font (ic: the usual short form)",
+  },
   { tokens: "sprite sprites", reason: "a sprite sheet's picture, chosen by another class" },
   { tokens: "glyph glyphs", reason: "a font glyph chosen by another class" },
 ];
@@ -122,7 +125,7 @@ export const SPRITES: readonly { tokens: string; reason: string }[] = [
 /** Words that name nothing a person sees, grouped by why (space-separated). */
 export const NOISE: readonly { words: string; reason: string }[] = [
   {
-    words: "icon icons ico glyph glyphicon svg sprite symbol img",
+    words: "icon icons ico ic glyph glyphicon svg sprite symbol img",
     reason: "say that it is an icon, not which",
   },
   {

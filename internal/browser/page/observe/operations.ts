@@ -17,24 +17,48 @@
 import { clean } from "../../shared/text.ts";
 import { attributeSigns, SIGN } from "./listeners.ts";
 import { interactive } from "../core/roles.ts";
+import { delegatesAll, itemParts } from "./delegates.ts";
+import { optionElements } from "../core/options.ts";
+import { resizable } from "../core/resize_grip.ts";
 
 /** How an element is operated where a plain click is not all: a state the view writes. */
-export type OperatingMark = "DRAGGABLE" | "DOUBLE-CLICK" | "RIGHT-CLICK" | "HOVER";
+export type OperatingMark = "DRAGGABLE" | "DOUBLE-CLICK" | "RIGHT-CLICK" | "HOVER" | "RESIZABLE";
 
 /** A sign that an element is operated, and how. */
 interface Operation {
   sign: string;
   /** The mark the view writes; null: a click does it. */
   mark: OperatingMark | null;
-  /** `signs`: its listeners' bits ({@link SIGN}); `own`: the cursor it sets (not inherits), or "". */
-  test: (el: Element, signs: number, own: string) => boolean;
+  /**
+   * `signs`: its listeners' bits ({@link SIGN}); `own`: the cursor it sets (not inherits), or "";
+   * `s`: its style.
+   */
+  test: (el: Element, signs: number, own: string, s: CSSStyleDeclaration) => boolean;
   /** The sign alone lists an element only outside any listed control (that control is operated). */
   outside?: boolean;
   reason: string;
 }
 
-/** Cursors that say a border is dragged. */
-const RESIZE = new Set(["col-resize", "row-resize", "ew-resize", "ns-resize"]);
+/** Cursors that say a border or a corner is dragged. */
+const RESIZE = new Set([
+  "col-resize",
+  "row-resize",
+  "ew-resize",
+  "ns-resize",
+  "nwse-resize",
+  "nesw-resize",
+  "n-resize",
+  "e-resize",
+  "s-resize",
+  "w-resize",
+  "ne-resize",
+  "nw-resize",
+  "se-resize",
+  "sw-resize",
+]);
+/** Class tokens of drag-and-drop libraries and of the pages that use them. */
+const DRAG_CLASS =
+  /(^|\s)(ui-(sortable|draggable)(-handle)?|draggable|drag-?handle|dnd-\w+|sortable-(item|handle|list))(\s|$)/i;
 /** Cursors that say the element is held and moved. */
 const GRAB = new Set(["grab", "-webkit-grab", "move"]);
 
@@ -59,10 +83,31 @@ export const OPERATIONS: readonly Operation[] = [
     reason: "the page says it is held and moved: a slider's knob, a card, a handle",
   },
   {
-    sign: "cursor col-resize, row-resize, ew-resize or ns-resize",
+    sign: "touch-action none on an element a press acts on",
+    mark: "DRAGGABLE",
+    test: (_, signs, __, s) => (signs & SIGN.press) !== 0 && s.touchAction === "none",
+    reason: "the page takes the pointer's moves for itself instead of scrolling: a sortable " +
+      "list, a knob, a drawing area that follows the pointer",
+  },
+  {
+    sign: "a class of a drag library (ui-sortable, ui-draggable, draggable, drag-handle, dnd-…)",
+    mark: "DRAGGABLE",
+    test: (el) => DRAG_CLASS.test(el.getAttribute("class") ?? ""),
+    reason: "the page's own word says it is dragged: jQuery UI's ui-sortable and " +
+      "ui-draggable, a dnd item",
+  },
+  {
+    sign: "a resize cursor (col-resize, ew-resize, nwse-resize, se-resize, …)",
     mark: "DRAGGABLE",
     test: (_, __, own) => RESIZE.has(own),
-    reason: "a border dragged to resize a column, a row or a pane",
+    reason: "a border or a corner dragged to resize a column, a row, a pane or a box",
+  },
+  {
+    sign: "CSS resize other than none (a box that clips its content)",
+    mark: "RESIZABLE",
+    test: (el, _, __, s) => resizable(el, s) !== "",
+    reason: "the browser draws a grip at its bottom-right corner: a text area, a resizable " +
+      "panel; the view shows its size, and a drag by a distance drags the grip",
   },
   {
     sign: "cursor cell",
@@ -111,9 +156,17 @@ export interface Operability {
   marks: readonly OperatingMark[];
   /** Listed by the signs above alone: kept only when {@link provenControl} says so. */
   bySign: boolean;
+  /**
+   * The children a person points at when a listener of the element acts on them all
+   * (`delegates.ts`): each is listed as a control, with the element's marks.
+   */
+  parts?: Element[];
+  /** A root that delegates every event (`delegatesAll`): not listed; the boxes inside it are. */
+  root?: boolean;
 }
 
 const NONE: Operability = { kind: 0, marks: [], bySign: false };
+const ROOT: Operability = { ...NONE, root: true };
 const PLAIN: Operability[] = [NONE, { ...NONE, kind: 1 }, { ...NONE, kind: 2 }];
 
 /**
@@ -133,18 +186,34 @@ export function operability(
   const cursor = s.cursor;
   const kind = interactive(el, s, parentCursor === "pointer", (signs & SIGN.click) !== 0, cursor);
   const own = cursor !== parentCursor && CURSORS.has(cursor) ? cursor : "";
-  if (!(signs & ~SIGN.click) && !own && !el.hasAttribute("draggable")) return PLAIN[kind]!;
+  const cls = el.getAttribute("class");
+  const plain = !(signs & ~SIGN.click) && !own && !el.hasAttribute("draggable") &&
+    !(cls && DRAG_CLASS.test(cls)) && s.resize === "none";
+  if (plain) {
+    // A box of options clicked by one listener is a dropdown (`options.ts`), listed as one.
+    const clicked = kind === 1 && ((signs & SIGN.click) !== 0 || el.hasAttribute("onclick"));
+    const parts = clicked && !optionElements(el) ? itemParts(el, maxText) : null;
+    return parts ? { kind, marks: [], bySign: false, parts } : PLAIN[kind]!;
+  }
+  // A page-wide delegate (the body's listeners) marks nothing, as the document's do not.
+  const page = el.localName === "body" || el.localName === "html";
+  if (kind < 2 && !page && delegatesAll(signs)) return ROOT;
   const marks: OperatingMark[] = [];
   let rows = 0, lists = false;
   for (const op of OPERATIONS) {
-    if (!op.test(el, signs, own)) continue;
+    if (!op.test(el, signs, own, s)) continue;
     rows++;
     if (op.mark && !marks.includes(op.mark)) marks.push(op.mark);
     if (!op.outside || !inControl) lists = true;
   }
   if (marks.includes("HOVER") && (kind || rows > 1)) marks.splice(marks.indexOf("HOVER"), 1);
-  if (kind) return { kind, marks, bySign: false };
-  if (!lists || el.localName === "body" || el.localName === "html") return NONE;
+  // A listener that acts on the children (not only the pointer's arrival), or a sign that they
+  // are dragged (the container's cursor, a drag library's class): they are the controls.
+  const operates = (signs & ~SIGN.hover) !== 0 || marks.includes("DRAGGABLE");
+  const parts = kind < 2 && operates ? itemParts(el, maxText) : null;
+  if (kind) return parts ? { kind, marks, bySign: false, parts } : { kind, marks, bySign: false };
+  if (!lists || page) return NONE;
+  if (parts) return { kind: 1, marks, bySign: false, parts };
   const text = el.textContent ?? "";
   if (text.length > maxText && clean(text).length > maxText) return NONE;
   return { kind: 1, marks, bySign: true };

@@ -102,3 +102,37 @@ export function clipTo(clip: Box | null, r: DOMRect, overflowX: string, overflow
 export function intersects(r: Box, c: Box | null): boolean {
   return !c || (r.bottom > c.top && r.top < c.bottom && r.right > c.left && r.left < c.right);
 }
+
+/** Hue ranges (degrees, upper bound excluded) and the word a person uses, in order. */
+const HUES: readonly [number, string][] = [
+  [15, "red"],
+  [40, "orange"],
+  [70, "yellow"],
+  [165, "green"],
+  [195, "cyan"],
+  [255, "blue"],
+  [290, "purple"],
+  [345, "pink"],
+  [360, "red"],
+];
+
+/**
+ * The word a person says for a colour, or "" for one that reads as no colour (white, a light grey).
+ *
+ * @example
+ * ```ts
+ * colourWord([34, 153, 84, 1]); // "green"
+ * ```
+ */
+export function colourWord(c: Rgba): string {
+  const [r, g, b] = [c[0] / 255, c[1] / 255, c[2] / 255];
+  const max = Math.max(r, g, b), min = Math.min(r, g, b);
+  const l = (max + min) / 2;
+  const d = max - min;
+  const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+  if (s < 0.2 || d < 0.08) return l > 0.85 ? "" : l < 0.2 ? "black" : "grey";
+  if (l > 0.92) return "";
+  let h = max === r ? ((g - b) / d) % 6 : max === g ? (b - r) / d + 2 : (r - g) / d + 4;
+  h = (h * 60 + 360) % 360;
+  return HUES.find(([end]) => h < end)![1];
+}

@@ -94,6 +94,7 @@ export function childContext(
     where: own.where,
     hidden: s.visibility !== "visible",
   };
+  if (own.delegated) child.delegated = true;
   if (s.backgroundImage !== "none") child.bg = null;
   else {
     const bg = rgba(s.backgroundColor);

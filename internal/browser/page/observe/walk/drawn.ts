@@ -8,8 +8,9 @@
  *
  * @module
  */
-import type { PageItem } from "../../../shared/walk_types.ts";
-import { rgba } from "../paint.ts";
+import type { ElementItem, PageItem } from "../../../shared/walk_types.ts";
+import { colourWord, rgba } from "../paint.ts";
+import { describe } from "./describe.ts";
 import { type Ctx, type WalkScope, whereOf, yOf } from "./scope.ts";
 import type { TextRuns } from "./text_runs.ts";
 import { isPicture } from "./pictures.ts";
@@ -30,15 +31,15 @@ const SHAPES = "circle, rect, path, polygon, polyline, ellipse, line";
 interface Drawing {
   shapes: number;
   colours: number;
+  /** Its painted boxes (a region of boxes), listed one by one when there are few. */
+  boxes?: Element[];
 }
+
+/** Boxes of a region listed one by one, at most; a region of more is counted. */
+const MAX_BOXES = 40;
 
 /** The kinds of drawn region, asked in order; each gives its shapes, or null. */
 const DRAWN: readonly { kind: string; of: (el: Element) => Drawing | null; reason: string }[] = [
-  {
-    kind: "canvas",
-    of: (el) => el.localName === "canvas" ? { shapes: 0, colours: 0 } : null,
-    reason: "a canvas is drawn by script: nothing in it is text the page can read",
-  },
   {
     kind: "svg",
     of: (el) => {
@@ -49,7 +50,8 @@ const DRAWN: readonly { kind: string; of: (el: Element) => Drawing | null; reaso
       for (const s of [...shapes].slice(0, 60)) fills.add(getComputedStyle(s).fill);
       return { shapes: shapes.length, colours: fills.size };
     },
-    reason: "an SVG of shapes and no text: a diagram, a board, a chart without labels",
+    reason: "an SVG of shapes and no text its author marked as decoration (aria-hidden): " +
+      "other drawings are listed shape by shape (svg_parts.ts)",
   },
   {
     kind: "boxes",
@@ -67,6 +69,7 @@ function boxes(el: Element): Drawing | null {
   const tw = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
   let shapes = 0;
   const colours = new Set<string>();
+  const found: Element[] = [];
   for (let n = tw.nextNode(), i = 0; n; n = tw.nextNode(), i++) {
     if (i > MAX_NODES) return null;
     if (n.nodeType === 3) {
@@ -81,14 +84,17 @@ function boxes(el: Element): Drawing | null {
     if (!c || c[3] < 0.5 || r.width < 4 || r.height < 4) continue;
     shapes++;
     colours.add(c.join());
+    found.push(e);
   }
   // Boxes of one colour are a placeholder's skeleton unless there are many (a maze's walls).
   const enough = colours.size > 1 ? shapes >= MIN_SHAPES : shapes >= MIN_ONE_COLOUR;
-  return enough ? { shapes, colours: colours.size } : null;
+  return enough ? { shapes, colours: colours.size, boxes: found } : null;
 }
 
 /** Per walk: the last region described (what is inside it is not described again). */
 const described = new WeakMap<WalkScope, Element>();
+/** Per walk: the boxes of regions listed one by one, each with its region. */
+const listedBoxes = new WeakMap<WalkScope, Map<Element, Element>>();
 
 /**
  * Adds a line for `el`, drawn at `r` outside any control, when it is a sizeable region drawn
@@ -117,13 +123,43 @@ export function noteDrawing(
       }`
       : "";
     const size = `${Math.round(r.width)}×${Math.round(r.height)} px`;
+    // A few boxes are listed one by one as the walk meets them (drawnBox).
+    const each = d.boxes && d.boxes.length <= MAX_BOXES ? d.boxes : null;
+    if (each) {
+      let boxes = listedBoxes.get(w);
+      if (!boxes) listedBoxes.set(w, boxes = new Map());
+      for (const b of each) boxes.set(b, el);
+    }
     runs.flush();
     items.push({
       kind: "text",
-      text: `(drawn without text, ${size}${what})`,
+      text: each
+        ? `(drawing ${size}, ${d.shapes} shapes:)`
+        : `(drawn without text, ${size}${what})`,
       where: whereOf(w, r, ctx.where),
       y: yOf(w, r),
     });
     return;
   }
+}
+
+/**
+ * The item of a painted box of a region listed one by one (`noteDrawing`), met by the walk at
+ * `r` outside any control: its colour, size and place in the region, `<div color=red 40×20 at
+ * 50,12>`; null for any other element.
+ */
+export function drawnBox(w: WalkScope, el: Element, r: DOMRect, where: number): ElementItem | null {
+  const region = listedBoxes.get(w)?.get(el);
+  if (!region) return null;
+  const c = rgba(getComputedStyle(el).backgroundColor);
+  const area = region.getBoundingClientRect();
+  const { item } = describe(w, el, "img", whereOf(w, r, where), yOf(w, r));
+  const x = Math.round(r.left + r.width / 2 - area.left - region.clientLeft);
+  const y = Math.round(r.top + r.height / 2 - area.top - region.clientTop);
+  item.attrs.push(
+    ...(c ? [`color=${colourWord(c) || "white"}`] : []),
+    `${Math.round(r.width)}×${Math.round(r.height)}`,
+    `at ${x},${y}`,
+  );
+  return item;
 }

@@ -1,11 +1,13 @@
 /// <reference lib="dom" />
 /**
- * Pictures that carry meaning outside any control: a dish's badge (`<img alt="Vegan">`), a
- * rating drawn as an image (`<div role=img aria-label="4 of 5 stars">`), an example picture a
- * task refers to. Each is listed as an `img` element with its name (`[12] <img> Vegan`), so the
- * view shows it and `find(role=img)` finds it. What a person does not read as meaning stays out:
- * the rows of {@link DECORATIVE}. Inside a control, a picture's `alt` names the control instead
- * (the walker's leaf rule).
+ * Pictures a person sees outside any control: a dish's badge (`<img alt="Vegan">`), a rating
+ * drawn as an image (`<div role=img aria-label="4 of 5 stars">`), an example picture a task
+ * refers to, a photo with no alt text (`[12] <img 320×200>`), one that failed to load
+ * (`[13] <img broken> Chef`), and a canvas, a region drawn by script (`[14] <canvas 300×200>`).
+ * Each is listed as an element with its name, so the view shows it, `find(role=img)` finds it and
+ * a verb or a point can reach it. What a person does not read as meaning stays out: the rows of
+ * {@link DECORATIVE}. Inside a control, a picture's `alt` names the control instead (the
+ * walker's leaf rule).
  *
  * @module
  */
@@ -22,6 +24,8 @@ import type { TextRuns } from "./text_runs.ts";
 const MAX_NAME = 60;
 /** Sides below this are spacers, bullets and tracking pixels. */
 const MIN_SIDE = 8;
+/** A picture nothing names is listed from this size on (a photo, a diagram, a canvas). */
+const PHOTO_SIDE = 32;
 
 /** Pictures left out, each with why: a person reads nothing from them. */
 const DECORATIVE: readonly {
@@ -29,8 +33,13 @@ const DECORATIVE: readonly {
   reason: string;
 }[] = [
   {
-    test: (_, __, name) => name === "",
-    reason: "no name (empty alt): decoration by the author's word",
+    test: (el, __, name) => name === "" && el.getAttribute("alt") === "",
+    reason: "an empty alt: decoration by the author's word",
+  },
+  {
+    test: (el, r, name) =>
+      name === "" && el.localName !== "canvas" && (r.width < PHOTO_SIDE || r.height < PHOTO_SIDE),
+    reason: "a small picture nothing names: a bullet, an avatar's frame, an icon of a layout",
   },
   {
     test: (el) => /^(presentation|none)$/.test(el.getAttribute("role") ?? ""),
@@ -50,17 +59,25 @@ const DECORATIVE: readonly {
   },
 ];
 
-/** A picture's name: `alt`, `aria-label`, `title`, or an SVG's own `<title>`. */
+/**
+ * A picture's name: `alt`, `aria-label`, `title`, an SVG's own `<title>`, or a canvas's fallback
+ * text (what the page says it draws to those who cannot see it).
+ */
 function nameOf(el: Element): string {
   const own = el.getAttribute("alt") ?? el.getAttribute("aria-label") ?? el.getAttribute("title");
-  if (own !== null || el.localName !== "svg") return clean(own);
+  if (own !== null) return clean(own);
+  if (el.localName === "canvas") return clean(el.textContent);
+  if (el.localName !== "svg") return "";
   return clean(el.querySelector(":scope > title")?.textContent);
 }
 
-/** Whether `el` is a picture by its tag or role (an SVG only when it says it is an image). */
+/**
+ * Whether `el` is a picture by its tag or role (an SVG only when it says it is an image): an
+ * image, or a canvas a script draws.
+ */
 export function isPicture(el: Element): boolean {
   const tag = el.localName;
-  if (tag === "img") return true;
+  if (tag === "img" || tag === "canvas") return true;
   return el.getAttribute("role") === "img";
 }
 
@@ -80,8 +97,8 @@ export function placePicture(
   where: number,
 ): void {
   const item = pictureItem(w, el, s, r, clip, where);
-  if (!item || echoes(w, items, el, item.label)) return;
-  if (!/[\p{L}\p{N}]/u.test(item.label) && r.height <= INLINE_PX) {
+  if (!item || (item.label && echoes(w, items, el, item.label))) return;
+  if (item.label && !/[\p{L}\p{N}]/u.test(item.label) && r.height <= INLINE_PX) {
     if (w.o.mode === "observe" || w.query) runs.add(item.label, ctx, r, null);
     return;
   }
@@ -140,5 +157,16 @@ function pictureItem(
   if (DECORATIVE.some((d) => d.test(el, r, name))) return null;
   const { item } = describe(w, el, "img", whereOf(w, r, where), yOf(w, r));
   item.label = cut(name, MAX_NAME);
+  if (broken(el)) item.attrs.push("broken");
+  // What it shows is not said: how big it is tells a photo from a thumbnail, a canvas's place.
+  if (!name || el.localName === "canvas") {
+    item.attrs.push(`${Math.round(r.width)}×${Math.round(r.height)}`);
+  }
   return item;
+}
+
+/** An image that failed to load: the browser draws its alt text or a broken-picture mark. */
+function broken(el: Element): boolean {
+  if (!(el instanceof HTMLImageElement)) return false;
+  return el.complete && el.naturalWidth === 0 && !!(el.currentSrc || el.getAttribute("src"));
 }

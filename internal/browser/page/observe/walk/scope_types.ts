@@ -52,6 +52,8 @@ export interface Ctl {
   kind: number;
   /** Listed by an operating sign alone (`operations.ts`): dropped unless named or knob-sized. */
   bySign?: boolean;
+  /** The children its listener acts on (`delegates.ts`): each is listed as a control. */
+  parts?: ReadonlySet<Element>;
   /** Its place in the walk's items, and how many controls were listed inside it. */
   index: number;
   inner: number;
@@ -83,4 +85,6 @@ export interface Ctx {
   cursor: string;
   where: number;
   hidden: boolean;
+  /** Inside a root that delegates every event: the boxes drawn apart in it are controls. */
+  delegated?: boolean;
 }

@@ -18,10 +18,23 @@ const TRACK_MAX_PX = 24;
 /** The number a page shows as a slider's value: `40`, `$120`, `3.5 kg`, `75%`. */
 const NUMBER = /^[^\p{L}\p{N}\s]{0,2}\s?-?\d[\d.,]*\s?[\p{L}%]{0,4}$/u;
 
-/** The bounds of a range input or an ARIA slider, as attributes: `min=0 max=100`. */
+/**
+ * The bounds of a range input or an ARIA slider, as attributes: `min=0 max=100`, and the step
+ * between its values when the page sets one (`step=5`), for a number input too.
+ */
 export function rangeAttrs(el: Element, role: string): string[] {
+  const step = el instanceof HTMLInputElement && el.hasAttribute("step") && el.step !== "any"
+    ? [`step=${el.step}`]
+    : [];
   if (el instanceof HTMLInputElement && el.type === "range") {
-    return [`min=${el.min || 0}`, `max=${el.max || 100}`];
+    return [`min=${el.min || 0}`, `max=${el.max || 100}`, ...step];
+  }
+  if (el instanceof HTMLInputElement && el.type === "number") {
+    return [
+      ...(el.min ? [`min=${el.min}`] : []),
+      ...(el.max ? [`max=${el.max}`] : []),
+      ...step,
+    ];
   }
   if (role !== "slider" && role !== "spinbutton") return [];
   const min = el.getAttribute("aria-valuemin"), max = el.getAttribute("aria-valuemax");

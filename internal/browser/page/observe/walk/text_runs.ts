@@ -8,6 +8,7 @@
 import { clean, cut, norm } from "../../../shared/text.ts";
 import type { Box, PageItem, TextItem } from "../../../shared/walk_types.ts";
 import { type Ctx, type WalkScope, whereOf, yOf } from "./scope.ts";
+import { blockRole } from "./block_roles.ts";
 
 /** Collects text runs into a walk's items. */
 export class TextRuns {
@@ -101,6 +102,7 @@ export class TextRuns {
       this.#items.push(item);
       if (w.o.mode === "find" && this.#block) {
         this.blocks.set(item, this.#block);
+        item.role = this.#heading ? "heading" : blockRole(this.#block, t);
       }
     }
     this.#run = "";

@@ -17,6 +17,7 @@ import { withLabelIndex } from "../../core/label_index.ts";
 import { SubtreeReuse } from "./reuse.ts";
 import { asDelta } from "./delta.ts";
 import { withColours } from "./colours.ts";
+import { withGrids } from "./grids.ts";
 import { withCovers } from "./covered.ts";
 import { pageScrollsSideways } from "../../core/dom.ts";
 
@@ -35,13 +36,15 @@ export function walkFrame(o: WalkOptions): FrameWalk {
     reuse?.end();
   }
   if (o.mode === "find") besideText(walker, w);
-  // find with a role lists elements only: all it lists can be acted on by their IDs.
+  // find with a role lists the elements and text blocks of that role, each with its ID.
   const items = o.mode === "find"
     ? walker.items.filter((it) =>
-      it.kind === "el" ? matches(it, w.query, o.role) : it.kind === "frame" || !o.role
+      it.kind === "el"
+        ? matches(it, w.query, o.role)
+        : it.kind === "frame" || !o.role || it.role === o.role
     )
     : o.mode === "observe"
-    ? withCovers(w, withColours(w, markCurrentPage(walker.items)))
+    ? withCovers(w, withGrids(w, withColours(w, markCurrentPage(walker.items))))
     : walker.items;
   const doc = document.scrollingElement ?? document.documentElement;
   const sideways = pageScrollsSideways();
@@ -70,9 +73,9 @@ const MAX_NEAR = 4;
 const MAX_ROW_CONTROLS = 6;
 
 /**
- * find: gives each text match something to act on: the controls in the same row or item (a
- * message's archive and delete icons), or, in a scroll panel with no control beside it, the ID
- * of its block (`scroll` brings it into view).
+ * find: gives each text match something to act on: the ID of its block (select_text, drag and
+ * click take it; in a scroll panel, `scroll` brings it into view), and the controls in the same
+ * row or item (a message's archive and delete icons).
  */
 function besideText(walker: FrameWalker, w: ReturnType<typeof startWalk>): void {
   const controls = [...walker.found];
@@ -83,7 +86,8 @@ function besideText(walker: FrameWalker, w: ReturnType<typeof startWalk>): void 
       for (const [it, el] of controls) if (row.contains(el)) near.push(it);
     }
     if (near.length > 0 && near.length <= MAX_ROW_CONTROLS) item.near = near.slice(0, MAX_NEAR);
-    else if (inPanel(block)) item.at = idFor(w, block);
+    else if (inPanel(block)) item.panel = true;
+    item.at = idFor(w, block);
   }
 }
 

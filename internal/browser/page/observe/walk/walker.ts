@@ -7,7 +7,6 @@
  * @module
  */
 import { frameId } from "../../core/dom.ts";
-import { labelsOf } from "../../core/label_index.ts";
 import { contentBox, intersects, rootBg, textHidden } from "../paint.ts";
 import {
   implicitRole,
@@ -32,14 +31,18 @@ import { isWrapper, leafName, partName } from "./wrappers.ts";
 import { scrollBoxItem } from "./scroll_box.ts";
 import { holdsFocus } from "../focus.ts";
 import { handMarks, operability } from "../operations.ts";
+import { apartBox } from "../delegates.ts";
 import { hiddenMatch } from "./hidden.ts";
 import { isPicture, placePicture } from "./pictures.ts";
-import { noteDrawing } from "./drawn.ts";
+import { drawnBox, noteDrawing } from "./drawn.ts";
+import { listDrawing } from "./svg_parts.ts";
 import { noteLayer } from "./covered.ts";
 import { type Ctl, type Ctx, offPage, type WalkScope, whereOf, yOf } from "./scope.ts";
 import { notePlaced } from "../../core/reads.ts";
+import { listLabelToggle } from "./label_toggle.ts";
 import type { SubtreeReuse } from "./reuse.ts";
 import { gap, keeps, TextRuns } from "./text_runs.ts";
+import { TEXT_ROLES } from "./block_roles.ts";
 import { clippedAway, clippedToNothing } from "../../core/visually_hidden.ts";
 
 /** Walks one document and collects its items and what lies outside the band. */
@@ -63,6 +66,8 @@ export class FrameWalker {
   readonly #labelSink: Ctl;
   /** Incremental observation: earlier walks' results of unchanged subtrees (observe only). */
   readonly #reuse: SubtreeReuse | null;
+  /** The last element found to be a root that delegates every event (its children know it). */
+  #root: Element | null = null;
 
   constructor(w: WalkScope, reuse: SubtreeReuse | null = null) {
     this.#w = w;
@@ -138,7 +143,7 @@ export class FrameWalker {
       }
       return;
     }
-    if (w.o.mode === "find" && !w.query) return;
+    if (w.o.mode === "find" && !w.query && !TEXT_ROLES.has(w.o.role ?? "")) return;
     this.runs.add(data, ctx, r, node, w.o.mode === "read" ? keeps(parent) : undefined);
   }
 
@@ -194,7 +199,15 @@ export class FrameWalker {
       });
       return;
     }
-    if (!control && r) noteDrawing(w, this.runs, this.items, el, r, ctx);
+    if (tag === "svg" && r) {
+      const own = control && control !== ctx.control ? control : null;
+      if (listDrawing(w, this, el, r, { ...ctx, clip }, own, where)) return;
+    }
+    if (!control && r) {
+      noteDrawing(w, this.runs, this.items, el, r, ctx);
+      const box = drawnBox(w, el, r, where);
+      if (box) this.items.push(box);
+    }
     // read: a text area's text is page text, its lines kept.
     if (tag === "textarea" && w.o.mode === "read" && r && s.visibility === "visible") {
       return this.runs.field((el as HTMLTextAreaElement).value, ctx, r);
@@ -208,7 +221,8 @@ export class FrameWalker {
     if (tag === "details" && w.query && w.o.mode === "find" && !(el as HTMLDetailsElement).open) {
       for (const part of el.children) if (part.localName !== "summary") this.#hiddenMatch(part);
     }
-    const own = { ...ctx, clip, control, where }, listed = control !== ctx.control;
+    const own: Ctx = { ...ctx, clip, control, where }, listed = control !== ctx.control;
+    if (this.#root === el) own.delegated = true;
     if (!this.#reuse) this.#descend(el, s, r, own, listed);
     else {
       const descend = () => this.#descend(el, s, r, own, listed);
@@ -294,7 +308,7 @@ export class FrameWalker {
         this.#hiddenMatch(el);
       }
       if (isToggle(el)) {
-        this.#hiddenInput(el, ctx);
+        listLabelToggle(w, this, el, ctx);
       } else if (ctx.control) {
         const t = el.textContent;
         if (t && ctx.control.sr.length < 80) ctx.control.sr += " " + t;
@@ -341,10 +355,18 @@ export class FrameWalker {
     const op = s.visibility === "visible" && w.o.mode !== "read"
       ? operability(el, s, ctx.cursor, w.listened.get(el) ?? 0, !!ctx.control, w.o.maxLabel)
       : null;
-    const kind = op?.kind ?? 0;
+    if (op?.root) this.#root = el;
+    // A child of a container that operates its children is a control of its own, and so is a
+    // box drawn apart inside a root that delegates every event.
+    const part = op && ctx.control?.parts?.has(el) ? ctx.control : null;
+    const boxed = !!op && !op.kind && !part && !!ctx.delegated && !ctx.control &&
+      apartBox(el, s, r, ctx.bg, w.o.maxLabel, w.vw * w.vh * 0.4);
+    const kind = op?.kind || (part || boxed ? 1 : 0);
     if (!kind) return ctx.control;
-    // Script-clickable containers as big as the screen are layout, not controls.
-    const big = kind === 1 && (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
+    // Script-clickable containers as big as the screen are layout, not controls (unless their
+    // children are what the script operates: they are listed).
+    const big = kind === 1 && !op?.parts &&
+      (r.width * r.height > w.vw * w.vh * 0.4 || r.height > w.vh * 0.9);
     if (big || r.width <= 0 || r.height <= 0) return ctx.control;
     const sc = ctx.scroller >= 0 ? this.scrollers[ctx.scroller]! : null;
     if (sc) sc.total++;
@@ -367,8 +389,16 @@ export class FrameWalker {
         yOf(w, r),
       );
       c.kind = kind;
-      c.bySign = op!.bySign;
+      c.bySign = op!.bySign && !part;
       c.item.states.push(...op!.marks);
+      // A resizable box says how big it is now, a canvas how big its drawing is, and so does a
+      // box with no text.
+      const empty = boxed && !/\S/.test(el.textContent ?? "");
+      if (op!.marks.includes("RESIZABLE") || el.localName === "canvas" || empty) {
+        c.item.attrs.push(`${Math.round(r.width)}×${Math.round(r.height)}`);
+      }
+      if (part) handMarks(part.item, c.item);
+      if (op!.parts) c.parts = new Set(op!.parts);
       c.index = this.items.length;
       if (parent) parent.inner++;
       if (ctx.nest) c.item.level = ctx.nest;
@@ -419,33 +449,6 @@ export class FrameWalker {
       this.runs.flush();
       const line = scrollBoxItem(this.#w, el, r!, this.scrollers[panel.scroller]!, own.where);
       if (line) this.items.push(line);
-    }
-  }
-
-  /** A checkbox or radio drawn by its label: listed at the label's place, clicked by script. */
-  #hiddenInput(el: Element, ctx: Ctx): void {
-    const w = this.#w;
-    const label = labelsOf(el)?.[0];
-    if (label) notePlaced(label);
-    if (!label || !label.checkVisibility({ visibilityProperty: true })) return;
-    const r = label.getBoundingClientRect();
-    if (r.width === 0 || r.height === 0 || !intersects(r, ctx.clip)) return;
-    if (r.bottom <= w.bandTop) this.above++;
-    else if (r.top >= w.bandBottom) this.below++;
-    else {
-      if (!ctx.control) this.runs.flush();
-      const c = describe(
-        w,
-        el,
-        implicitRole(el),
-        whereOf(w, r, ctx.where),
-        yOf(w, r),
-      );
-      finish(w, c);
-      if (ctx.owner) ctx.owner.inner++;
-      if (ctx.nest) c.item.level = ctx.nest;
-      if (w.o.mode === "find") this.found.set(c.item, el);
-      if (w.o.mode !== "read") this.items.push(c.item);
     }
   }
 }
