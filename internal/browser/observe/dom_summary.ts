@@ -40,14 +40,18 @@ function indent(level: number | undefined): string {
 /**
  * Renders the lines of an observation as the text the model reads. The short controls of one
  * table row (a calendar's week) share a line, two spaces apart; text nested in a tree is
- * indented like its elements.
+ * indented like its elements. `written` gives an element's line as {@link renderElement} wrote
+ * it already, when it did (the observer keeps them for the parts of a page that stay).
  */
-export function renderSummary(lines: SummaryLine[]): string {
+export function renderSummary(
+  lines: SummaryLine[],
+  written?: (el: ObservedElement) => string | undefined,
+): string {
   const out: string[] = [];
   let row: number | undefined;
   for (const line of lines) {
     if (line.kind === "element") {
-      const text = renderElement(line.element);
+      const text = written?.(line.element) ?? renderElement(line.element);
       const same = row !== undefined && line.element.row === row;
       if (same) out[out.length - 1] += `  ${text.trimStart()}`;
       else out.push(text);
