@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import type { BrowserState, SummaryLine } from "../internal/entity/mod.ts";
 import { fingerprint } from "../internal/agent/loop_guard.ts";
+import { BrowserSession, renderElement, renderSummary } from "../internal/browser/mod.ts";
+import { fitBudget } from "../internal/browser/observe/token_budget.ts";
 
 /** A view of `n` elements of every kind the lines take, with texts and headings between. */
 function view(n: number): BrowserState {
@@ -55,4 +57,103 @@ Deno.test("fingerprint() hashes a view as its lines joined were hashed", () => {
     assert.equal(fingerprint(state), joinedFingerprint(state));
   }
   assert.equal(fingerprint({ url: "", title: "", lines: [], summary: "" }), "0:811c9dc5");
+});
+
+/** fitBudget as it was: every line in rank order, then reading order. */
+function sortedFit(
+  entries: readonly { tokens: number; rank: number }[],
+  budget: number,
+  extra?: { from: number; budget: number },
+): boolean[] {
+  const keep = entries.map(() => false);
+  const order = entries.map((_, i) => i).sort((a, b) =>
+    entries[a]!.rank - entries[b]!.rank || a - b
+  );
+  let used = 0;
+  for (const i of order) {
+    const { tokens, rank } = entries[i]!;
+    const cap = extra && rank >= extra.from ? Math.min(budget, extra.budget) : budget;
+    if (used + tokens <= cap) {
+      keep[i] = true;
+      used += tokens;
+    }
+  }
+  return keep;
+}
+
+Deno.test("fitBudget() keeps the lines the ranked fitting kept, when all fit and when not", () => {
+  let seed = 7;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  for (let round = 0; round < 300; round++) {
+    const entries = Array.from({ length: rnd(40) }, () => ({ tokens: rnd(30), rank: rnd(9) - 1 }));
+    const total = entries.reduce((n, e) => n + e.tokens, 0);
+    const budget = [total, total + 5, Math.floor(total / 2), rnd(200)][round % 4]!;
+    const extra = round % 3 === 0
+      ? undefined
+      : { from: 4, budget: [budget, Math.floor(budget * 0.75), total][round % 3]! };
+    assert.deepEqual(fitBudget(entries, budget, extra), sortedFit(entries, budget, extra));
+  }
+});
+
+Deno.test("renderSummary() writes the element lines it is given as renderElement wrote them", () => {
+  const state = view(300);
+  const written = new Map(
+    state.lines.flatMap((l) => l.kind === "element" ? [[l.element, renderElement(l.element)]] : []),
+  );
+  assert.equal(renderSummary(state.lines, (el) => written.get(el)), renderSummary(state.lines));
+  // Some written, some not (new since the last observation).
+  let n = 0;
+  assert.equal(
+    renderSummary(state.lines, (el) => n++ % 2 ? written.get(el) : undefined),
+    renderSummary(state.lines),
+  );
+});
+
+/** A page for whole-page observations: links (some to one place), passages, boxes that add lines. */
+const PAGE = `<!doctype html><html><body><h1>Catalogue</h1>
+${
+  Array.from({ length: 60 }, (_, i) =>
+    `<section><h2>Card ${i}</h2><p>${"A passage of plain text that runs on. ".repeat(i % 4 + 1)}</p>
+<label><input type="checkbox" name="c${i}"> Select card ${i}</label>
+<a href="/item/${i % 20}?utm_source=x&amp;q=${i % 3}#top">Item ${i % 20}</a>
+<a href="/item/${i % 20}?utm_source=y&amp;q=${i % 3}"><img alt="" src="data:,"></a></section>`)
+    .join("\n")
+}
+<script>
+let n = 0;
+document.addEventListener("change", (e) => {
+  const p = document.createElement("p");
+  p.textContent = "Selection changed (" + ++n + ")";
+  document.body.prepend(p);
+  if (n % 3 === 0) document.querySelector("section")?.remove();
+});
+</script></body></html>`;
+
+Deno.test("a whole-page observation reads as a full walk's, click after click", async () => {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response(PAGE, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  );
+  try {
+    const observe = { scope: "page", tokenBudget: 200_000 } as const;
+    await using kept = await BrowserSession.start({ headless: true, observe });
+    await using fresh = await BrowserSession.start({
+      headless: true,
+      observe: { ...observe, walkCache: false },
+    });
+    const url = `http://127.0.0.1:${server.addr.port}/`;
+    await Promise.all([kept.navigate(url), fresh.navigate(url)]);
+    for (let round = 0; round < 6; round++) {
+      const [a, b] = await Promise.all([kept.observe(), fresh.observe()]);
+      assert.equal(a.summary, b.summary, `round ${round}`);
+      assert.equal(a.summary, renderSummary(a.lines));
+      const box = a.lines.find((l) =>
+        l.kind === "element" && l.element.label.endsWith(`Select card ${round * 7}`)
+      );
+      assert.ok(box?.kind === "element", `round ${round}: a box to click`);
+      await Promise.all([kept.click(box.element.id), fresh.click(box.element.id)]);
+    }
+  } finally {
+    await server.shutdown();
+  }
 });
