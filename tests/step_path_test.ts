@@ -3,7 +3,12 @@
  * before: each is checked against the way it was computed, kept here as the reference.
  */
 import assert from "node:assert/strict";
-import type { BrowserState, SummaryLine } from "../internal/entity/mod.ts";
+import {
+  type BrowserState,
+  estimateTokens,
+  type SummaryLine,
+  TokenScan,
+} from "../internal/entity/mod.ts";
 import { fingerprint } from "../internal/agent/loop_guard.ts";
 import { BrowserSession, renderElement, renderSummary } from "../internal/browser/mod.ts";
 import { fitBudget } from "../internal/browser/observe/token_budget.ts";
@@ -156,4 +161,30 @@ Deno.test("a whole-page observation reads as a full walk's, click after click", 
   } finally {
     await server.shutdown();
   }
+});
+
+/** Every kind of character the estimate tells apart, and pieces that split pairs and runs. */
+const ALPHABET = ["a", "Z", "q", "7", "0", " ", "  ", "\t", "\n", "\u00a0", "\u2028", '"', "{"]
+  .concat(["}", "[", "]", ":", ",", ".", "…", "é", "Ж", "Ω", "你", "ア", "🙂", "\ud83d", "\ude42"])
+  .concat(["\u0300", "-", "_", "/", "€", "\u3000"]);
+
+/** 3,000 seeded random texts of up to 40 pieces of {@link ALPHABET}. */
+function randomTexts(): string[] {
+  let seed = 11;
+  const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+  return Array.from(
+    { length: 3000 },
+    () => Array.from({ length: rnd(40) }, () => ALPHABET[rnd(ALPHABET.length)]).join(""),
+  );
+}
+
+Deno.test("estimateTokens() and TokenScan count as the estimate counted before", () => {
+  const texts = randomTexts();
+  // The sums as the estimate's earlier code counted them (character tests per class).
+  assert.equal(texts.reduce((n, t) => n + estimateTokens(t), 0), 50046);
+  const whole = texts.join("|");
+  assert.equal(new TokenScan(whole).tokens, 53045);
+  assert.equal(estimateTokens(whole), 53045);
+  assert.equal(estimateTokens("[12] <button> Search"), 7);
+  assert.equal(estimateTokens(' {"a": [1, 2]} Ærø 49 €'), 16);
 });
