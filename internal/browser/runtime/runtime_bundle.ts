@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c36c605b1251";
+export const RUNTIME_VERSION = "df27e60d3e34";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -823,12 +823,11 @@ export const RUNTIME_SOURCE = [
   "    for (const what of positiveSigns()) if (!out.includes(what)) out.push(what);",
   "    return out;",
   "  }",
-  "  function busySigns(ignore) {",
+  "  function busySigns(ignore, phrases = true) {",
   '    const fresh = (xs) => xs.find((x) => !ignore.includes(x)) ?? "";',
-  "    return {",
-  "      sign: fresh(positiveSigns()),",
-  '      phrase: fresh(progressPhrases(document.body?.innerText ?? ""))',
-  "    };",
+  "    const sign = fresh(positiveSigns());",
+  '    const phrase = phrases && !sign ? fresh(progressPhrases(document.body?.innerText ?? "")) : "";',
+  "    return { sign, phrase };",
   "  }",
   "  function progressPhrases(text) {",
   "    const out = [];",
@@ -2439,8 +2438,9 @@ export const RUNTIME_SOURCE = [
   '    const pending = answer?.work === "pending" ? "work the action set off" : late ? "a timer the action set" : growing ? "a loop still adding content" : runningAnimation(tracker.animationsBefore);',
   '    let busy = "";',
   "    if (checkBusy && idleMs >= quietMs && !pending) {",
-  "      const signs = busySigns(ignore);",
-  '      busy = signs.sign || (answer === null || answer.long ? signs.phrase : "");',
+  "      const phrases = answer === null || answer.long;",
+  "      const signs = busySigns(ignore, phrases);",
+  '      busy = signs.sign || (phrases ? signs.phrase : "");',
   "    }",
   "    return {",
   "      idleMs,",
@@ -6165,7 +6165,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c36c605b1251", api);',
+  '    install("df27e60d3e34", api);',
   "    activityTracker();",
   "  }",
   "})();",
