@@ -188,3 +188,51 @@ Deno.test("estimateTokens() and TokenScan count as the estimate counted before",
   assert.equal(estimateTokens("[12] <button> Search"), 7);
   assert.equal(estimateTokens(' {"a": [1, 2]} Ærø 49 €'), 16);
 });
+
+/**
+ * A page of `fillers` hidden elements, then a web component whose open shadow root holds another
+ * that shows Cloudflare's Turnstile container.
+ */
+function shadowWallPage(fillers: number): string {
+  return `<!doctype html><html><head><title>Sign in</title></head><body>
+<div hidden>${"<i></i>".repeat(fillers)}</div>
+<outer-box></outer-box>
+<script>
+customElements.define("captcha-box", class extends HTMLElement {
+  connectedCallback() {
+    const box = document.createElement("div");
+    box.className = "cf-turnstile";
+    box.style.cssText = "width: 300px; height: 65px";
+    this.attachShadow({ mode: "open" }).append(box);
+  }
+});
+customElements.define("outer-box", class extends HTMLElement {
+  connectedCallback() {
+    this.attachShadow({ mode: "open" }).innerHTML = "<form><captcha-box></captcha-box></form>";
+  }
+});
+</script></body></html>`;
+}
+
+Deno.test("verification() looks into the open shadow roots of the page's first 20,000 elements", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const fillers = Number(new URL(req.url).searchParams.get("fillers"));
+    return new Response(shadowWallPage(fillers), {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    });
+  });
+  try {
+    await using browser = await BrowserSession.start({ headless: true, closeBanners: false });
+    const look = async (fillers: number) => {
+      await browser.navigate(`http://127.0.0.1:${server.addr.port}/?fillers=${fillers}`);
+      return await browser.verification();
+    };
+    const near = await look(19_900);
+    assert.equal(near?.kind, "turnstile");
+    assert.equal(near?.where, "div.cf-turnstile inside captcha-box's shadow root");
+    // Past the bound (SHADOW_SEARCH), its hosts are not looked into.
+    assert.equal(await look(20_100), undefined);
+  } finally {
+    await server.shutdown();
+  }
+});

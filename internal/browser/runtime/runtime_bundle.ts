@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "df27e60d3e34";
+export const RUNTIME_VERSION = "7ade4338e435";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -392,7 +392,21 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function openRoots(limit = Infinity) {",
   "    const roots = [document];",
-  "    for (const el of deepElements(limit)) if (el.shadowRoot) roots.push(el.shadowRoot);",
+  "    let seen2 = 0;",
+  "    const walk = (root) => {",
+  '      const all = root.querySelectorAll("*");',
+  "      for (let i = 0; i < all.length; i++) {",
+  "        if (seen2 >= limit) return false;",
+  "        seen2++;",
+  "        const shadow = all[i].shadowRoot;",
+  "        if (shadow) {",
+  "          roots.push(shadow);",
+  "          if (!walk(shadow)) return false;",
+  "        }",
+  "      }",
+  "      return true;",
+  "    };",
+  "    walk(document);",
   "    return roots;",
   "  }",
   "  function frameId(el) {",
@@ -6165,7 +6179,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("df27e60d3e34", api);',
+  '    install("7ade4338e435", api);',
   "    activityTracker();",
   "  }",
   "})();",
