@@ -64,26 +64,26 @@ Deno.test("fingerprint() hashes a view as its lines joined were hashed", () => {
   assert.equal(fingerprint({ url: "", title: "", lines: [], summary: "" }), "0:811c9dc5");
 });
 
-/** fitBudget as it was: every line in rank order, then reading order. */
-function sortedFit(
+/**
+ * What fitBudget kept before it knew when all lines fit: rank by rank, lowest first, each rank's
+ * lines in reading order, each kept while it fits under its cap.
+ */
+function rankByRank(
   entries: readonly { tokens: number; rank: number }[],
   budget: number,
   extra?: { from: number; budget: number },
 ): boolean[] {
-  const keep = entries.map(() => false);
-  const order = entries.map((_, i) => i).sort((a, b) =>
-    entries[a]!.rank - entries[b]!.rank || a - b
-  );
+  const kept = entries.map(() => false);
   let used = 0;
-  for (const i of order) {
-    const { tokens, rank } = entries[i]!;
+  for (const rank of [...new Set(entries.map((e) => e.rank))].sort((a, b) => a - b)) {
     const cap = extra && rank >= extra.from ? Math.min(budget, extra.budget) : budget;
-    if (used + tokens <= cap) {
-      keep[i] = true;
-      used += tokens;
-    }
+    entries.forEach((e, i) => {
+      if (e.rank !== rank || used + e.tokens > cap) return;
+      kept[i] = true;
+      used += e.tokens;
+    });
   }
-  return keep;
+  return kept;
 }
 
 Deno.test("fitBudget() keeps the lines the ranked fitting kept, when all fit and when not", () => {
@@ -96,7 +96,7 @@ Deno.test("fitBudget() keeps the lines the ranked fitting kept, when all fit and
     const extra = round % 3 === 0
       ? undefined
       : { from: 4, budget: [budget, Math.floor(budget * 0.75), total][round % 3]! };
-    assert.deepEqual(fitBudget(entries, budget, extra), sortedFit(entries, budget, extra));
+    assert.deepEqual(fitBudget(entries, budget, extra), rankByRank(entries, budget, extra));
   }
 });
 
