@@ -212,17 +212,40 @@ export class LoopGuard {
  * ```
  */
 export function fingerprint(state: BrowserState): string {
-  const parts = [state.url];
+  // The hash of the lines joined by line breaks, fed piece by piece: a whole page's lines are
+  // never built as one text (a 5,000-element page's is some 200,000 characters, twice a step).
+  const h = new Fnv();
+  h.add(state.url);
   for (const line of state.lines) {
+    h.add("\n");
     if (line.kind !== "element") {
-      parts.push(line.text);
+      h.add(line.text);
       continue;
     }
     const { id, tag, attrs, states, label, value } = line.element;
-    const shown = states.filter((s) => s !== "FOCUSED").join(" ");
-    parts.push(`[${id}] <${tag} ${attrs.join(" ")}> {${shown}} ${label} ${value ?? ""}`);
+    h.add("[");
+    h.add(String(id));
+    h.add("] <");
+    h.add(tag);
+    h.add(" ");
+    attrs.forEach((a, i) => {
+      if (i > 0) h.add(" ");
+      h.add(a);
+    });
+    h.add("> {");
+    let first = true;
+    for (const s of states) {
+      if (s === "FOCUSED") continue;
+      if (!first) h.add(" ");
+      h.add(s);
+      first = false;
+    }
+    h.add("} ");
+    h.add(String(label));
+    h.add(" ");
+    h.add(String(value ?? ""));
   }
-  return hash(parts.join("\n"));
+  return h.digest();
 }
 
 /**
@@ -244,12 +267,29 @@ export function resultFingerprint(result: ToolResult): string {
 }
 
 function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
+  const h = new Fnv();
+  h.add(text);
+  return h.digest();
+}
+
+/** FNV-1a of a text given in pieces, and its length: `length:hex`. */
+class Fnv {
+  #h = 0x811c9dc5;
+  #length = 0;
+
+  add(text: string): void {
+    let h = this.#h;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193);
+    }
+    this.#h = h;
+    this.#length += text.length;
   }
-  return `${text.length}:${(h >>> 0).toString(16)}`;
+
+  digest(): string {
+    return `${this.#length}:${(this.#h >>> 0).toString(16)}`;
+  }
 }
 
 function keyOf(call: ToolCall): string {

@@ -30,6 +30,32 @@ export function estimateTokens(text: string): number {
   return n;
 }
 
+/** The classes of characters pieces are runs of (see {@link pieceEnd}). */
+const OTHER = 0, LETTER = 1, DIGIT = 2, SPACE = 3, JSON_PUNCT = 4, ACCENTED = 5;
+
+/** The class of each ASCII character: one look-up instead of a test per class. */
+const ASCII_CLASS = (() => {
+  const classes = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) {
+    classes[c] = isLetter(c)
+      ? LETTER
+      : isDigit(c)
+      ? DIGIT
+      : isSpace(c)
+      ? SPACE
+      : isJson(c)
+      ? JSON_PUNCT
+      : OTHER;
+  }
+  return classes;
+})();
+
+/** The class of character code `c` (NaN, past a text's end: OTHER). */
+function classOf(c: number): number {
+  if (c < 128) return ASCII_CLASS[c]!;
+  return isAccented(c) ? ACCENTED : isSpace(c) ? SPACE : OTHER;
+}
+
 /**
  * Where the piece that starts at `i` ends. A piece is a run of ASCII letters, of digits, of
  * accented or Cyrillic letters, of white space, or of two or more of JSON's `"{}[]:,`; else one
@@ -37,31 +63,25 @@ export function estimateTokens(text: string): number {
  */
 function pieceEnd(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  const run = isLetter(c)
-    ? isLetter
-    : isDigit(c)
-    ? isDigit
-    : isAccented(c)
-    ? isAccented
-    : isSpace(c)
-    ? isSpace
-    : isJson(c) && isJson(text.charCodeAt(i + 1))
-    ? isJson
-    : undefined;
+  const run = classOf(c);
   let j = i + 1;
-  if (run) {
-    while (j < text.length && run(text.charCodeAt(j))) j++;
-  } else if (c >= 0xd800 && c <= 0xdbff) {
-    const d = text.charCodeAt(j);
-    if (d >= 0xdc00 && d <= 0xdfff) j++;
+  if (run === OTHER) {
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(j);
+      if (d >= 0xdc00 && d <= 0xdfff) j++;
+    }
+    return j;
   }
+  if (run === JSON_PUNCT && classOf(text.charCodeAt(j)) !== JSON_PUNCT) return j;
+  while (j < text.length && classOf(text.charCodeAt(j)) === run) j++;
   return j;
 }
 
 /** The tokens of the piece `text[i, end)`; `spaced`: the piece before it was a lone space. */
 function pieceTokens(text: string, i: number, end: number, spaced: boolean): number {
   const c = text.charCodeAt(i), length = end - i;
-  if (isLetter(c)) {
+  const run = classOf(c);
+  if (run === LETTER) {
     // Words in capitals or mixed case (user names, acronyms) split into short pieces.
     let capitals = 0;
     for (let k = i + 1; k < end; k++) {
@@ -74,10 +94,10 @@ function pieceTokens(text: string, i: number, end: number, spaced: boolean): num
       : 1 + Math.floor(length / (length > 12 ? 3 : 7));
   }
   // A space before digits is a token of its own in o200k (` 49` is two).
-  if (isDigit(c)) return Math.ceil(length / 3) + (spaced ? 1 : 0);
+  if (run === DIGIT) return Math.ceil(length / 3) + (spaced ? 1 : 0);
   if (c === 32 || c === 9) return length > 1 ? 1 : 0;
-  if (isSpace(c)) return 1;
-  if (isAccented(c)) return Math.ceil(length / 2);
+  if (run === SPACE) return 1;
+  if (run === ACCENTED) return Math.ceil(length / 2);
   // JSON's punctuation runs (`":"`, `","`, `":{"`) are one token each in o200k, per three.
   if (length > 1 && c < 128) return Math.ceil(length / 3);
   if (c < 128) return 1;

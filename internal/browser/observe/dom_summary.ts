@@ -57,8 +57,13 @@ function indent(level: number | undefined): string {
  * after the first written without the tag it shares with the one before it
  * (`[4] <input type=checkbox> ☐  [5] ☑  [6] ☐`); text nested in a tree is indented like its
  * elements.
+ * `written` gives an element's line as {@link renderElement} wrote it already, when it did (the
+ * observer keeps them for the parts of a page that stay).
  */
-export function renderSummary(lines: SummaryLine[]): string {
+export function renderSummary(
+  lines: SummaryLine[],
+  written?: (el: ObservedElement) => string | undefined,
+): string {
   const out: string[] = [];
   let row: number | undefined;
   let before: ObservedElement | undefined;
@@ -66,7 +71,10 @@ export function renderSummary(lines: SummaryLine[]): string {
     if (line.kind === "element") {
       const el = line.element;
       const same = row !== undefined && el.row === row;
-      const text = same && sameHead(el, before!) ? renderLine(el, true) : renderElement(el);
+      // A line sharing its row's head is written shorter: not one kept whole.
+      const text = same && sameHead(el, before!)
+        ? renderLine(el, true)
+        : written?.(el) ?? renderElement(el);
       if (same) out[out.length - 1] += `  ${text.trimStart()}`;
       else out.push(text);
       row = el.row;

@@ -14,23 +14,25 @@ export interface ElementRef {
  */
 export class ElementIds {
   #next = 1;
-  #byKey = new Map<string, number>();
+  /** Per document token, its local numbers' IDs (an observation asks for every element's). */
+  #byKey = new Map<string, Map<number, number>>();
   #byId = new Map<number, ElementRef>();
 
   /** The run-wide ID of a frame-local element, assigned on first sight. */
   assign(frame: Frame, token: string, lid: number): { id: number; fresh: boolean } {
-    const key = `${token}:${lid}`;
-    const known = this.#byKey.get(key);
+    let ids = this.#byKey.get(token);
+    const known = ids?.get(lid);
     if (known !== undefined) return { id: known, fresh: false };
+    if (!ids) this.#byKey.set(token, ids = new Map());
     const id = this.#next++;
-    this.#byKey.set(key, id);
+    ids.set(lid, id);
     this.#byId.set(id, { frame, token, lid });
     return { id, fresh: true };
   }
 
   /** The ID given to a frame-local element, if one was (never assigns one). */
   find(token: string, lid: number): number | undefined {
-    return this.#byKey.get(`${token}:${lid}`);
+    return this.#byKey.get(token)?.get(lid);
   }
 
   /** Where an ID points, or undefined when it was never given out or its frame is gone. */
@@ -53,7 +55,9 @@ export class ElementIds {
       const shown = current.get(ref.frame);
       if (!ref.frame.detached && (shown === undefined || shown === ref.token)) continue;
       this.#byId.delete(id);
-      this.#byKey.delete(`${ref.token}:${ref.lid}`);
+      const ids = this.#byKey.get(ref.token);
+      ids?.delete(ref.lid);
+      if (ids?.size === 0) this.#byKey.delete(ref.token);
       n++;
     }
     return n;

@@ -66,6 +66,8 @@ const MAX_FIND_VALUE = 4000;
 interface Made {
   line: SummaryLine;
   tokens: number;
+  /** The line ranked, on a page without and with a modal dialog (made on first use). */
+  ranked: [Ranked?, Ranked?];
 }
 
 /**
@@ -79,6 +81,8 @@ export class PageObserver {
   readonly labels = new OverlayLabels();
   /** What each item of earlier observations became (see {@link PageObserver.#made}). */
   readonly #madeOf = new WeakMap<PageItem, Made>();
+  /** Each element line's text as `renderElement` wrote it when its line was made. */
+  readonly #textOf = new WeakMap<ObservedElement, string>();
 
   constructor(options: Partial<ObserveOptions> = {}) {
     this.#options = {
@@ -109,7 +113,9 @@ export class PageObserver {
     // Numbers of frames that went away, or of documents a frame no longer shows, are dropped.
     this.#ids.prune(new Map([...walk.walks].map(([frame, w]) => [frame, w.token])));
     const lines = this.#compose(walk, o);
-    const state: BrowserState = { url: page.url(), title, lines, summary: renderSummary(lines) };
+    // Element lines already written when they were made are not written again.
+    const summary = renderSummary(lines, (el) => this.#textOf.get(el));
+    const state: BrowserState = { url: page.url(), title, lines, summary };
     if (o.overlay || o.vision) await this.labels.draw(this.#numbered(walk, lines));
     if (o.vision) {
       const shot = await capturePicture(page, { format: "jpeg", quality: 70 })
@@ -283,7 +289,8 @@ export class PageObserver {
       : line.kind === "text"
       ? line.text
       : "";
-    const made = { line, tokens: estimateTokens(text) + 1 };
+    if (line.kind === "element") this.#textOf.set(line.element, text);
+    const made: Made = { line, tokens: estimateTokens(text) + 1, ranked: [] };
     this.#madeOf.set(item, made);
     return made;
   }
@@ -366,7 +373,12 @@ export class PageObserver {
       const made = this.#made(e);
       if (!made) continue;
       const where = e.item.where;
-      const entry = { ...made, rank: rankOf({ where, line: made.line }, modal) };
+      // The same item (an unchanged part of the page) has the same rank: kept with its line.
+      const entry = made.ranked[modal ? 1 : 0] ??= {
+        line: made.line,
+        tokens: made.tokens,
+        rank: rankOf({ where, line: made.line }, modal),
+      };
       (modal && where & WHERE.dialog ? first : rest).push(entry);
     }
     if (!modal) return rest;

@@ -104,8 +104,22 @@ export function compactPage(entries: readonly WalkEntry[]): CompactPage {
 /** Query parameters that only track where a click came from. */
 const TRACKING = /^(utm_\w+|intcmp|cmp|source|ref|ref_src|fbclid|gclid|mc_cid|mc_eid)$/i;
 
+/** Destinations and their keys, as found: a page's links are read again at every observation. */
+const destKeys = new Map<string, string>();
+/** The most destinations kept (a long run meets many pages): then they are found anew. */
+const KEPT_DESTS = 20_000;
+
 /** A link's destination without tracking parameters or fragment. */
 function destKey(dest: string): string {
+  let key = destKeys.get(dest);
+  if (key === undefined) {
+    if (destKeys.size >= KEPT_DESTS) destKeys.clear();
+    destKeys.set(dest, key = plainDest(dest));
+  }
+  return key;
+}
+
+function plainDest(dest: string): string {
   try {
     const url = new URL(dest);
     for (const name of [...url.searchParams.keys()]) {

@@ -37,6 +37,10 @@ export function fitBudget(
   budget: number,
   extra?: { from: number; budget: number },
 ): boolean[] {
+  // Everything fits even where the tighter cap holds: every line goes in, in any order.
+  let total = 0;
+  for (const e of entries) total += e.tokens;
+  if (total <= (extra ? Math.min(budget, extra.budget) : budget)) return entries.map(() => true);
   const keep = entries.map(() => false);
   const order = entries.map((_, i) => i).sort((a, b) =>
     entries[a]!.rank - entries[b]!.rank || a - b

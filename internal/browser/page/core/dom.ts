@@ -84,8 +84,24 @@ export function deepElements(limit = Infinity): Element[] {
  * trees' included, when given).
  */
 export function openRoots(limit = Infinity): (Document | ShadowRoot)[] {
+  // The elements in the order deepElements lists them, counted, never collected: a page of
+  // 14,000 elements built two lists of them at each look for a shadow root (most have none).
   const roots: (Document | ShadowRoot)[] = [document];
-  for (const el of deepElements(limit)) if (el.shadowRoot) roots.push(el.shadowRoot);
+  let seen = 0;
+  const walk = (root: Document | ShadowRoot): boolean => {
+    const all = root.querySelectorAll("*");
+    for (let i = 0; i < all.length; i++) {
+      if (seen >= limit) return false;
+      seen++;
+      const shadow = all[i]!.shadowRoot;
+      if (shadow) {
+        roots.push(shadow);
+        if (!walk(shadow)) return false;
+      }
+    }
+    return true;
+  };
+  walk(document);
   return roots;
 }
 

@@ -85,7 +85,10 @@ export function isProgressLine(line: string): boolean {
 export interface BusySigns {
   /** `aria-busy`, `a progress bar`, `a spinner`, an emptied region. */
   sign: string;
-  /** A line that says the page is working (`"Searching…"`), quoted. */
+  /**
+   * A line that says the page is working (`"Searching…"`), quoted; looked for only when asked
+   * and no sign shows (it reads all the page's text).
+   */
   phrase: string;
 }
 
@@ -100,13 +103,15 @@ export function busySignals(text = document.body?.innerText ?? ""): string[] {
   return out;
 }
 
-/** The signs showing now that are not in `ignore` (those that showed before the action). */
-export function busySigns(ignore: readonly string[]): BusySigns {
+/**
+ * The signs showing now that are not in `ignore` (those that showed before the action); the
+ * phrase only with `phrases` and when no sign shows (the caller needs it no more than that).
+ */
+export function busySigns(ignore: readonly string[], phrases = true): BusySigns {
   const fresh = (xs: string[]) => xs.find((x) => !ignore.includes(x)) ?? "";
-  return {
-    sign: fresh(positiveSigns()),
-    phrase: fresh(progressPhrases(document.body?.innerText ?? "")),
-  };
+  const sign = fresh(positiveSigns());
+  const phrase = phrases && !sign ? fresh(progressPhrases(document.body?.innerText ?? "")) : "";
+  return { sign, phrase };
 }
 
 function progressPhrases(text: string): string[] {

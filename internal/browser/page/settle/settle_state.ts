@@ -67,9 +67,11 @@ export function settleState(
     : runningAnimation(tracker.animationsBefore);
   let busy = "";
   if (checkBusy && idleMs >= quietMs && !pending) {
-    const signs = busySigns(ignore);
-    // A progress phrase is a sign while work is to come, or where nobody can tell.
-    busy = signs.sign || (answer === null || answer.long ? signs.phrase : "");
+    // A progress phrase is a sign while work is to come, or where nobody can tell: only then is
+    // the page's text read for one.
+    const phrases = answer === null || answer.long;
+    const signs = busySigns(ignore, phrases);
+    busy = signs.sign || (phrases ? signs.phrase : "");
   }
   return {
     idleMs,
