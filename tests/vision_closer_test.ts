@@ -35,8 +35,8 @@ Deno.test("a closer picture of a 16 px swatch shows it 4 times larger, and its g
   const view = browser.pictureGeometry("view");
   assert.deepEqual(view?.region, { x: 0, y: 0, ...VIEW }, "the view's picture is the viewport");
   assert.equal(view?.scale, 1);
-  // The second swatch (green), found by its place in the view: the first line after the text.
-  const green = idIn(state.summary, "<span>") + 1;
+  // The green swatch, found by the colour the view names.
+  const green = idIn(state.summary, "<span color=green>");
   const box = await page.$eval(".sw[data-c=green]", (el) => {
     const r = el.getBoundingClientRect();
     return { x: r.x, y: r.y, width: r.width, height: r.height };

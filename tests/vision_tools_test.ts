@@ -26,7 +26,7 @@ function pictureAfter(req: ModelRequest, label: RegExp): Uint8Array | undefined 
 Deno.test("with --vision the model asks for a closer picture of a swatch and gets it in the next request", async () => {
   await using site = startFixtureServer();
   await using model = startScriptedModel([
-    (req) => ({ tool: "zoom", args: { id: idOf(req, "<span>") + 1 } }),
+    (req) => ({ tool: "zoom", args: { id: idOf(req, "<span color=green>") } }),
     { tool: "done", args: { result: "green is the second swatch", success: true } },
   ]);
   const run = await runCli({
