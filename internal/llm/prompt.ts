@@ -17,7 +17,7 @@ const SYSTEM_PROMPT =
 
 CURRENT PAGE:
 - "[42] <button> Buy" is an element: id=42. "[43] Pricing" (no <tag>) is a link. "*[57]" is new since your last step. An indented line is nested in the one above.
-- States: {FOCUSED} {DISABLED} {READONLY} {REQUIRED} {INVALID} (value rejected) {CHECKED} {UNCHECKED} {MIXED} {SELECTED} {PRESSED} {UNPRESSED} {EXPANDED} {COLLAPSED} {CURRENT} (the page or item you are on).
+- States: {FOCUSED} {DISABLED} {READONLY} {REQUIRED} {INVALID} (value rejected) {CHECKED} {UNCHECKED} {MIXED} {SELECTED} {PRESSED} {UNPRESSED} {EXPANDED} {COLLAPSED} {CURRENT} (the page or item you are on); {DRAGGABLE} {DOUBLE-CLICK} {RIGHT-CLICK} {HOVER} {RESIZABLE}: what it answers to.
 - ☑/☐ checked/unchecked checkbox, ◉/○ selected/unselected radio button, •••• password.
 - "(icon: send)" names a control by its icon: it shows no text. A value ending "… (cut: N characters in all…)" is shown in part.
 
