@@ -18,6 +18,8 @@ const ALLOWED: Record<string, string> = {
   "internal/browser/session_core.ts": "the default settle cap (--settle-max), settling's own",
   "internal/browser/launch/browser_launch.ts": "starting and closing the browser, not an action",
   "internal/browser/launch/find_chrome.ts": "asking Chromium its version before a run starts",
+  "internal/browser/page/actions/overlay.ts":
+    "how long drawing the numbers may spend on hit tests: a budget of work, nothing waits on it",
 };
 
 /** A time given as a number where a wait is set up. */
