@@ -5,7 +5,7 @@
  * nothing.
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
- * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
+ * `outcome.ts` (action outcomes, verdicts and error kinds), `verdict.ts` (a tool result's verdict), `verification.ts` (a human-verification check
  * that blocks the page), `page_tool.ts` (a tool the page declares), `picture.ts` (where a picture
  * shows the page), `endpoints.ts` (a browser's address as shown, masked), `tokens.ts`,
  * `json_depth.ts`, `secret_mask.ts` (the one masking of secrets), `url_credentials.ts`
@@ -17,6 +17,7 @@ import type { ActionOutcome, DialogRecord, ErrorKind } from "./outcome.ts";
 import type { PageTool } from "./page_tool.ts";
 
 export * from "./outcome.ts";
+export { resultVerdict } from "./verdict.ts";
 export type { VerificationKind, VerificationWall, ViewBox } from "./verification.ts";
 export { verificationJson } from "./verification.ts";
 export { type PageTool, pageToolLine } from "./page_tool.ts";

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { type ActOptions, type BrowserPort, reconcile, renderOutcome } from "../browser/mod.ts";
+import {
+  type ActOptions,
+  type BrowserPort,
+  judged,
+  reconcile,
+  renderOutcome,
+} from "../browser/mod.ts";
 import type { ActionOutcome, BrowserState, ToolResult } from "../entity/mod.ts";
 import { type ArgsJson, argsJsonSchema, type ArgsSchema } from "./arg_schema.ts";
 
@@ -47,8 +53,10 @@ export function agreeingResult(
   if (!outcome) return result;
   const said = renderOutcome(outcome);
   if (!result.text.includes(said)) return result;
-  const agreed = reconcile(outcome, before, after);
-  if (agreed === outcome) return result;
+  const reconciled = reconcile(outcome, before, after);
+  if (reconciled === outcome) return result;
+  // Its changes are now the views' difference: what it did is judged again from them.
+  const agreed = judged(reconciled);
   const text = result.text.replace(said, () => renderOutcome(agreed));
   return { ...result, text, outcome: agreed };
 }

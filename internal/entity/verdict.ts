@@ -1,0 +1,50 @@
+import type { ActionOutcome, ErrorKind, Verdict } from "./outcome.ts";
+
+/** What {@link resultVerdict} reads of a tool result (`ToolResult`). */
+export interface Judgeable {
+  ok: boolean;
+  text: string;
+  kind?: ErrorKind;
+  outcome?: ActionOutcome;
+}
+
+/**
+ * What a failure's kind says was done: nothing (`refused`), or not known (`unverifiable`: it may
+ * have acted before it failed). One row per {@link ErrorKind}, with its reason.
+ */
+const FAILURES: Record<ErrorKind, { verdict: "refused" | "unverifiable"; why: string }> = {
+  unknown_tool: { verdict: "refused", why: "no tool of that name ran" },
+  invalid_args: { verdict: "refused", why: "the arguments were refused before anything ran" },
+  unknown_element: { verdict: "refused", why: "no element has that ID: nothing was touched" },
+  gone: { verdict: "refused", why: "the element left the page before it was touched" },
+  wrong_tab: { verdict: "refused", why: "the element is in another tab: nothing was touched" },
+  not_found: { verdict: "refused", why: "what the call names is not there" },
+  no_effect: { verdict: "refused", why: "the action cannot do anything here" },
+  blocked: { verdict: "refused", why: "a rule refused it" },
+  held: { verdict: "refused", why: "the safety policy holds it until someone confirms" },
+  declined: { verdict: "refused", why: "the user said no" },
+  blocked_by_verification: { verdict: "refused", why: "a person must solve the check first" },
+  timeout: { verdict: "unverifiable", why: "it ran out of time: what it did is not known" },
+  failed: { verdict: "unverifiable", why: "it failed: what it did before is not known" },
+};
+
+/**
+ * The verdict a tool result carries: its action's (`outcome.verdict`, judged by the browser), or
+ * for a failure without one what its kind says (see {@link FAILURES}); none for a call that only
+ * reads, ends the run, or works away from the page.
+ *
+ * @example
+ * ```ts
+ * resultVerdict({ ok: false, kind: "held", text: "Held for confirmation: …" });
+ * // { kind: "refused", reason: "held", message: "Held for confirmation: …" }
+ * ```
+ */
+export function resultVerdict(result: Judgeable): Verdict | undefined {
+  if (result.outcome) return result.outcome.verdict;
+  if (result.ok) return undefined;
+  const kind = result.kind ?? "failed";
+  const row = FAILURES[kind];
+  return row.verdict === "refused"
+    ? { kind: "refused", reason: kind, message: result.text }
+    : { kind: "unverifiable", why: `${row.why}: ${result.text}` };
+}
