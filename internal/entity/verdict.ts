@@ -1,4 +1,11 @@
-import type { ActionOutcome, ErrorKind, Verdict } from "./outcome.ts";
+import type {
+  ActionOutcome,
+  DialogRecord,
+  DownloadRecord,
+  Effect,
+  ErrorKind,
+  Verdict,
+} from "./outcome.ts";
 
 /** What {@link resultVerdict} reads of a tool result (`ToolResult`). */
 export interface Judgeable {
@@ -47,4 +54,34 @@ export function resultVerdict(result: Judgeable): Verdict | undefined {
   return row.verdict === "refused"
     ? { kind: "refused", reason: kind, message: result.text }
     : { kind: "unverifiable", why: `${row.why}: ${result.text}` };
+}
+
+/**
+ * A tool result's verdict and changes as data, for readers of JSON (`--json`, MCP's structured
+ * content, the trace): `verdict` (see {@link Verdict}), and for a browser action `changes` (its
+ * effects, each a record with its `kind`), with `dialogs` and `downloads` when there were any.
+ * Empty for a call that only reads.
+ *
+ * @example
+ * ```ts
+ * actionJson({ ok: false, kind: "gone", text: "Element [4] is gone" });
+ * // { verdict: { kind: "refused", reason: "gone", message: "Element [4] is gone" } }
+ * ```
+ */
+export function actionJson(result: Judgeable): {
+  verdict?: Verdict;
+  changes?: Effect[];
+  dialogs?: DialogRecord[];
+  downloads?: DownloadRecord[];
+} {
+  const verdict = resultVerdict(result);
+  const o = result.outcome;
+  if (!verdict) return {};
+  if (!o) return { verdict };
+  return {
+    verdict,
+    changes: o.effects,
+    ...(o.dialogs.length > 0 ? { dialogs: o.dialogs } : {}),
+    ...(o.downloads.length > 0 ? { downloads: o.downloads } : {}),
+  };
 }
