@@ -97,6 +97,19 @@ Deno.test("resultVerdict() gives a refusal its reason and an outcome its own ver
   });
   const outcome = judged(clicked());
   assert.deepEqual(resultVerdict({ ok: true, text: "", outcome }), { kind: "no_effect" });
+  // A click whose navigation a rule blocked changed nothing: the result was refused.
+  const blocked = judged(clicked({
+    blocked: [{ url: "https://evil.test/", reason: "outside", fix: "stay" }],
+  }));
+  assert.deepEqual(blocked.verdict, { kind: "no_effect" });
+  assert.deepEqual(
+    resultVerdict({ ok: false, kind: "blocked", text: "Blocked", outcome: blocked }),
+    {
+      kind: "refused",
+      reason: "blocked",
+      message: "Blocked",
+    },
+  );
   assert.equal(resultVerdict({ ok: true, text: "Found 3" }), undefined);
 });
 

@@ -37,7 +37,8 @@ const FAILURES: Record<ErrorKind, { verdict: "refused" | "unverifiable"; why: st
 
 /**
  * The verdict a tool result carries: its action's (`outcome.verdict`, judged by the browser), or
- * for a failure without one what its kind says (see {@link FAILURES}); none for a call that only
+ * for a failure without one what its kind says (see {@link FAILURES}); an action that failed and
+ * changed nothing (a link whose address a rule blocked) was refused. None for a call that only
  * reads, ends the run, or works away from the page.
  *
  * @example
@@ -47,9 +48,11 @@ const FAILURES: Record<ErrorKind, { verdict: "refused" | "unverifiable"; why: st
  * ```
  */
 export function resultVerdict(result: Judgeable): Verdict | undefined {
-  if (result.outcome) return result.outcome.verdict;
-  if (result.ok) return undefined;
   const kind = result.kind ?? "failed";
+  const own = result.outcome?.verdict;
+  if (own && (result.ok || own.kind !== "no_effect")) return own;
+  if (own) return { kind: "refused", reason: kind, message: result.text };
+  if (result.ok) return undefined;
   const row = FAILURES[kind];
   return row.verdict === "refused"
     ? { kind: "refused", reason: kind, message: result.text }
