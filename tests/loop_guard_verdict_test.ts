@@ -3,6 +3,9 @@ import { judged } from "../internal/browser/mod.ts";
 import { blankOutcome } from "../internal/browser/outcome/blank_outcome.ts";
 import type { Effect, ToolResult } from "../internal/entity/mod.ts";
 import { LoopGuard, stepChange, unchangedMark } from "../internal/agent/loop_guard.ts";
+import { startFixtureServer } from "./support/fixture_server.ts";
+import { runCli } from "./support/run_cli.ts";
+import { idOf, type ModelRequest, startScriptedModel } from "./support/scripted_model.ts";
 
 // The loop guard counts a step as "no change" only from its verdict (data), never from its
 // report's words or from how the view reads: the view may quote only the start of a long value,
@@ -90,4 +93,46 @@ Deno.test("stepChange() reads the verdict, not the sentence or the effects", () 
   // A verdict that says no_effect wins over an effect list (the verdict is what is known).
   const judgedNothing = { ...done, outcome: { ...done.outcome!, verdict: { kind: "no_effect" } } };
   assert.equal(stepChange(judgedNothing as ToolResult), undefined);
+});
+
+Deno.test("agent: clicks that each move the focus into another field are never NO CHANGE", async () => {
+  // The page's fingerprint leaves focus out (a click focuses its button, and that alone is no
+  // change), but each button here moves the focus into its field: its verdict says done.
+  const rows = Array.from(
+    { length: 7 },
+    (_, i) =>
+      `<input id="f${i}" aria-label="Name ${i}"><button onclick="f${i}.focus()">Edit ${i}</button>`,
+  );
+  await using site = startFixtureServer({
+    routes: [
+      (_req, url) =>
+        url.pathname === "/form"
+          ? new Response(`<!doctype html><title>Form</title>${rows.join("<br>")}`, {
+            headers: { "content-type": "text/html" },
+          })
+          : undefined,
+    ],
+  });
+  const click = (n: number) => (req: ModelRequest) => ({
+    tool: "click",
+    args: { id: idOf(req, `Edit ${n}`) },
+  });
+  await using model = startScriptedModel([
+    { tool: "navigate", args: { url: site.url("/form") } },
+    ...Array.from({ length: 7 }, (_, i) => click(i)),
+    { tool: "done", args: { result: "looked at every field", success: true } },
+  ]);
+  const run = await runCli({
+    args: ["--json", "look at every field"],
+    env: { OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "k", OPENAI_MODEL: "scripted" },
+  });
+  assert.equal(run.code, 0, run.stderr);
+  const steps = JSON.parse(run.stdout).history as { tool: string; verdict: { kind: string } }[];
+  assert.deepEqual(
+    steps.filter((s) => s.tool === "click").map((s) => s.verdict.kind),
+    Array(7).fill("done"),
+  );
+  const last = model.requests.at(-1)!.user;
+  assert.match(last, /Focus moved to <input[^>]*> "Name 6"/, last);
+  assert.doesNotMatch(last, /NO CHANGE|REPEATED/, last);
 });
