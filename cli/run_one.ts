@@ -11,7 +11,7 @@ import type { BrowserPort, BrowserSession } from "../internal/browser/mod.ts";
 import { type Config, EXIT } from "../internal/config/mod.ts";
 import type { ToolRegistry } from "../internal/tools/mod.ts";
 import type { LiveHub } from "../internal/live/mod.ts";
-import { verificationJson } from "../internal/entity/mod.ts";
+import { actionJson, type StepRecord, verificationJson } from "../internal/entity/mod.ts";
 import { type LiveRunHooks, liveRunHooks } from "./live_view.ts";
 import { type Asking, DecisionNotes, terminalHandOff } from "./run_answers.ts";
 import type { Speaker } from "./speak.ts";
@@ -260,6 +260,22 @@ export function resultJson(outcome: RunOutcome): Record<string, unknown> {
     ms: result.ms,
     run_dir: dir,
     ...(result.verification ? { verification: verificationJson(result.verification) } : {}),
+    history: result.history.map(stepJson),
+  };
+}
+
+/**
+ * A step for `--json`: its number, tool, status, and what it did as data (`verdict`, `changes`:
+ * see `actionJson`).
+ */
+function stepJson(record: StepRecord): Record<string, unknown> {
+  const { result } = record;
+  return {
+    step: record.step,
+    tool: record.call.name,
+    ok: result.ok,
+    ...(result.kind ? { kind: result.kind } : {}),
+    ...actionJson(result),
   };
 }
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { ActionOutcome } from "../internal/browser/mod.ts";
+import { type ActionOutcome, judged } from "../internal/browser/mod.ts";
 import {
   inBackground,
   judgeEffects,
@@ -18,7 +18,7 @@ function snap(items: Record<string, string>, url = "http://x/"): Snapshot {
 }
 
 function outcome(effects: ActionOutcome["effects"]): ActionOutcome {
-  return {
+  return judged({
     did: "Clicked [1]",
     effects,
     measured: true,
@@ -27,7 +27,7 @@ function outcome(effects: ActionOutcome["effects"]): ActionOutcome {
     dialogs: [],
     blocked: [],
     banners: [],
-  };
+  });
 }
 
 Deno.test("inBackground() covers what is inside a background element, never the body", () => {

@@ -177,6 +177,7 @@ Deno.test("agent keeps every request under --max-request-tokens on a long run", 
 Deno.test("boundedUserMessage() keeps each shortened step's effects and settle time", () => {
   const outcome = (i: number): ActionOutcome => ({
     did: `Clicked [${i}]`,
+    verdict: { kind: "done" },
     effects: [
       {
         kind: "navigated",

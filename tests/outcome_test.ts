@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type ActionOutcome, BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
+import {
+  type ActionOutcome,
+  BrowserSession,
+  judged,
+  renderOutcome,
+} from "../internal/browser/mod.ts";
 import { ActionError, type BrowserState } from "../internal/entity/mod.ts";
 import { z } from "zod";
 import {
@@ -16,7 +21,7 @@ import { startMcp } from "./support/mcp_client.ts";
 import { idIn } from "./support/summary.ts";
 
 function outcome(extra: Partial<ActionOutcome>): ActionOutcome {
-  return {
+  return judged({
     did: "Clicked [5]",
     effects: [],
     measured: true,
@@ -28,7 +33,7 @@ function outcome(extra: Partial<ActionOutcome>): ActionOutcome {
     blocked: [],
     banners: [],
     ...extra,
-  };
+  });
 }
 
 Deno.test("renderOutcome() says what settling waited on when it was a request or a busy sign", () => {

@@ -15,6 +15,7 @@ Deno.test("the fixed part of a request (system prompt and tool list) is at most 
 
 const opened = (url: string, title: string): ActionOutcome => ({
   did: `Opened ${url}`,
+  verdict: { kind: "done" },
   effects: [{ kind: "navigated", url, title }],
   measured: true,
   settledMs: 30,

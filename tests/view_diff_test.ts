@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { reconcile, renderOutcome } from "../internal/browser/mod.ts";
+import { judged, reconcile, renderOutcome } from "../internal/browser/mod.ts";
 import { viewDiff } from "../internal/browser/outcome/view_diff.ts";
 import type {
   ActionOutcome,
@@ -24,7 +24,7 @@ function view(lines: SummaryLine[], url = "http://x/"): BrowserState {
 }
 
 function clicked(id: number, effects: ActionOutcome["effects"] = []): ActionOutcome {
-  return {
+  return judged({
     did: `Clicked [${id}]`,
     effects,
     measured: true,
@@ -33,7 +33,7 @@ function clicked(id: number, effects: ActionOutcome["effects"] = []): ActionOutc
     dialogs: [],
     blocked: [],
     banners: [],
-  };
+  });
 }
 
 Deno.test("viewDiff() finds nothing between two views that read alike", () => {

@@ -1,4 +1,4 @@
-import type { BrowserState, ToolCall, ToolResult } from "../entity/mod.ts";
+import { type BrowserState, resultVerdict, type ToolCall, type ToolResult } from "../entity/mod.ts";
 
 /** When a run counts as looping. */
 export interface LoopLimits {
@@ -25,6 +25,11 @@ interface Entry {
    * when its result was new in the run, which is progress though the page stays.
    */
   news?: boolean;
+  /**
+   * Its verdict measured a change (`done`, `partial`) not seen before in the run: progress,
+   * whatever the view shows of it (a value past the part the view quotes, a list reordered).
+   */
+  changed?: boolean;
 }
 
 /** The HISTORY mark for a step that repeats without effect: the same call on the same page. */
@@ -59,6 +64,8 @@ export class LoopGuard {
   readonly #seen = new Set<string>();
   /** Results of calls that work away from the page, as {@link resultFingerprint}s. */
   readonly #results = new Set<string>();
+  /** Changes steps made, as {@link stepChange}s: the same change again is no progress. */
+  readonly #changes = new Set<string>();
   #strikes = 0;
   #markedAt = -1;
 
@@ -69,13 +76,21 @@ export class LoopGuard {
 
   /**
    * Takes the new observation's fingerprint: closes the previous step, returns a mark for its
-   * HISTORY line when a loop shows, or a reason to stop when the world stays frozen.
+   * HISTORY line when a loop shows, or a reason to stop when the world stays frozen. `change` is
+   * the closing step's {@link stepChange}: a step whose verdict measured a change is never one
+   * that changed nothing, unless it made that same change before (a button that shows the same
+   * alert each time); a step counts as still only when its verdict says nothing changed (or it
+   * has none: it only read), and the page's fingerprint stayed.
    */
-  observe(fingerprint: string): { mark?: string; stuck?: string } {
+  observe(fingerprint: string, change?: string): { mark?: string; stuck?: string } {
     const last = this.#entries.at(-1);
     if (!last || last.after !== undefined) return {};
     last.after = fingerprint;
-    if (!this.#seen.has(fingerprint) || last.news) {
+    if (change !== undefined) {
+      last.changed = !this.#changes.has(change);
+      this.#changes.add(change);
+    }
+    if (!this.#seen.has(fingerprint) || last.news || last.changed) {
       // A page never seen before, or a result never seen before of a call that works away from
       // the page, is progress: earlier blocks no longer apply.
       this.#seen.add(fingerprint);
@@ -146,7 +161,7 @@ export class LoopGuard {
       // A page that changed by itself between two steps ends the run of still steps too.
       const next = this.#entries[i + 1];
       if (e.after === undefined || e.after !== e.before || (next && next.before !== e.after)) break;
-      if (e.news) break;
+      if (e.news || e.changed) break;
       run.unshift(e);
     }
     return run;
@@ -246,6 +261,27 @@ export function fingerprint(state: BrowserState): string {
     h.add(String(value ?? ""));
   }
   return h.digest();
+}
+
+/**
+ * The change a step made, for {@link LoopGuard.observe}: when its verdict (the data, never its
+ * sentence) says it measured one (`done`, `partial`), a fingerprint of what changed (effects,
+ * dialogs, downloads, a new tab, items loaded, a page tool's answer); undefined when it says
+ * nothing changed, nothing was done, or it could not tell (then the page's fingerprint decides).
+ *
+ * @example
+ * ```ts
+ * stepChange({ ok: true, text: "Typed", outcome }); // "14:9a0c…" when outcome.verdict is done
+ * ```
+ */
+export function stepChange(result: ToolResult): string | undefined {
+  const verdict = resultVerdict(result);
+  const o = result.outcome;
+  if (!o || (verdict?.kind !== "done" && verdict?.kind !== "partial")) return undefined;
+  const { effects, dialogs, downloads, newTab, closedItself, loaded, toolAnswer } = o;
+  return hash(
+    JSON.stringify({ effects, dialogs, downloads, newTab, closedItself, loaded, toolAnswer }),
+  );
 }
 
 /**

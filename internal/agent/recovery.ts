@@ -12,6 +12,7 @@ import {
   locate,
   type ToolContext,
   type ToolRegistry,
+  withNote,
 } from "../tools/mod.ts";
 
 /** Failures the ladder cannot help with: the model's call itself is wrong, or a rule said no. */
@@ -55,10 +56,8 @@ export async function recoverAction(options: {
   if (result.ok || first === undefined || !registry.get(call.name)?.facts.retry) return undefined;
   if (HOPELESS.has(result.kind ?? "failed")) return undefined;
   const tried: string[] = [];
-  const report = (r: ToolResult): ToolResult => ({
-    ...r,
-    text: `${r.text} (recovery after "${short(result.text)}": ${tried.join("; ")})`,
-  });
+  const report = (r: ToolResult): ToolResult =>
+    withNote(r, ` (recovery after "${short(result.text)}": ${tried.join("; ")})`);
 
   // 1. Re-observe: the element may have been re-rendered under a new ID.
   const fresh = await ctx.browser.observe();

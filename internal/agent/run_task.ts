@@ -10,7 +10,7 @@ import {
 import { boundedUserMessage, estimateTokens, type ModelReply, systemPrompt } from "../llm/mod.ts";
 import { agreeingResult, describeTarget, renderWall, zoom } from "../tools/mod.ts";
 import { Budget } from "./budget.ts";
-import { fingerprint, LoopGuard } from "./loop_guard.ts";
+import { fingerprint, LoopGuard, stepChange } from "./loop_guard.ts";
 import { type RunOptions, type RunResult, runResult } from "./run_types.ts";
 import { SecretVault } from "./secrets.ts";
 import { openStartPage } from "./start_page.ts";
@@ -170,8 +170,10 @@ class TaskRun implements Disposable {
       };
     }
     const state = this.#vault.maskDeep(await browser.observe());
-    const seen = this.#guard.observe(fingerprint(state));
-    this.#publish(seen.mark, state);
+    // The step's report becomes the views' difference first: the guard reads its verdict.
+    const closing = this.#agree(state);
+    const seen = this.#guard.observe(fingerprint(state), closing && stepChange(closing.result));
+    this.#publish(seen.mark);
     if (seen.stuck) return { end: this.#end("loop_stuck", seen.stuck) };
     return { state };
   }
@@ -331,17 +333,25 @@ class TaskRun implements Disposable {
   }
 
   /**
-   * Shows the last step, with the loop guard's mark when it changed nothing. Given the view the
-   * model reads next, the step's report becomes the difference of that view and the one the
-   * model acted on (plus what no view shows), so that the two never contradict each other.
+   * Given the view the model reads next, the last step's report becomes the difference of that
+   * view and the one the model acted on (plus what no view shows), so that the two never
+   * contradict each other; returns that step, not yet shown.
    */
-  #publish(mark?: string, next?: BrowserState): void {
-    let record = this.#unpublished;
+  #agree(next: BrowserState): StepRecord | undefined {
+    const record = this.#unpublished;
+    if (!record || !this.#lastView) return record;
+    this.#unpublished = {
+      ...record,
+      result: agreeingResult(record.result, this.#lastView, next),
+    };
+    return this.#unpublished;
+  }
+
+  /** Shows the last step, with the loop guard's mark when it changed nothing. */
+  #publish(mark?: string): void {
+    const record = this.#unpublished;
     this.#unpublished = undefined;
     if (!record) return;
-    if (next && this.#lastView) {
-      record = { ...record, result: agreeingResult(record.result, this.#lastView, next) };
-    }
     const final: StepRecord = mark
       ? {
         ...record,

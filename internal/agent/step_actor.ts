@@ -13,6 +13,7 @@ import {
   riskKind,
   type ToolContext,
   type ToolRegistry,
+  withNote,
 } from "../tools/mod.ts";
 import { asksForSecret, typeItYourself } from "./ask_guard.ts";
 import { doneObjection } from "./evidence.ts";
@@ -97,7 +98,7 @@ export class StepActor {
     const acted = await this.#act(call, state);
     if (callCount <= 1) return acted;
     const more = ` (you sent ${callCount} tool calls; only the first ran: send one per step)`;
-    return { ...acted, result: { ...acted.result, text: acted.result.text + more } };
+    return { ...acted, result: withNote(acted.result, more) };
   }
 
   async #act(call: ToolCall, state: BrowserState): Promise<Acted> {

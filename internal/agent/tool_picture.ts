@@ -1,4 +1,5 @@
 import type { BrowserState, ToolResult } from "../entity/mod.ts";
+import { withNote } from "../tools/mod.ts";
 
 /** A picture for the next model request, with the line that says what it shows. */
 export interface StepPicture {
@@ -26,7 +27,7 @@ export function takePicture(
   if (!image) return { result };
   if (facts.vision && !facts.secretTyped) {
     return {
-      result: { ...rest, text: `${rest.text} (its picture is sent with the next request)` },
+      result: withNote(rest, " (its picture is sent with the next request)"),
       picture: {
         ...image,
         label: `The picture ${facts.tool} returned at step ${facts.step}:`,
@@ -36,7 +37,7 @@ export function takePicture(
   const why = facts.secretTyped
     ? "no picture goes to the model once a secret was typed"
     : "this run sends no pictures to the model (--vision is off)";
-  return { result: { ...rest, text: `${rest.text} (its picture is not shown to you: ${why})` } };
+  return { result: withNote(rest, ` (its picture is not shown to you: ${why})`) };
 }
 
 /**

@@ -30,7 +30,8 @@
  * - `actions/`: the one action path (`action_runner.ts`) and the verbs: clicks, fields, keys,
  *   scrolling, history, waits, screenshots;
  * - `settle/`: when an action is done (network, DOM quiet, action timers, busy signs);
- * - `effects/`: what an action changed; `outcome/`: the model's sentence for an outcome;
+ * - `effects/`: what an action changed; `outcome/`: its verdict (`verdict.ts`) and the model's
+ *   sentence for an outcome;
  * - `dialogs/`, `downloads/`, `banners/`, `domains/`: the page's dialogs, downloads, cookie
  *   banners, allowed domains;
  * - `verification/`: human-verification checks (CAPTCHAs, Cloudflare's "Just a moment…") found
@@ -68,6 +69,7 @@ export type {
 export { renderWall } from "./verification/render_wall.ts";
 export { renderDialog, renderDownload, renderOutcome } from "./outcome/render_outcome.ts";
 export { reconcile } from "./outcome/reconcile.ts";
+export { judge, judged } from "./outcome/verdict.ts";
 export { checkChrome, findChrome } from "./launch/find_chrome.ts";
 export {
   ChromeInstance,

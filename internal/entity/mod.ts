@@ -5,7 +5,7 @@
  * nothing.
  *
  * Where things are: this file (observations, calls, results, steps, error classes),
- * `outcome.ts` (action outcomes and error kinds), `verification.ts` (a human-verification check
+ * `outcome.ts` (action outcomes, verdicts and error kinds), `verdict.ts` (a tool result's verdict), `verification.ts` (a human-verification check
  * that blocks the page), `page_tool.ts` (a tool the page declares), `picture.ts` (where a picture
  * shows the page), `endpoints.ts` (a browser's address as shown, masked), `tokens.ts`,
  * `json_depth.ts`, `secret_mask.ts` (the one masking of secrets), `url_credentials.ts`
@@ -17,6 +17,7 @@ import type { ActionOutcome, DialogRecord, ErrorKind } from "./outcome.ts";
 import type { PageTool } from "./page_tool.ts";
 
 export * from "./outcome.ts";
+export { actionJson, resultVerdict } from "./verdict.ts";
 export type { VerificationKind, VerificationWall, ViewBox } from "./verification.ts";
 export { verificationJson } from "./verification.ts";
 export { type PageTool, pageToolLine } from "./page_tool.ts";
@@ -81,6 +82,12 @@ export interface ToolResult {
   ok: boolean;
   /** One or two sentences for the model and the history. */
   text: string;
+  /**
+   * What a tool or a step added after its outcome's sentence (a recovery, a download that came
+   * later): `text` is that sentence, then these. When the outcome is reconciled with the next
+   * view, the sentence is written again and these follow it (see `withNote`).
+   */
+  notes?: string[];
   /** Why it failed, for code that branches on it (set on every failure `dispatch` returns). */
   kind?: ErrorKind;
   /** What the browser action did and changed, as data (settle time, downloads, dialogs, …). */

@@ -208,14 +208,47 @@ export interface TabRecord {
 }
 
 /**
+ * What is known of an action, first, before its changes (`effects`); one function (`judge`, in
+ * the browser's `outcome/verdict.ts`) decides it from the outcome's data, and every renderer and
+ * policy reads it from there (the loop guard, the report's "Nothing on the page changed"):
+ * - `done`: a visible effect was measured (a change, a dialog, a download, a new tab, an answer);
+ * - `partial`: something changed, but not all is known (`why`: the page was still busy at the
+ *   settle cap);
+ * - `no_effect`: measured, and nothing changed; `hidden`: the action worked a control, which may
+ *   keep its state where nobody sees it;
+ * - `refused`: nothing was done, and why (`reason`, as a failure's {@link ErrorKind}: a safety
+ *   hold, a blocked address, an element that is gone; or a page's tool that said it failed);
+ * - `unverifiable`: what it did was not measured (`why`: a tab switched or closed, a dialog held
+ *   open, the page still busy at the cap with nothing seen yet).
+ *
+ * @example
+ * ```ts
+ * const v: Verdict = { kind: "no_effect", hidden: true };
+ * ```
+ */
+export type Verdict =
+  | { kind: "done" }
+  | { kind: "partial"; why: string }
+  | { kind: "no_effect"; hidden?: boolean }
+  | { kind: "refused"; reason: ErrorKind; message: string }
+  | { kind: "unverifiable"; why: string };
+
+/**
  * What one browser action did and what it changed. `did` is the action's own phrase
  * (`Clicked [5]`); everything else is data.
  */
 export interface ActionOutcome {
   did: string;
+  /** What is known of it (see {@link Verdict}); judged once the outcome is complete. */
+  verdict: Verdict;
   effects: Effect[];
   /** False for steps whose effects on the page are not measured (switching or closing tabs). */
   measured: boolean;
+  /**
+   * The step itself saw the page change where no effect words it (a bar's value): its effects
+   * are not measured, but it did something.
+   */
+  sawChange?: boolean;
   /** Time spent waiting for the page to settle, in ms; absent when nothing was waited for. */
   settledMs?: number;
   /** The settle cap ended the wait with the page still busy. */

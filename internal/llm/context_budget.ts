@@ -182,10 +182,10 @@ function briefOutcome(o: ActionOutcome): string {
     ...o.blocked.map((b) => `blocked ${b.url}`),
   ];
   if (o.capped) parts.push(`not settled after ${o.capMs ?? 0} ms`);
-  const navigated = o.effects.some((e) => e.kind === "navigated");
+  // The verdict says whether nothing changed; the brief line never guesses it from its parts.
   const effects = parts.length > 0
     ? ` ${parts.join("; ")}.`
-    : o.measured && !navigated
+    : o.verdict.kind === "no_effect"
     ? " Nothing on the page changed."
     : "";
   const settled = o.settledMs !== undefined ? ` (settled in ${o.settledMs} ms)` : "";

@@ -137,7 +137,9 @@ export class ToolCalls implements AsyncDisposable {
     if (!this.#options.mask) return result;
     const text = this.#maskText(result.text);
     const data = result.data && JSON.parse(this.#maskText(JSON.stringify(result.data)));
-    return { ...result, text, ...(data ? { data } : {}) };
+    // What the action changed quotes the page (a field's value): masked as the text is.
+    const outcome = result.outcome && JSON.parse(this.#maskText(JSON.stringify(result.outcome)));
+    return { ...result, text, ...(data ? { data } : {}), ...(outcome ? { outcome } : {}) };
   }
 
   /** Closes the browser, if one was started. */

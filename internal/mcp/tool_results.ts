@@ -1,6 +1,6 @@
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { CallToolResult, Tool as McpTool } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolResult } from "../entity/mod.ts";
+import { actionJson, type ToolResult } from "../entity/mod.ts";
 import type { Tool } from "../tools/mod.ts";
 
 /**
@@ -27,8 +27,10 @@ export function toMcpTool(tool: Tool): McpTool {
 
 /**
  * A tool result as MCP sends it: readable text (and an image, if any) for the model, and the
- * contract's `{ status: 'ok'|'error', error?, kind?, data? }` as structured content (`kind`: the
- * error's kind, e.g. `gone`, `held`, `invalid_args`, `blocked_by_verification`).
+ * contract's `{ status: 'ok'|'error', error?, kind?, data?, verdict?, changes? }` as structured
+ * content (`kind`: the error's kind, e.g. `gone`, `held`, `invalid_args`,
+ * `blocked_by_verification`; `verdict` and `changes`: what a browser action did, as data — see
+ * `actionJson`).
  *
  * @example
  * ```ts
@@ -43,7 +45,7 @@ export function toCallToolResult(result: ToolResult): CallToolResult {
   if (result.image) {
     content.push({ type: "image", data: result.image.base64, mimeType: result.image.mimeType });
   }
-  const data = result.data ? { data: result.data } : {};
+  const data = { ...(result.data ? { data: result.data } : {}), ...actionJson(result) };
   if (!result.ok) {
     return {
       content,

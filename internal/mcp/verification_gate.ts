@@ -1,5 +1,5 @@
 import { type ToolResult, verificationJson, type VerificationWall } from "../entity/mod.ts";
-import { type BrowserPort, renderWall, type Tool } from "../tools/mod.ts";
+import { type BrowserPort, renderWall, type Tool, withNote } from "../tools/mod.ts";
 
 /**
  * The MCP front-end of the hand-off to a person: the client's model never acts on a page that a
@@ -30,18 +30,28 @@ export async function guardVerification(
   const result = await act();
   if (!result.ok) return result;
   const wall = await browser.verification();
-  return wall
-    ? { ...blocked(wall, result.text), ...(result.outcome ? { outcome: result.outcome } : {}) }
-    : result;
+  if (!wall) return result;
+  // What the action did is said first, as it was; the check is a note after it.
+  const { text, notes } = withNote(result, ` ${wallSentence(wall)}`);
+  return {
+    ...blocked(wall, ""),
+    text,
+    ...(notes ? { notes } : {}),
+    ...(result.outcome ? { outcome: result.outcome } : {}),
+  };
 }
 
 function blocked(wall: VerificationWall, before: string): ToolResult {
   return {
     ok: false,
     kind: "blocked_by_verification",
-    text: `${before} ${
-      renderWall(wall)
-    } (${wall.where}). It is for a person: ask the user to solve it in the browser window (a server started with --headless shows none: start it with --headed), then call again; never try to solve or get around it.`,
+    text: `${before} ${wallSentence(wall)}`,
     data: { verification: verificationJson(wall) },
   };
+}
+
+function wallSentence(wall: VerificationWall): string {
+  return `${
+    renderWall(wall)
+  } (${wall.where}). It is for a person: ask the user to solve it in the browser window (a server started with --headless shows none: start it with --headed), then call again; never try to solve or get around it.`;
 }

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { type ActOptions, type BrowserPort, reconcile, renderOutcome } from "../browser/mod.ts";
+import {
+  type ActOptions,
+  type BrowserPort,
+  judged,
+  reconcile,
+  renderOutcome,
+} from "../browser/mod.ts";
 import type { ActionOutcome, BrowserState, ToolResult } from "../entity/mod.ts";
 import { type ArgsJson, argsJsonSchema, type ArgsSchema } from "./arg_schema.ts";
 
@@ -34,9 +40,25 @@ export function actionResult(outcome: ActionOutcome): ToolResult {
 }
 
 /**
+ * The result with `note` said after what it says (a sentence that starts with a space), kept
+ * as a note: when the outcome's sentence is written again (see {@link agreeingResult}), the
+ * notes follow it. The one way to add to an action's result.
+ *
+ * @example
+ * ```ts
+ * withNote(clicked, " Then downloaded \"a.csv\".");
+ * ```
+ */
+export function withNote(result: ToolResult, note: string): ToolResult {
+  return { ...result, text: result.text + note, notes: [...(result.notes ?? []), note] };
+}
+
+/**
  * The result with its report made the difference of the views before and after the action
- * (see `reconcile`): only the outcome's own sentence is replaced, what the tool or the step
- * added to it stays. The agent's step and MCP's call both report so.
+ * (see `reconcile`): the outcome's sentence is written again from the reconciled outcome,
+ * judged again, and the notes a tool or a step added ({@link withNote}) follow it. A result
+ * whose text is not its outcome's sentence and its notes (a tool's own words) stays as it is.
+ * The agent's step and MCP's call both report so.
  */
 export function agreeingResult(
   result: ToolResult,
@@ -45,12 +67,13 @@ export function agreeingResult(
 ): ToolResult {
   const outcome = result.outcome;
   if (!outcome) return result;
-  const said = renderOutcome(outcome);
-  if (!result.text.includes(said)) return result;
-  const agreed = reconcile(outcome, before, after);
-  if (agreed === outcome) return result;
-  const text = result.text.replace(said, () => renderOutcome(agreed));
-  return { ...result, text, outcome: agreed };
+  const notes = (result.notes ?? []).join("");
+  if (result.text !== renderOutcome(outcome) + notes) return result;
+  const reconciled = reconcile(outcome, before, after);
+  if (reconciled === outcome) return result;
+  // Its changes are now the views' difference: what it did is judged again from them.
+  const agreed = judged(reconciled);
+  return { ...result, text: renderOutcome(agreed) + notes, outcome: agreed };
 }
 
 /** A tool call seen as the agent's call it amounts to, for {@link Tool.actsAs}. */

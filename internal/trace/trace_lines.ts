@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { StepRecord, verificationJson } from "../entity/mod.ts";
+import type { StepRecord, Verdict, verificationJson } from "../entity/mod.ts";
 import type { RunResult } from "../agent/mod.ts";
 import type { TargetRecord } from "./replay_target.ts";
 import type { AnswerQuote } from "./replay_answer.ts";
@@ -59,6 +59,8 @@ export interface TraceStep {
     data?: Record<string, unknown>;
     /** What the browser action did, as data (effects, downloads, dialogs, settle time). */
     outcome?: StepRecord["result"]["outcome"];
+    /** What is known of it (see `Verdict`): the outcome's, or a failure's (`refused`, …). */
+    verdict?: Verdict;
   };
   /** Time the tool took, settle included, and the settle time alone (when the tool reported it). */
   ms: number;

@@ -1,6 +1,7 @@
 import {
   type BrowserState,
   type ElementIdentity,
+  resultVerdict,
   type StepRecord,
   tokenScan,
   verificationJson,
@@ -199,6 +200,7 @@ export class TraceWriter implements AsyncDisposable {
     const target = state ? recordTarget(state, targetArgs, entry?.identities) : undefined;
     const answer = record.call.name === "done" ? record.call.args.result : undefined;
     const quotes = state && typeof answer === "string" ? answerQuotes(answer, state.summary) : [];
+    const verdict = resultVerdict(record.result);
     const line: TraceStep = {
       type: "step",
       step: record.step,
@@ -218,6 +220,7 @@ export class TraceWriter implements AsyncDisposable {
         ...(record.result.kind ? { kind: record.result.kind } : {}),
         ...(record.result.data ? { data: record.result.data } : {}),
         ...(record.result.outcome ? { outcome: record.result.outcome } : {}),
+        ...(verdict ? { verdict } : {}),
       },
       ms: record.ms,
       ...(record.result.outcome?.settledMs !== undefined

@@ -9,6 +9,7 @@ import {
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import type { NavigationGuard } from "../domains/navigation_guard.ts";
 import { blankOutcome } from "../outcome/blank_outcome.ts";
+import { judged } from "../outcome/verdict.ts";
 import type { Downloads } from "../downloads/downloads.ts";
 import { EffectProbe, type IdOf } from "../effects/effect_probe.ts";
 import {
@@ -87,6 +88,8 @@ export interface Did {
   saw?: Effect[];
   /** Where a point action pressed, and what it reached (see `ActionOutcome.at`). */
   at?: NonNullable<ActionOutcome["at"]>;
+  /** What a page's own tool answered (see `ActionOutcome.toolAnswer`). */
+  toolAnswer?: NonNullable<ActionOutcome["toolAnswer"]>;
 }
 
 /**
@@ -149,7 +152,7 @@ async function actAndSettle(
   await measure(run, outcome, done, now);
   // The element was kept for this report while its action waited on a prompt.
   if (resumed) await options.target?.el.dispose().catch(() => {/* its document is gone */});
-  return outcome;
+  return judged(outcome);
 }
 
 /** How a page settled (see `PageActivity.settle`). */
@@ -206,6 +209,7 @@ function settledOutcome(done: Did, first: Settled, capMs: number): ActionOutcome
   if (done.control) outcome.control = true;
   if (done.loaded) outcome.loaded = done.loaded;
   if (done.at) outcome.at = done.at;
+  if (done.toolAnswer) outcome.toolAnswer = done.toolAnswer;
   if (first.busy) outcome.stillBusy = first.busy;
   return outcome;
 }
@@ -277,7 +281,10 @@ async function measure(run: Run, outcome: ActionOutcome, done: Did, now: Page): 
   if (done.saw) {
     effects.push(...unsaid(effects, done.saw));
     // The step saw a change no effect words: "nothing changed" would be false.
-    if (effects.length === 0) outcome.measured = false;
+    if (effects.length === 0) {
+      outcome.measured = false;
+      outcome.sawChange = true;
+    }
   }
   outcome.effects = effects;
   if (now !== run.page || now.url() !== probe.url) {
@@ -350,7 +357,7 @@ function suspend(
   unfinished.set(dialogs, { probe, options, ...left });
   const outcome = blankOutcome(left.did?.did ?? "", false);
   outcome.dialogs = dialogs.take();
-  return outcome;
+  return judged(outcome);
 }
 
 /**

@@ -10,12 +10,15 @@ import { cut } from "../shared/text.ts";
 /**
  * The model's sentence for what an action did: `did`, then what changed, then the settle time,
  * e.g. `Clicked [5]. Now at http://…/cart "Cart"; focus moved to <input> "Email". (settled in
- * 180 ms)`; an address `did` names is not said again (`Opened http://…/cart "Cart".`). The one renderer of {@link ActionOutcome} for the model and the history.
+ * 180 ms)`; an address `did` names is not said again (`Opened http://…/cart "Cart".`); "Nothing
+ * on the page changed" only when its verdict is `no_effect`. The one renderer of
+ * {@link ActionOutcome} for the model and the history.
  *
  * @example
  * ```ts
- * renderOutcome({ did: "Pressed Enter", effects: [], measured: true, settledMs: 104, capped: false,
- *   downloads: [], dialogs: [], blocked: [], banners: [] });
+ * renderOutcome({ did: "Pressed Enter", verdict: { kind: "no_effect" }, effects: [],
+ *   measured: true, settledMs: 104, capped: false, downloads: [], dialogs: [], blocked: [],
+ *   banners: [] });
  * // "Pressed Enter. Nothing on the page changed. (settled in 104 ms)"
  * ```
  */
@@ -64,10 +67,12 @@ export function renderOutcome(o: ActionOutcome): string {
   } else if (o.capped) {
     parts.push(`the page had not settled after ${o.capMs ?? 0} ms (still loading or busy)`);
   }
+  // What the verdict says, never what the parts seem to say: "nothing" only when it was measured.
+  const v = o.verdict;
   const effects = parts.length > 0
     ? ` ${capital(parts.join("; "))}.`
-    : o.measured && !named
-    ? ` Nothing on the page changed${o.control ? "; the control may keep its state hidden" : ""}.`
+    : v.kind === "no_effect"
+    ? ` Nothing on the page changed${v.hidden ? "; the control may keep its state hidden" : ""}.`
     : "";
   const settled = o.settledMs !== undefined
     ? ` (settled in ${o.settledMs} ms${waitedOn(o.settle)})`

@@ -7,6 +7,7 @@
 import type { ElementHandle, Page } from "puppeteer-core";
 import { ActionError, type ActionOutcome, BrowserError } from "../../entity/mod.ts";
 import { blankOutcome } from "../outcome/blank_outcome.ts";
+import { judged } from "../outcome/verdict.ts";
 import type { NavigationGuard } from "../domains/navigation_guard.ts";
 import type { BannerCloser } from "../banners/banner_closer.ts";
 import { loadPage } from "./load_page.ts";
@@ -45,11 +46,11 @@ export async function switchedTo(
   const settledMs = await settle();
   const closed = await banners.afterLoad(page);
   const title = await page.title().catch(() => "");
-  return {
+  return judged({
     ...blankOutcome(`Switched to tab ${index}: ${page.url()}${title ? ` "${title}"` : ""}`, false),
     settledMs,
     banners: closed,
-  };
+  });
 }
 
 /** Brings the tab now current (number `now`) to the front after tab `index` closed; says so. */
@@ -62,7 +63,7 @@ export async function closedTab(
   const title = await current.title().catch(() => "");
   const outcome = blankOutcome(`Closed tab ${index}`, false);
   outcome.effects.push({ kind: "tab", index: now, url: current.url(), title });
-  return outcome;
+  return judged(outcome);
 }
 
 /** The element itself when it is in `page`; else throws, naming its tab (disposes of it). */

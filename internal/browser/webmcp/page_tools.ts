@@ -94,8 +94,7 @@ export async function runPageTool(
   const tool = tools.find((t) => t.name === name);
   if (!tool) throw notDeclared(name, tools);
   checkInput(tool, input);
-  let answer: { ok: boolean; text: string } | undefined;
-  const outcome = await runAction(env, options, async (now) => {
+  return await runAction(env, options, async (now) => {
     const called = inRealm(
       isolatedRealm(now.mainFrame()),
       "callDeclaredTool",
@@ -126,14 +125,9 @@ export async function runPageTool(
         } s: observe the page to see what it did before calling it again`,
       );
     }
-    answer = result;
-    return did;
+    const text = typeof result.text === "string" ? result.text : "";
+    return { did, toolAnswer: { text: pageText(text, ANSWER_CHARS), failed: result.ok !== true } };
   });
-  if (answer) {
-    const text = typeof answer.text === "string" ? answer.text : "";
-    outcome.toolAnswer = { text: pageText(text, ANSWER_CHARS), failed: answer.ok !== true };
-  }
-  return outcome;
 }
 
 /** The page's schema text as an object; an empty one when it is none. */

@@ -10,6 +10,7 @@ import {
   switchTab,
   type Tool,
   upload,
+  withNote,
 } from "../../tools/mod.ts";
 
 /**
@@ -92,7 +93,7 @@ export const browserClickAndWaitDownload = defineTool({
       };
     }
     const then = saved.map(renderDownload).join("; ");
-    return withSaved({ ...clicked, text: `${clicked.text} Then ${then}.` }, saved);
+    return withSaved(withNote(clicked, ` Then ${then}.`), saved);
   },
 });
 
