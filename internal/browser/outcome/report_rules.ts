@@ -197,13 +197,16 @@ function isField(el: ObservedElement): boolean {
     ["textbox", "searchbox", "combobox", "spinbutton"].includes(el.role);
 }
 
-/** Whether an effect names element `id` (or the report counts what it leaves to the view). */
+/**
+ * Whether an effect names element `id` (or the report counts what it leaves to the view); the
+ * action's own phrase does not (`Typed "a" into [1]. Nothing on the page changed.` says no
+ * change of [1]).
+ */
 function names(o: ActionOutcome, id: number): boolean {
-  return actedOn(o.did) === id ||
-    o.effects.some((e) =>
-      ((e.kind === "element" || e.kind === "target" || e.kind === "control") && e.id === id) ||
-      (e.kind === "listed" && e.more > 0)
-    );
+  return o.effects.some((e) =>
+    ((e.kind === "element" || e.kind === "target" || e.kind === "control") && e.id === id) ||
+    (e.kind === "listed" && e.more > 0)
+  );
 }
 
 /** The element an action's phrase names first (`Typed "a" into [5]` → 5). */
