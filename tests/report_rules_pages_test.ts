@@ -160,14 +160,41 @@ Deno.test("a busy sign that goes as the cap ends is rechecked, not called loadin
   assert.match(s.after.summary, /Hello World!/);
   assert.equal(s.outcome.stillBusy, undefined, s.report);
   assert.doesNotMatch(s.report, /still loading/, s.report);
+  // A timer well past the cap: still loading, as the next view shows.
+  await browser.navigate(site.url("/rules/settle_cap.html?ms=9000"));
+  const again = idIn((await browser.observe()).summary, /Start/);
+  const late = await said(browser, () => browser.click(again));
+  assert.equal(late.outcome.stillBusy, '"Loading..."', late.report);
+  assert.match(late.after.summary, /Loading\.\.\./);
 });
 
 Deno.test("a click answered while its busy text still shows waits for it to go", async () => {
   await using site = startFixtureServer();
   await using browser = await BrowserSession.start({ headless: true });
-  await browser.navigate(site.url("/rules/wait_for_it.html"));
-  const show = idIn((await browser.observe()).summary, /Show/);
-  const s = await said(browser, () => browser.click(show));
-  assert.doesNotMatch(s.after.summary, /Wait for it/, s.report);
-  assert.match(s.after.summary, /There it is!/, s.report);
+  // The busy text in a line, as the clicked button's label, and coming just after the click.
+  for (
+    const [button, result] of [
+      ["Show", "There it is!"],
+      ["Compute", "The answer is 42"],
+      ["Fetch", "Fetched 3 rows"],
+    ] as const
+  ) {
+    await browser.navigate(site.url("/rules/wait_for_it.html"));
+    const id = idIn((await browser.observe()).summary, new RegExp(`> ${button}$`));
+    const s = await said(browser, () => browser.click(id));
+    assert.doesNotMatch(s.after.summary, /Wait for it/, s.report);
+    assert.match(s.after.summary, new RegExp(result), s.report);
+    assert.equal(s.outcome.settle?.kind, "busy", s.report);
+  }
+});
+
+Deno.test("a drag that resizes a text area is reported with its new size", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(site.url("/rules/fields.html"));
+  const log = idIn((await browser.observe()).summary, /\] <textarea[^>]*>.* Log$/);
+  const s = await said(browser, () => browser.drag(log, { dx: 120, dy: 60 }));
+  assert.doesNotMatch(s.report, /Nothing on the page changed/, s.report);
+  const e = elementEffect(s.outcome, log);
+  assert.ok(e.attrs?.some((a) => /^\d+×\d+$/.test(a)), s.report);
 });
