@@ -105,6 +105,26 @@ Deno.test("rule empty-field-old: an empty field's label is never its old value",
     }),
     undefined,
   );
+  // An editor reads by its text, in both views: its old text is what it read.
+  const editor = (t: string) =>
+    el(1, t, { tag: "div", role: "textbox", attrs: ["contenteditable"] });
+  const edited: Effect = {
+    kind: "element",
+    id: 1,
+    name: "",
+    added: [],
+    removed: [],
+    from: "Hello",
+    to: "Hello world",
+  };
+  assert.equal(
+    rule("empty-field-old").check({
+      outcome: outcome('Typed " world" into [1]', [edited]),
+      before: view([editor("Hello")]),
+      after: view([editor("Hello world")]),
+    }),
+    undefined,
+  );
   assert.equal(renderOutcome(keepRules(bad)), 'Typed "ada" into [1]. [1] now reads "ada".');
 });
 

@@ -38,22 +38,16 @@ export const REPORT_RULES: readonly ReportRule[] = [
     id: "empty-field-old",
     rule: "An empty field has no old text: its label, placeholder or name is never its old value.",
     reason: '`[1] now reads "ada" (was "Username")` tells the model the field held "Username".',
-    check: ({ outcome, before }) => {
-      const was = elements(before);
-      for (const e of elementEffects(outcome)) {
-        const a = was.get(e.id);
-        if (e.from && a && a.value === undefined && e.to !== undefined && isField(a)) {
-          return `[${e.id}] quotes ${JSON.stringify(e.from)} as its old value; it was empty`;
-        }
-      }
+    check: (c) => {
+      const e = elementEffects(c.outcome).find((e) => quotesEmpty(e, c));
+      if (e) return `[${e.id}] quotes ${JSON.stringify(e.from)} as its old value; it was empty`;
     },
     keep: (c) => ({
       ...c.outcome,
       effects: c.outcome.effects.map((e) => {
-        const a = e.kind === "element" ? elements(c.before).get(e.id) : undefined;
-        if (e.kind !== "element" || !a || a.value !== undefined || !isField(a)) return e;
+        if (e.kind !== "element" || !quotesEmpty(e, c)) return e;
         const { from: _, ...rest } = e;
-        return e.to !== undefined ? rest : e;
+        return rest;
       }),
     }),
   },
@@ -191,10 +185,15 @@ function elementEffects(o: ActionOutcome): Extract<Effect, { kind: "element" }>[
   return o.effects.filter((e): e is Extract<Effect, { kind: "element" }> => e.kind === "element");
 }
 
-/** A control a person types into or picks a value of. */
-function isField(el: ObservedElement): boolean {
-  return ["input", "textarea", "select"].includes(el.tag) || el.attrs.includes("contenteditable") ||
-    ["textbox", "searchbox", "combobox", "spinbutton"].includes(el.role);
+/**
+ * An element effect that quotes an old text of a field that showed no value before and shows
+ * one now: what it quotes is the field's label or placeholder (an editor that reads by its text
+ * shows no value in either view, and quotes its old text rightly).
+ */
+function quotesEmpty(e: Extract<Effect, { kind: "element" }>, c: RuleCase): boolean {
+  if (!e.from || e.to === undefined) return false;
+  const a = elements(c.before).get(e.id), b = elements(c.after).get(e.id);
+  return a !== undefined && a.value === undefined && b?.value !== undefined;
 }
 
 /**
