@@ -10,6 +10,7 @@ import {
   reconcile,
   renderOutcome,
 } from "../internal/browser/mod.ts";
+import { blankOutcome } from "../internal/browser/outcome/blank_outcome.ts";
 import { breaches } from "../internal/browser/outcome/report_rules.ts";
 import type { BrowserState, Effect } from "../internal/entity/mod.ts";
 import { contradictions } from "./support/contradictions.ts";
@@ -115,6 +116,8 @@ Deno.test("a refused drag leaves the page as it was and says nothing changed of 
   );
   const after = await browser.observe();
   assert.equal(after.summary, before.summary);
+  const refused = 'Cannot drag onto "Feed the cat"';
+  assert.deepEqual(breaches({ outcome: blankOutcome("", true), before, after, refused }), []);
 });
 
 Deno.test("a filter that shows other products never pairs them with the old ones by place", async () => {

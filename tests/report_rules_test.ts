@@ -219,6 +219,21 @@ Deno.test("rule state-shown: enabled is not pressed", () => {
   assert.deepEqual(keepRules(bad).effects, []);
 });
 
+Deno.test("rule refused-nothing: a refused action changed nothing, or says what did", () => {
+  const before = view([el(1, "Write"), el(2, "Read")]);
+  const refused = 'Cannot drag [1] onto "Feed": no such text shows on the page';
+  bothWays("refused-nothing", {
+    outcome: outcome(""),
+    before,
+    after: before,
+    refused,
+  }, { outcome: outcome(""), before, after: view([el(2, "Read"), el(1, "Write")]), refused });
+  assert.equal(
+    rule("refused-nothing").check({ outcome: outcome("Clicked [1]"), before, after: view([]) }),
+    undefined,
+  );
+});
+
 Deno.test("rule busy-rechecked: a busy sign said to show still shows", () => {
   const capped = outcome("Clicked [1]", [], {
     capped: true,

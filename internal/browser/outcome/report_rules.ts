@@ -5,6 +5,7 @@ import type {
   ObservedElement,
   SummaryLine,
 } from "../../entity/mod.ts";
+import { isEmpty, viewDiff } from "./view_diff.ts";
 import { reordered } from "./view_order.ts";
 
 /** An action's outcome (as the model will be told it) between the two views around it. */
@@ -13,6 +14,8 @@ export interface RuleCase {
   /** The view the model read before the action, and the one it reads next. */
   before: BrowserState;
   after: BrowserState;
+  /** The action was refused with this error (its outcome is then blank: nothing done). */
+  refused?: string;
 }
 
 /**
@@ -125,6 +128,17 @@ export const REPORT_RULES: readonly ReportRule[] = [
       ...c.outcome,
       effects: c.outcome.effects.filter((e) => !unshown(e, c.after)),
     }),
+  },
+  {
+    id: "refused-nothing",
+    rule: "A refused action changed nothing, or its report says what did change.",
+    reason: "`ERROR: Cannot drag …` after which the page had changed.",
+    check: ({ outcome, before, after, refused }) => {
+      if (refused === undefined || outcome.effects.length > 0) return undefined;
+      const diff = viewDiff(before, after);
+      if (isEmpty(diff)) return undefined;
+      return `refused (${refused.split(":")[0]}), yet the page changed`;
+    },
   },
   {
     id: "busy-rechecked",
