@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import type { HTTPRequest } from "puppeteer-core";
 import { BrowserSession, reconcile } from "../internal/browser/mod.ts";
+import { blankOutcome } from "../internal/browser/outcome/blank_outcome.ts";
 import { breaches } from "../internal/browser/outcome/report_rules.ts";
 import type { BrowserState } from "../internal/entity/mod.ts";
 import { pageOf } from "../internal/browser/testing.ts";
@@ -236,6 +237,23 @@ function generatedSteps(kind: string, view: BrowserState, seed: number): Step[] 
   return els.filter((e) => e.label.startsWith("Go to")).map((e) => ({ kind: "click", id: e.id }));
 }
 
+/** A drag onto a text no page shows: refused, and the views around it read alike. */
+async function refusedDrag(browser: BrowserSession, page: string): Promise<string[]> {
+  const before = await browser.observe();
+  const item = before.lines.find((l) => l.kind === "element" && l.element.tag === "li");
+  if (item?.kind !== "element") return [`${page}: no item to drag`];
+  let refused: string | undefined;
+  try {
+    await browser.drag(item.element.id, { to: "Nowhere on this page" });
+  } catch (e) {
+    refused = (e as Error).message;
+  }
+  if (refused === undefined) return [`${page}: a drag onto a text no page shows was not refused`];
+  const after = await browser.observe();
+  return breaches({ outcome: blankOutcome("", true), before, after, refused })
+    .map((b) => `${page} · refused drag: ${b.rule}: ${b.detail}`);
+}
+
 type Step = { kind: "type"; id: number; text: string } | { kind: "click"; id: number } | {
   kind: "drag";
   id: number;
@@ -286,6 +304,7 @@ Deno.test("reports of generated typing into empty fields, reorders and focus mov
         bad.push(...found.map((f) => `${kind}/${seed} · ${name}: ${f}\n    report: ${j.report}`));
         before = j.after;
       }
+      if (kind === "sort") bad.push(...(await refusedDrag(browser, `${kind}/${seed}`)));
     }
   }
   assert.ok(actions > 40, `only ${actions} actions ran`);
