@@ -191,6 +191,21 @@ Deno.test("rule pair-identity: lines and elements pair only by what they are", (
     before,
     after,
   }, { outcome: outcome("Clicked [1]", [change("Laptop", "Fish")]), before, after });
+  // A status line alone in its place is the same line, whatever it now says.
+  const status = view([el(1, "Go"), text("Starting")]),
+    done = view([el(1, "Go"), text("All done")]);
+  assert.equal(
+    rule("pair-identity").check({
+      outcome: outcome("Clicked [1]", [change("Starting", "All done")]),
+      before: status,
+      after: done,
+    }),
+    undefined,
+  );
+  assert.match(
+    renderOutcome(reconcile(outcome("Clicked [1]"), status, done)),
+    /"Starting" now reads "All done"/,
+  );
   const listed = (to: number): Effect => ({
     kind: "listed",
     shown: [],

@@ -103,7 +103,9 @@ export const REPORT_RULES: readonly ReportRule[] = [
     check: ({ outcome, before, after }) => {
       for (const e of outcome.effects) {
         if (e.kind === "text") {
-          const bad = (e.changes ?? []).find((c) => !related(c.from, c.to));
+          const bad = (e.changes ?? []).find((c) =>
+            !related(c.from, c.to) && besideGone(before, after, c.from)
+          );
           if (bad) return `pairs ${JSON.stringify(bad.from)} with ${JSON.stringify(bad.to)}`;
         }
         if (e.kind !== "listed") continue;
@@ -235,13 +237,27 @@ function focused(v: BrowserState): ObservedElement | undefined {
   return undefined;
 }
 
-/** Two texts one may have become: a number in both, short (a count), or a word in common. */
+/** Two texts one may have become: short with a number in both (a count), or a word in common. */
 function related(from: string, to: string): boolean {
   if (!from || !to) return true;
   if (from.length <= 24 && to.length <= 24 && /\d/.test(from) && /\d/.test(to)) return true;
   const words = (t: string) => new Set(t.toLowerCase().match(/\p{L}{3,}/gu) ?? []);
   const a = words(from);
   return [...words(to)].some((w) => a.has(w));
+}
+
+/**
+ * Whether the line `text` of the earlier view stands next to an element the later view no longer
+ * lists: its line went with that element's things (a product and its button), whatever line now
+ * stands in its place.
+ */
+function besideGone(before: BrowserState, after: BrowserState, text: string): boolean {
+  const now = elements(after), lines = before.lines;
+  const at = lines.findIndex((l) => l.kind === "text" && l.text === text);
+  if (at < 0) return false;
+  return [lines[at - 1], lines[at + 1]].some((l) =>
+    l?.kind === "element" && !now.has(l.element.id)
+  );
 }
 
 function look(el: ObservedElement): string {

@@ -248,7 +248,11 @@ function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
     was.elements.length + is.elements.length === 0 && was.texts.length === is.texts.length &&
     was.texts.every((t, i) => t === is.texts[i])
   ) return;
-  pairTexts(minus(was.texts, is.texts), minus(is.texts, was.texts), diff);
+  // Lines alone between the same elements, as many as before, are the same lines (a status that
+  // now reads otherwise); lines among elements that came and went are other things' lines.
+  const alone = was.elements.length + is.elements.length === 0 &&
+    was.texts.length === is.texts.length;
+  pairTexts(minus(was.texts, is.texts), minus(is.texts, was.texts), diff, alone);
   // Elements only one view lists: the same-looking ones under the same text were drawn again
   // under a new number; alike ones under other texts are other things (rule `pair-identity`).
   const olds = new Map<string, ObservedElement[]>();
@@ -271,12 +275,13 @@ function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
 
 /**
  * Each text that went paired, in order, with the first new one it could have become, each used
- * once: one of the same kind (text, or heading of one level) that is short with a number in it,
- * as both are (a count, a price), or shares a word with it (`Total: 3 items` → `Total: 4 items`). Otherwise one
+ * once: one of the same kind (text, or heading of one level) that is short (see {@link SHORT}),
+ * or shares a word with it (`Total: 3 items` → `Total: 4 items`). Otherwise one
  * went and the other came. The new texts are listed by kind and by word, so that a region whose
  * every line changed is paired in linear time.
  */
-function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
+function pairTexts(gone: string[], added: string[], diff: ViewDiff, alone: boolean): void {
+  const short = (t: string) => t.length <= SHORT && (alone || /\d/.test(t));
   const kind = (t: string) => HEADING.exec(t)?.[0] ?? "";
   // `kind\n` lists the short texts of a kind, `kind\nword` the texts of a kind with that word.
   const lists = new Map<string, { at: number[]; next: number }>();
@@ -287,7 +292,7 @@ function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
   };
   added.forEach((t, i) => {
     const text = bare(t);
-    if (counts(text)) list(`${kind(t)}\n`, i);
+    if (short(text)) list(`${kind(t)}\n`, i);
     for (const w of wordsOf(text)) list(`${kind(t)}\n${w}`, i);
   });
   const taken = new Set<number>();
@@ -299,7 +304,7 @@ function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
   };
   for (const from of gone) {
     const text = bare(from);
-    let at = counts(text) ? first(`${kind(from)}\n`) : undefined;
+    let at = short(text) ? first(`${kind(from)}\n`) : undefined;
     for (const w of wordsOf(text)) {
       const i = first(`${kind(from)}\n${w}`);
       if (i !== undefined && (at === undefined || i < at)) at = i;
@@ -316,15 +321,12 @@ function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
 }
 
 /**
- * Texts up to this length with a number in them (a count, a price, a time) can have become one
- * another whatever their words; short texts of words alone pair only by a shared word (rule
- * `pair-identity`: "Laptop" never "now reads" "Fish").
+ * Texts up to this length can have become one another whatever their words: any two when the
+ * lines stand alone between the same elements (`alone`), else two with a number in each (a
+ * count, a price). Short texts of words alone among elements that came and went pair only by a
+ * shared word (rule `pair-identity`: "Laptop" never "now reads" "Fish").
  */
 const SHORT = 24;
-
-function counts(text: string): boolean {
-  return text.length <= SHORT && /\d/.test(text);
-}
 
 /** The words of three letters or more of a text, in lower case. */
 function wordsOf(text: string): Set<string> {
