@@ -1,5 +1,6 @@
 import type { ActionOutcome, BrowserState, Effect, SummaryLine } from "../../entity/mod.ts";
 import { cut } from "../shared/text.ts";
+import { keepRules } from "./report_rules.ts";
 import { isEmpty, type ViewDiff, viewDiff, viewText } from "./view_diff.ts";
 
 /**
@@ -40,7 +41,8 @@ export function reconcile(
   effects.push(...fromDiff(diff, scrolled));
   const outside = outsideTheView(outcome.effects, before, after);
   if (outside.length > 0) effects.push({ kind: "outside", samples: outside });
-  return { ...outcome, effects };
+  // What would still break a rule a report keeps, corrected where the views show the truth.
+  return keepRules({ outcome: { ...outcome, effects }, before, after });
 }
 
 /** Both views are of the same page in the same tab, and the action's effects were measured. */
@@ -106,7 +108,7 @@ function checkedIn(state: BrowserState, id: number): boolean {
 function fromDiff(d: ViewDiff, scrolled: boolean): Effect[] {
   if (isEmpty(d)) return [];
   const out: Effect[] = [];
-  let more = Math.max(0, d.elements.length - SPELLED.elements);
+  let more = Math.max(0, d.elements.length - SPELLED.elements) + d.reordered;
   for (const c of d.elements.slice(0, SPELLED.elements)) {
     // What a scroll moved is the page, not the element.
     if (scrolled && c.moved && c.added.length + c.removed.length === 0 && c.to === undefined) {

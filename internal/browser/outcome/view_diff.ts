@@ -1,5 +1,6 @@
 import type { BrowserState, Effect, ObservedElement, SummaryLine } from "../../entity/mod.ts";
 import { cut, readGlyph } from "../shared/text.ts";
+import { reordered } from "./view_order.ts";
 
 /**
  * How one element the model was shown reads differently in the next view: the `element` effect's
@@ -21,6 +22,8 @@ export interface ViewDiff {
   gone: string[];
   /** New headings (apart from `lines`). */
   headings: string[];
+  /** Elements whose order changed where no line both views show says where to (counted). */
+  reordered: number;
 }
 
 /** States a report does not name: focus moves with every click (the report says where). */
@@ -48,6 +51,7 @@ export function viewDiff(before: BrowserState, after: BrowserState): ViewDiff {
     lines: [],
     gone: [],
     headings: [],
+    reordered: 0,
   };
   const was = landmarks(before.lines), is = landmarks(after.lines);
   const both = new Set([...was.texts].filter((t) => is.texts.has(t)));
@@ -62,6 +66,25 @@ export function viewDiff(before: BrowserState, after: BrowserState): ViewDiff {
       const c = change ?? { id, name: nameOf(a), added: [], removed: [] };
       diff.elements.push({ ...c, moved: { from, to } });
     } else if (change) diff.elements.push(change);
+  }
+  const moved = new Set(diff.elements.flatMap((e) => (e.moved ? [e.id] : [])));
+  for (const r of reordered(before.lines, after.lines, moved)) {
+    const c = diff.elements.find((e) => e.id === r.id);
+    if (r.from === undefined || r.to === undefined || r.from === r.to) {
+      diff.reordered++;
+      continue;
+    }
+    const place = { from: r.from, to: r.to };
+    if (c) c.moved = place;
+    else {
+      diff.elements.push({
+        id: r.id,
+        name: nameOf(old.get(r.id)!),
+        added: [],
+        removed: [],
+        moved: place,
+      });
+    }
   }
   const kept = new Set([...old.keys()].filter((id) => now.has(id)));
   const parts = regions(before.lines, kept), next = regions(after.lines, kept);
@@ -88,7 +111,7 @@ function landmarks(lines: SummaryLine[]): { under: Map<number, string>; texts: S
 /** True when the model would read nothing new in the next view. */
 export function isEmpty(d: ViewDiff): boolean {
   return d.elements.length + d.shown.length + d.hidden.length + d.redrawn.length +
-      d.changes.length + d.lines.length + d.gone.length + d.headings.length === 0;
+      d.changes.length + d.lines.length + d.gone.length + d.headings.length + d.reordered === 0;
 }
 
 /** The text of a view a quote may come from: its text lines and its elements' lines. */
@@ -125,8 +148,14 @@ function elementChange(a: ObservedElement, b: ObservedElement): ElementChange | 
   const had = new Set(was), has = new Set(is);
   const added = is.filter((s) => !had.has(s) && !UNREPORTED.has(s));
   const removed = was.filter((s) => !has.has(s) && !UNREPORTED.has(s));
-  const from = readOf(a), to = readOf(b);
+  // A field that shows a value in either view reads its value in both: an empty one reads "",
+  // never its label or placeholder (report rule `empty-field-old`).
+  const field = a.value !== undefined || b.value !== undefined;
+  const from = readOf(a, field), to = readOf(b, field);
   const attrs = b.attrs.filter((x) => !a.attrs.includes(x));
+  // A value cut to its start that grew or shrank past it (report rule `value-said`).
+  const grew = from === to ? lengthChange(a, b) : undefined;
+  if (grew) attrs.push(grew);
   if (added.length === 0 && removed.length === 0 && from === to && attrs.length === 0) {
     return undefined;
   }
@@ -145,9 +174,12 @@ function glyphState(el: ObservedElement): string[] {
   return readGlyph(el.label).checked ? ["CHECKED"] : [];
 }
 
-/** What an element reads: its value when it has one, else its label (without its glyph). */
-function readOf(el: ObservedElement): string {
-  if (el.value !== undefined) return el.value;
+/**
+ * What an element reads: its value when it has one (a `field` without one reads ""), else its
+ * label (without its glyph).
+ */
+function readOf(el: ObservedElement, field: boolean): string {
+  if (el.value !== undefined || field) return el.value ?? "";
   const label = readGlyph(el.label).rest;
   return [label, el.icon ? `(icon: ${el.icon})` : ""].filter(Boolean).join(" ");
 }
@@ -159,10 +191,12 @@ function readOf(el: ObservedElement): string {
 interface Region {
   texts: string[];
   elements: ObservedElement[];
+  /** The text line just above each element, when one is (its numbers read alike: `#`). */
+  above: Map<ObservedElement, string>;
 }
 
 function emptyRegion(): Region {
-  return { texts: [], elements: [] };
+  return { texts: [], elements: [], above: new Map() };
 }
 
 const HEADING = /^#\d /;
@@ -176,20 +210,34 @@ function regions(lines: SummaryLine[], kept: Set<number>): Map<string, Region> {
     if (!r) out.set(key, r = emptyRegion());
     return r;
   };
+  let last = "";
   for (const l of lines) {
     if (l.kind === "element") {
       if (kept.has(l.element.id)) key = String(l.element.id);
-      else region().elements.push(l.element);
+      else {
+        const r = region();
+        r.elements.push(l.element);
+        r.above.set(l.element, last);
+      }
     } else if (l.kind === "text") {
       region().texts.push(l.heading ? `#${l.heading} ${l.text}` : l.text);
+      last = digitless(l.text);
     }
   }
   return out;
 }
 
+/** `a value of 301 characters (was 300)`: a cut value's whole length changed. */
+function lengthChange(a: ObservedElement, b: ObservedElement): string | undefined {
+  const n = (el: ObservedElement) => el.valueLength ?? el.value?.length ?? 0;
+  if (n(a) === n(b) || (a.valueLength ?? b.valueLength) === undefined) return undefined;
+  return `a value of ${n(b)} characters (was ${n(a)})`;
+}
+
 /** Two lines of one element that read alike (the common case, checked first). */
 function same(a: ObservedElement, b: ObservedElement): boolean {
-  return a.label === b.label && a.value === b.value && a.icon === b.icon &&
+  return a.label === b.label && a.value === b.value && a.valueLength === b.valueLength &&
+    a.icon === b.icon &&
     a.states.length === b.states.length && a.states.every((s, i) => s === b.states[i]) &&
     a.attrs.length === b.attrs.length && a.attrs.every((x, i) => x === b.attrs[i]);
 }
@@ -200,18 +248,23 @@ function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
     was.elements.length + is.elements.length === 0 && was.texts.length === is.texts.length &&
     was.texts.every((t, i) => t === is.texts[i])
   ) return;
-  pairTexts(minus(was.texts, is.texts), minus(is.texts, was.texts), diff);
-  // Elements only one view lists: the same-looking ones were drawn again under a new number.
+  // Lines alone between the same elements, as many as before, are the same lines (a status that
+  // now reads otherwise); lines among elements that came and went are other things' lines.
+  const alone = was.elements.length + is.elements.length === 0 &&
+    was.texts.length === is.texts.length;
+  pairTexts(minus(was.texts, is.texts), minus(is.texts, was.texts), diff, alone);
+  // Elements only one view lists: the same-looking ones under the same text were drawn again
+  // under a new number; alike ones under other texts are other things (rule `pair-identity`).
   const olds = new Map<string, ObservedElement[]>();
   for (const el of was.elements) {
-    const key = look(el);
+    const key = look(el, was.above.get(el));
     const alike = olds.get(key);
     if (alike) alike.push(el);
     else olds.set(key, [el]);
   }
   const twins = new Set<ObservedElement>();
   for (const el of is.elements) {
-    const twin = olds.get(look(el))?.shift();
+    const twin = olds.get(look(el, is.above.get(el)))?.shift();
     if (twin) {
       twins.add(twin);
       diff.redrawn.push({ from: twin.id, to: el.id });
@@ -222,12 +275,13 @@ function compareRegion(was: Region, is: Region, diff: ViewDiff): void {
 
 /**
  * Each text that went paired, in order, with the first new one it could have become, each used
- * once: one of the same kind (text, or heading of one level) that is short, as it is (a count, a
- * status word), or shares a word with it (`Total: 3 items` → `Total: 4 items`). Otherwise one
+ * once: one of the same kind (text, or heading of one level) that is short (see {@link SHORT}),
+ * or shares a word with it (`Total: 3 items` → `Total: 4 items`). Otherwise one
  * went and the other came. The new texts are listed by kind and by word, so that a region whose
  * every line changed is paired in linear time.
  */
-function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
+function pairTexts(gone: string[], added: string[], diff: ViewDiff, alone: boolean): void {
+  const short = (t: string) => t.length <= SHORT && (alone || /\d/.test(t));
   const kind = (t: string) => HEADING.exec(t)?.[0] ?? "";
   // `kind\n` lists the short texts of a kind, `kind\nword` the texts of a kind with that word.
   const lists = new Map<string, { at: number[]; next: number }>();
@@ -238,7 +292,7 @@ function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
   };
   added.forEach((t, i) => {
     const text = bare(t);
-    if (text.length <= SHORT) list(`${kind(t)}\n`, i);
+    if (short(text)) list(`${kind(t)}\n`, i);
     for (const w of wordsOf(text)) list(`${kind(t)}\n${w}`, i);
   });
   const taken = new Set<number>();
@@ -250,7 +304,7 @@ function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
   };
   for (const from of gone) {
     const text = bare(from);
-    let at = text.length <= SHORT ? first(`${kind(from)}\n`) : undefined;
+    let at = short(text) ? first(`${kind(from)}\n`) : undefined;
     for (const w of wordsOf(text)) {
       const i = first(`${kind(from)}\n${w}`);
       if (i !== undefined && (at === undefined || i < at)) at = i;
@@ -266,7 +320,12 @@ function pairTexts(gone: string[], added: string[], diff: ViewDiff): void {
   });
 }
 
-/** Texts up to this length can have become one another whatever they say. */
+/**
+ * Texts up to this length can have become one another whatever their words: any two when the
+ * lines stand alone between the same elements (`alone`), else two with a number in each (a
+ * count, a price). Short texts of words alone among elements that came and went pair only by a
+ * shared word (rule `pair-identity`: "Laptop" never "now reads" "Fish").
+ */
 const SHORT = 24;
 
 /** The words of three letters or more of a text, in lower case. */
@@ -278,9 +337,17 @@ function bare(text: string): string {
   return text.replace(HEADING, "");
 }
 
-/** An element's line without its number: two alike are the same control drawn again. */
-function look(el: ObservedElement): string {
-  return JSON.stringify([el.tag, el.attrs, el.states, el.label, el.icon, el.value]);
+/**
+ * An element's line without its number, and the text just above it: two alike are the same
+ * control drawn again.
+ */
+function look(el: ObservedElement, above = ""): string {
+  return JSON.stringify([el.tag, el.attrs, el.states, el.label, el.icon, el.value, above]);
+}
+
+/** A text with its numbers read alike (`Row 3` and `Row 4` are one row drawn again). */
+function digitless(text: string): string {
+  return text.replace(/\d+([.,]\d+)*/g, "#");
 }
 
 /** The items of `a` not matched by one of `b` (each match used once), in `a`'s order. */

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "ce9ae2600c21";
+export const RUNTIME_VERSION = "8f7cab4d848a";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1380,13 +1380,20 @@ export const RUNTIME_SOURCE = [
   "    const own = look(el);",
   "    if (own === null) return false;",
   "    let others = null;",
+  "    const off = disabled(el);",
   "    for (const sib of group) {",
   "      if (sib === el) continue;",
+  "      if (disabled(sib) !== off) return false;",
   "      const l = look(sib);",
   "      if (l === null || others !== null && l !== others) return false;",
   "      others = l;",
   "    }",
   "    return others !== null && others !== own;",
+  "  }",
+  "  function disabled(el) {",
+  '    if (el.matches(":disabled") || el.getAttribute("aria-disabled") === "true") return true;',
+  "    for (const c of el.classList) if (/(^|[-_])disabled$/i.test(c)) return true;",
+  "    return false;",
   "  }",
   "  function groupOf(parent, kind) {",
   "    let groups = memo?.groups.get(parent);",
@@ -3345,8 +3352,12 @@ export const RUNTIME_SOURCE = [
   "      for (let p = el.parentElement; p; p = p.parentElement) if (added.has(p)) return false;",
   "      return true;",
   "    });",
-  "    if (roots.length === 1 && roots[0].childElementCount > 1) return roots[0].childElementCount;",
-  "    return roots.length;",
+  "    if (roots.length !== 1) return roots.length;",
+  "    const parts = [...roots[0].children].filter(",
+  '      (c) => c.checkVisibility() && (c.textContent ?? "").trim() !== ""',
+  "    );",
+  "    const alike3 = parts.every((c) => c.localName === parts[0].localName);",
+  "    return parts.length > 1 && alike3 ? parts.length : 1;",
   "  }",
   "  function revealElement(el) {",
   '    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });',
@@ -7453,7 +7464,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("ce9ae2600c21", api);',
+  '    install("8f7cab4d848a", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -228,15 +228,23 @@ export function scrollGrowth(): { loaded: number; left: number } | null {
   return { loaded: box.scrollHeight > w.height ? items(w.added) : 0, left };
 }
 
-/** Visible items among added elements: the outermost ones, or the children of a single one. */
+/**
+ * Visible items among added elements: the outermost ones, or the children of a single one when
+ * they are alike (a chunk of list items or cards); a single chunk of unlike parts (a heading and
+ * its paragraph) is one item (report rule: count what loaded correctly).
+ */
 function items(added: Set<Element>): number {
   const roots = [...added].filter((el) => {
     if (!el.isConnected || !el.checkVisibility()) return false;
     for (let p = el.parentElement; p; p = p.parentElement) if (added.has(p)) return false;
     return true;
   });
-  if (roots.length === 1 && roots[0]!.childElementCount > 1) return roots[0]!.childElementCount;
-  return roots.length;
+  if (roots.length !== 1) return roots.length;
+  const parts = [...roots[0]!.children].filter((c) =>
+    c.checkVisibility() && (c.textContent ?? "").trim() !== ""
+  );
+  const alike = parts.every((c) => c.localName === parts[0]!.localName);
+  return parts.length > 1 && alike ? parts.length : 1;
 }
 
 /** Scrolls `el` to the middle of its scroll containers; true when it is now in the viewport. */

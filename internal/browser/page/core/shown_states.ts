@@ -248,13 +248,26 @@ function setApart(el: Element, changed: boolean, seen: boolean): boolean {
   const own = look(el);
   if (own === null) return false;
   let others: string | null = null;
+  const off = disabled(el);
   for (const sib of group) {
     if (sib === el) continue;
+    // Enabled among disabled ones (or the reverse) looks apart by that alone: not chosen.
+    if (disabled(sib) !== off) return false;
     const l = look(sib);
     if (l === null || (others !== null && l !== others)) return false;
     others = l;
   }
   return others !== null && others !== own;
+}
+
+/**
+ * Whether `el` is disabled, natively, by ARIA or by a class (`disabled`, `is-disabled`): an
+ * `Undo` button enabled among greyed ones is not pressed (report rule `state-shown`).
+ */
+function disabled(el: Element): boolean {
+  if (el.matches(":disabled") || el.getAttribute("aria-disabled") === "true") return true;
+  for (const c of el.classList) if (/(^|[-_])disabled$/i.test(c)) return true;
+  return false;
 }
 
 /** Tag, role and classes without state tokens: what makes siblings look-alikes. */
