@@ -4,7 +4,7 @@
  * engine of.
  */
 import assert from "node:assert/strict";
-import { reconcile, renderOutcome } from "../internal/browser/mod.ts";
+import { judged, reconcile, renderOutcome } from "../internal/browser/mod.ts";
 import {
   breaches,
   keepRules,
@@ -45,7 +45,7 @@ function view(lines: SummaryLine[]): BrowserState {
 }
 
 function outcome(did: string, effects: Effect[] = [], more: Partial<ActionOutcome> = {}) {
-  return {
+  return judged({
     did,
     effects,
     measured: true,
@@ -55,7 +55,7 @@ function outcome(did: string, effects: Effect[] = [], more: Partial<ActionOutcom
     blocked: [],
     banners: [],
     ...more,
-  } satisfies ActionOutcome;
+  });
 }
 
 function rule(id: string) {

@@ -1,6 +1,7 @@
 import type { ActionOutcome, BrowserState, Effect, SummaryLine } from "../../entity/mod.ts";
 import { cut } from "../shared/text.ts";
 import { keepRules } from "./report_rules.ts";
+import { judged } from "./verdict.ts";
 import { isEmpty, type ViewDiff, viewDiff, viewText } from "./view_diff.ts";
 
 /**
@@ -41,8 +42,9 @@ export function reconcile(
   effects.push(...fromDiff(diff, scrolled));
   const outside = outsideTheView(outcome.effects, before, after);
   if (outside.length > 0) effects.push({ kind: "outside", samples: outside });
-  // What would still break a rule a report keeps, corrected where the views show the truth.
-  return keepRules({ outcome: { ...outcome, effects }, before, after });
+  // What would still break a rule a report keeps, corrected where the views show the truth; the
+  // verdict is judged again from the changes that stand.
+  return judged(keepRules({ outcome: { ...outcome, effects }, before, after }));
 }
 
 /** Both views are of the same page in the same tab, and the action's effects were measured. */
