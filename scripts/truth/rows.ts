@@ -25,7 +25,9 @@ export type Step =
   | { scroll: "page" | "area" }
   | { wait?: string; seconds: number }
   /** Answers the prompt the page holds open. */
-  | { answer: string };
+  | { answer: string }
+  /** Accepts the confirm dialog the page holds open (as a model's Enter does). */
+  | { accept: true };
 
 /** One task: a page, its steps, the answer a model gives, and whether that answer is right. */
 export interface Task {
@@ -107,6 +109,7 @@ export const TASKS: Task[] = [
     steps: [
       { click: /\] <button[^>]*> Alert$/ },
       { click: /\] <button[^>]*> Confirm$/ },
+      { accept: true },
       { click: /\] <button[^>]*> Prompt$/ },
       { answer: "tests" },
     ],

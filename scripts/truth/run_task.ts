@@ -136,6 +136,7 @@ async function callOf(
   if ("answer" in s) {
     return [call("type", { text: s.answer }), () => browser.answerDialog({ text: s.answer })];
   }
+  if ("accept" in s) return [call("press", { key: "Enter" }), () => browser.answerDialog({})];
   const args = { seconds: s.seconds, ...(s.wait ? { text: s.wait } : {}) };
   return [call("wait", args), () => browser.wait(args)];
 }
