@@ -58,8 +58,11 @@ export class ActionError extends Error {
 
 /** What changed on the page because of an action, one fact each. */
 export type Effect =
-  /** The tab shows another URL. */
-  | { kind: "navigated"; url: string; title: string }
+  /**
+   * The tab shows another URL, or (`reloaded`) a new document at the same URL: a form posted and
+   * redirected back, a reload.
+   */
+  | { kind: "navigated"; url: string; title: string; reloaded?: boolean }
   /** Same URL, new title. */
   | { kind: "title"; title: string }
   /** The element acted on changed (or kept) a state a person sees. */

@@ -197,7 +197,7 @@ function briefOutcome(o: ActionOutcome): string {
 function briefEffect(e: Effect): string {
   switch (e.kind) {
     case "navigated":
-      return `now at ${e.url}`;
+      return `${e.reloaded ? "loaded again, " : ""}now at ${e.url}`;
     case "title":
       return `title ${clip(JSON.stringify(e.title), 40)}`;
     case "target": {

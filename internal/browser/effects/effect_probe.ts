@@ -19,6 +19,8 @@ interface Before {
   page: Page;
   url: string;
   title: string;
+  /** When the main frame's document began (see `documentOf`). */
+  document: number | undefined;
   main?: EffectSnapshot;
   /** The target's own frame, when it is not the main frame. */
   frame?: EffectSnapshot;
@@ -63,12 +65,13 @@ export class EffectProbe {
     const main = page.mainFrame();
     const own = el && el.frame !== main ? el.frame : undefined;
     // Read-only questions to the page: asked at once, not one round trip after another.
-    const [title, m, f] = await Promise.all([
+    const [title, m, f, document] = await Promise.all([
       page.title().catch(() => ""),
       measure(main, own ? null : el ?? null, "start", passive),
       own ? measure(own, el!, "start", passive) : undefined,
+      documentOf(main),
     ]);
-    const before: Before = { page, url, title };
+    const before: Before = { page, url, title, document };
     if (m) before.main = m;
     if (f) before.frame = f;
     return new EffectProbe(before, idOf, el, target?.id);
@@ -101,13 +104,18 @@ export class EffectProbe {
     const el = this.#el;
     const main = page.mainFrame();
     const own = samePage && el && el.frame !== main && !el.frame.detached ? el.frame : undefined;
-    const [title, m, f] = await Promise.all([
+    const [title, m, f, document] = await Promise.all([
       page.title().catch(() => ""),
       measure(main, samePage && !own ? el ?? null : null, "end"),
       own ? measure(own, el!, "end") : undefined,
+      samePage ? documentOf(main) : undefined,
     ]);
     if (samePage && url !== before.url) out.push({ kind: "navigated", url, title });
-    else if (samePage && title !== before.title) out.push({ kind: "title", title });
+    else if (samePage && replaced(before.document, document)) {
+      // The same address, another document: a page load, never the old page drawn again.
+      out.push({ kind: "navigated", url, title, reloaded: true });
+      return out;
+    } else if (samePage && title !== before.title) out.push({ kind: "title", title });
     if (!samePage) return out;
     const target = (f ?? m)?.target;
     const beforeTarget = (before.frame ?? before.main)?.target;
@@ -139,6 +147,18 @@ export class EffectProbe {
     }
     return out;
   }
+}
+
+/**
+ * When the frame's document began (`performance.timeOrigin`, read in the isolated world, which
+ * the page cannot change): another value is another document, whatever its address.
+ */
+function documentOf(frame: Frame): Promise<number | undefined> {
+  return isolatedRealm(frame).evaluate(() => performance.timeOrigin).catch(() => undefined);
+}
+
+function replaced(before: number | undefined, after: number | undefined): boolean {
+  return before !== undefined && after !== undefined && before !== after;
 }
 
 async function measure(

@@ -152,7 +152,9 @@ function renderEffect(e: Effect): string {
   const at = "inFrame" in e && e.inFrame ? " in its frame" : "";
   switch (e.kind) {
     case "navigated":
-      return `now at ${e.url}${e.title ? ` "${e.title}"` : ""}`;
+      return `${e.reloaded ? "the page loaded again: " : ""}now at ${e.url}${
+        e.title ? ` "${e.title}"` : ""
+      }`;
     case "title":
       return `the title is now "${e.title}"`;
     case "target":
