@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "ce9ae2600c21";
+export const RUNTIME_VERSION = "8b9ee9747ca2";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -628,6 +628,7 @@ export const RUNTIME_SOURCE = [
   "  var log = null;",
   "  var volatile = 0;",
   "  var placed = /* @__PURE__ */ new WeakSet();",
+  "  var scrolls = /* @__PURE__ */ new WeakSet();",
   "  function noteRead(what) {",
   "    if (!log || !what) return;",
   "    log.push(what);",
@@ -641,6 +642,11 @@ export const RUNTIME_SOURCE = [
   "    placed.add(el);",
   "    log.push(el);",
   "  }",
+  "  function noteScroller(el) {",
+  "    if (!log) return;",
+  "    scrolls.add(el);",
+  "    log.push(el);",
+  "  }",
   "  function isPlaced(el) {",
   "    return placed.has(el);",
   "  }",
@@ -652,7 +658,7 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  function probe(el) {",
   "    const tag = el.localName;",
-  "    let state = `${el.scrollTop},${el.scrollLeft}`;",
+  '    let state = scrolls.has(el) || tag === "textarea" || tag === "select" && (el.multiple || el.size > 1) ? `${el.scrollTop},${el.scrollLeft}` : "";',
   '    if (tag === "input") {',
   "      const i = el;",
   "      state += `|${i.value}\\0${i.checked}${i.indeterminate}`;",
@@ -4866,7 +4872,7 @@ export const RUNTIME_SOURCE = [
   "    let scroller = own.scroller;",
   "    const overflowX = s2.overflowX, overflowY = s2.overflowY;",
   '    if ((overflowX !== "visible" || overflowY !== "visible") && r && r.width > 0 && r.height > 0) {',
-  "      noteRead(el);",
+  "      noteScroller(el);",
   "      const tag = el.localName;",
   '      const scrollable = /auto|scroll/.test(overflowX + overflowY) && (el.scrollHeight > el.clientHeight + 4 || el.scrollWidth > el.clientWidth + 4) && tag !== "body" && tag !== "html";',
   "      if (!(scrollable && w.pageScope)) {",
@@ -7453,7 +7459,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("ce9ae2600c21", api);',
+  '    install("8b9ee9747ca2", api);',
   "    activityTracker();",
   "  }",
   "})();",
