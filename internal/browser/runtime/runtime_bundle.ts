@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "5f4f7bd3f2c0";
+export const RUNTIME_VERSION = "56b5ed391718";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2125,6 +2125,7 @@ export const RUNTIME_SOURCE = [
   "    if (!index) return el.labels ?? null;",
   "    if (!labelable(el)) return null;",
   "    noteRead(LABELS);",
+  "    if (!el.id) return wrappingLabels(el);",
   "    const root = el.getRootNode();",
   "    let byControl = index.get(root);",
   "    if (!byControl) {",
@@ -2139,6 +2140,15 @@ export const RUNTIME_SOURCE = [
   "      index.set(root, byControl);",
   "    }",
   "    return byControl.get(el) ?? [];",
+  "  }",
+  "  function wrappingLabels(el) {",
+  "    const out = [];",
+  "    for (let p = el.parentElement; p; p = p.parentElement) {",
+  '      if (p.localName === "label" && !p.hasAttribute("for") && p.control === el) {',
+  "        out.unshift(p);",
+  "      }",
+  "    }",
+  "    return out;",
   "  }",
   '  var LABELABLE = /* @__PURE__ */ new Set(["button", "meter", "output", "progress", "select", "textarea"]);',
   "  function labelable(el) {",
@@ -7697,7 +7707,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("5f4f7bd3f2c0", api);',
+  '    install("56b5ed391718", api);',
   "    activityTracker();",
   "  }",
   "})();",
