@@ -8,9 +8,11 @@
  * A rule `A:hover B` restyles what lies inside the element that matches `A` (its subtree), one
  * `A:hover + B` or `A:hover ~ B` what follows it (its parent's subtree). So an element whose state
  * changed reaches as far as the rules whose part up to the state (`A`, the state left out, a
- * wider match) it matches say. A rule the sheets cannot tell about (another origin's sheet, a
- * state inside `:has()`, `:host()` or `::slotted()`, nested rules) reaches the element's subtree,
- * as every state change did before.
+ * wider match) it matches say. A state inside `:has()` restyles around the element (the whole
+ * page is walked again); a rule the sheets cannot tell about (another origin's sheet, a state
+ * inside `:host()` or `::slotted()`, nested rules) reaches the element's subtree, as every state
+ * change did before. The rules are read again when a tree's sheets change (`sheets.ts`'s print,
+ * with its known limit: a rule inserted inside an `@media` block is seen with the next change).
  *
  * @module
  */
