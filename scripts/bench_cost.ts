@@ -26,7 +26,8 @@
  * Prints the goals of issues 25 and 34 with a verdict each; a missed one exits 1.
  *
  * Run: deno task bench (or deno run --allow-all scripts/bench_cost.ts [FILTER]: FILTER, a
- * regular expression, keeps the click rows whose label it matches)
+ * regular expression, keeps the click rows whose label it matches, and runs them alone: e.g.
+ * `"whole page"` for the whole-page row)
  *
  * @module
  */
@@ -273,6 +274,20 @@ const origin = `http://127.0.0.1:${pages.addr.port}`;
 const filter = Deno.args[0] ? new RegExp(Deno.args[0], "i") : undefined;
 
 try {
+  // A filter that names a click row runs that row alone (the request costs are not measured).
+  const goals: Goal[] = filter && CLICK_ROWS.some((r) => filter.test(r.label))
+    ? []
+    : await requestGoals();
+  for (const row of CLICK_ROWS.filter((r) => !filter || filter.test(r.label))) {
+    goals.push(await clickGoal(row));
+  }
+  Deno.exitCode = await reportGoals(goals, "Cost per step goals (issues 25 and 34)");
+} finally {
+  await pages.shutdown();
+}
+
+/** The request costs of a small-page run, printed, and their goals. */
+async function requestGoals(): Promise<Goal[]> {
   const cost = await requestCosts();
   console.log(
     `fixed part of a request (small page, default tools): system ${cost.system} + tools ` +
@@ -283,7 +298,7 @@ try {
       `${cost.mostUrl}×`,
   );
   const fixed = cost.system + cost.tools;
-  const goals: Goal[] = [
+  return [
     {
       goal: "fixed request tokens, small page, default tools (system + tools)",
       measured: `${cost.system} + ${cost.tools} = ${fixed}`,
@@ -297,12 +312,6 @@ try {
       met: cost.taskUrl <= 1 && cost.mostUrl <= 1,
     },
   ];
-  for (const row of CLICK_ROWS.filter((r) => !filter || filter.test(r.label))) {
-    goals.push(await clickGoal(row));
-  }
-  Deno.exitCode = await reportGoals(goals, "Cost per step goals (issues 25 and 34)");
-} finally {
-  await pages.shutdown();
 }
 
 /** A click row's steps on both pages, printed, and its goal: at most 2.5× the small page's. */

@@ -7,7 +7,9 @@
  * for its labels, so right after an action changed the page (always, for an agent) a page with
  * thousands of fields cost seconds, while an unchanged one cost milliseconds: this was where the
  * "observation after a DOM change" time of the 5,000-element page went, not style or layout.
- * During one walk the DOM does not change, so one pass per tree answers every field.
+ * During one walk the DOM does not change, so one pass per tree answers every field with an id;
+ * one without (no `<label for>` can name it) is answered by the labels around it, without the
+ * pass (a walk after a change of one card walks one card's fields).
  *
  * @module
  */
@@ -40,6 +42,9 @@ export function labelsOf(
   if (!index) return (el as HTMLInputElement).labels ?? null;
   if (!labelable(el)) return null;
   noteRead(LABELS);
+  // No id, no `<label for>` names it: its labels are the labels around it that name no other
+  // (a label without `for` names the first field inside it). Found without the pass.
+  if (!el.id) return wrappingLabels(el);
   const root = el.getRootNode();
   let byControl = index.get(root);
   if (!byControl) {
@@ -54,6 +59,19 @@ export function labelsOf(
     index.set(root, byControl);
   }
   return byControl.get(el) ?? [];
+}
+
+/** The `<label>`s around `el` (in its own tree, in tree order) whose control is `el`. */
+function wrappingLabels(el: Element): HTMLLabelElement[] {
+  const out: HTMLLabelElement[] = [];
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    if (
+      p.localName === "label" && !p.hasAttribute("for") && (p as HTMLLabelElement).control === el
+    ) {
+      out.unshift(p as HTMLLabelElement);
+    }
+  }
+  return out;
 }
 
 /** Labelable elements (HTML's list; `el.labels` is null or absent on the others). */

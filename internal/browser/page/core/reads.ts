@@ -22,6 +22,8 @@ export type Read = Node | typeof LABELS | typeof IDS | typeof VOLATILE;
 let log: Read[] | null = null;
 let volatile = 0;
 const placed = new WeakSet<Element>();
+/** Elements that clip what they hold: their scroll positions are compared. */
+const scrolls = new WeakSet<Element>();
 
 /** Notes that the walk read `what` (no-op outside a recording walk). */
 export function noteRead(what: Read | null | undefined): void {
@@ -42,6 +44,13 @@ export function notePlaced(el: Element): void {
   log.push(el);
 }
 
+/** Notes an element that clips or scrolls what it holds: its scroll position is compared too. */
+export function noteScroller(el: Element): void {
+  if (!log) return;
+  scrolls.add(el);
+  log.push(el);
+}
+
 /** Whether `el` was noted as positioned. */
 export function isPlaced(el: Element): boolean {
   return placed.has(el);
@@ -58,12 +67,18 @@ export function stopReads(): void {
 }
 
 /**
- * The state of an element that changes without a mutation: a scroll position, a field's value
- * or choice, whether a custom element has its shadow root yet, a positioned element's box.
+ * The state of an element that changes without a mutation: a scroll position (of an element
+ * that clips, a text area or a list box: reading it costs a layout query, and nothing else shows
+ * it), a field's value or choice, whether a custom element has its shadow root yet, a positioned
+ * element's box.
  */
 export function probe(el: Element): string {
   const tag = el.localName;
-  let state = `${el.scrollTop},${el.scrollLeft}`;
+  let state = scrolls.has(el) || tag === "textarea" ||
+      (tag === "select" &&
+        ((el as HTMLSelectElement).multiple || (el as HTMLSelectElement).size > 1))
+    ? `${el.scrollTop},${el.scrollLeft}`
+    : "";
   if (tag === "input") {
     const i = el as HTMLInputElement;
     state += `|${i.value}\u0000${i.checked}${i.indeterminate}`;

@@ -10,7 +10,7 @@ import { clipTo, rgba } from "../paint.ts";
 import type { Scroller } from "../../../shared/walk_types.ts";
 import { idFor } from "./describe.ts";
 import { nestedList, scrollerName } from "./parts.ts";
-import { noteRead } from "../../core/reads.ts";
+import { noteScroller } from "../../core/reads.ts";
 import type { Ctl, Ctx, WalkScope } from "./scope.ts";
 
 /**
@@ -30,7 +30,7 @@ export function clipOf(
   let scroller = own.scroller;
   const overflowX = s.overflowX, overflowY = s.overflowY;
   if ((overflowX !== "visible" || overflowY !== "visible") && r && r.width > 0 && r.height > 0) {
-    noteRead(el); // scripts scroll it without a mutation
+    noteScroller(el); // scripts scroll it without a mutation
     const tag = el.localName;
     const scrollable = /auto|scroll/.test(overflowX + overflowY) &&
       (el.scrollHeight > el.clientHeight + 4 || el.scrollWidth > el.clientWidth + 4) &&

@@ -20,9 +20,10 @@
  *   may have looked up was added or removed since;
  * - no style sheet or font changed (a `<style>` or `<link>`, or rules through the CSSOM:
  *   `sheets.ts`), and nothing in it was animated, scrolled, loaded, toggled, or entered or left
- *   by the pointer or the focus since (the events that restyle without a mutation: the elements
- *   whose `:hover` or `:focus-within` changed are walked again), and the focused form and the
- *   modal dialog are the same;
+ *   by the pointer or the focus since (the events that restyle without a mutation: the lines of
+ *   the elements whose `:hover` or `:focus-within` changed are walked again, and as much around
+ *   them as the style sheets' rules on those states restyle, `state_reach.ts`), and the focused
+ *   form and the modal dialog are the same;
  * - its walk did not read what is painted around its text (same-colour text is checked against
  *   the page behind it: that result is never kept).
  * Closed shadow roots are never walked; open ones are watched as the walk meets them. Known
@@ -36,6 +37,7 @@ import type { PageItem, Scroller, WalkOptions } from "../../../shared/walk_types
 import { IDS, LABELS, probe, type Read, VOLATILE } from "../../core/reads.ts";
 import { SheetPrint } from "./sheets.ts";
 import { sameKey } from "./subtree_key.ts";
+import { deepHovered, REACH, stateChanged, StateReach } from "./state_reach.ts";
 
 declare module "../../core/state.ts" {
   interface DocState {
@@ -152,6 +154,8 @@ export class WalkCache {
   #focused: Node | null = deepActiveElement();
   #form: Element | null = null;
   #modal: Element | null = null;
+  /** How far each element's pointer or focus state restyles, as the style sheets tell. */
+  readonly #reach = new StateReach();
   readonly #finished = new WeakSet<Animation>();
   readonly #tokens = new Set<string>();
   readonly #views: View[] = [];
@@ -350,17 +354,24 @@ export class WalkCache {
     return state;
   }
 
-  /** Marks the elements whose hover or focus state changed from `from` to `to`; returns `to`. */
+  /**
+   * Marks the elements whose hover or focus state changed from `from` to `to` (those on one
+   * chain of ancestors and not on the other), as far as their style sheets say the change
+   * restyles (`state_reach.ts`); returns `to`.
+   */
   #moved(from: Node | null, to: Node | null): Node | null {
-    const chain = (n: Node | null) => {
-      const out = new Set<Node>();
-      for (; n; n = composedParent(n)) out.add(n);
-      return out;
-    };
-    const a = chain(from), b = chain(to);
-    for (const n of a) if (!b.has(n) && n instanceof Element) this.dirty(n);
-    for (const n of b) if (!a.has(n) && n instanceof Element) this.dirty(n);
+    for (const el of stateChanged(from, to)) this.#restated(el);
     return to;
+  }
+
+  /** Marks what a change of `el`'s pointer or focus state restyles. */
+  #restated(el: Element): void {
+    const reach = this.#reach.reach(el);
+    if (reach === REACH.line) return this.touch(el);
+    if (reach === REACH.page) return this.dirty(document.documentElement);
+    this.dirty(el);
+    const parent = reach === REACH.siblings ? composedParent(el) : null;
+    if (parent instanceof Element) this.dirty(parent);
   }
 
   /** Takes the mutations not delivered yet. */
@@ -416,18 +427,6 @@ export class WalkCache {
       (el.id && el.matches(LABELABLE)) || el.querySelector(LABELABLE)
     ) this.#labelsAt = this.gen;
   }
-}
-
-/** The innermost element under the pointer, in open shadow roots too; null when none. */
-function deepHovered(): Element | null {
-  let el: Element | null = null;
-  for (let root: ParentNode | null = document; root;) {
-    const inner: Element | undefined = [...root.querySelectorAll(":hover")].at(-1);
-    if (!inner) break;
-    el = inner;
-    root = inner.shadowRoot;
-  }
-  return el;
 }
 
 /** Style sheets: changing one restyles anything. */
