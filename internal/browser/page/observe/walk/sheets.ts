@@ -60,7 +60,11 @@ export class SheetPrint {
   }
 }
 
-function printSheet(sheet: CSSStyleSheet, out: number[]): void {
+/**
+ * Appends a sheet's print to `out`: which sheet, whether disabled, its rules' count, its first and
+ * last rule (another origin's sheet is printed without rules).
+ */
+export function printSheet(sheet: CSSStyleSheet, out: number[]): void {
   let rules: CSSRuleList | undefined;
   try {
     rules = sheet.cssRules;

@@ -17,6 +17,7 @@
  * @module
  */
 import { composedParent } from "../../core/dom.ts";
+import { printSheet } from "./sheets.ts";
 
 /**
  * How far a state change of an element restyles: none but its own line, its subtree, its
@@ -99,36 +100,15 @@ export class StateReach {
 
   #rules(root: Document | ShadowRoot): StateRule[] | null {
     const sheets = [...root.styleSheets, ...root.adoptedStyleSheets];
-    const print = sheets.map(printOf).join(" ");
+    const numbers: number[] = [];
+    for (const sheet of sheets) printSheet(sheet, numbers);
+    const print = numbers.join(",");
     const known = this.#trees.get(root);
     if (known?.print === print) return known.rules;
     const rules = readRules(sheets);
     this.#trees.set(root, { print, rules });
     return rules;
   }
-}
-
-/** A sheet's print: which sheet, whether disabled, its rules' count, its first and last rule. */
-const ids = new WeakMap<object, number>();
-let next = 1;
-function idOf(o: object | undefined): number {
-  if (!o) return 0;
-  let id = ids.get(o);
-  if (id === undefined) ids.set(o, id = next++);
-  return id;
-}
-
-function printOf(sheet: CSSStyleSheet): string {
-  let rules: CSSRuleList | undefined;
-  try {
-    rules = sheet.cssRules;
-  } catch {
-    // another origin's sheet: printed without rules
-  }
-  const n = rules?.length ?? -1;
-  return `${idOf(sheet)},${sheet.disabled ? 1 : 0},${n},${idOf(rules?.[0])},${
-    idOf(rules?.[n - 1])
-  }`;
 }
 
 /** The state rules of `sheets`; null when one cannot be read or told about. */
