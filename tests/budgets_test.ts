@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
+import { productLines } from "./support/product_files.ts";
 import { type WaitName, WAITS } from "../internal/browser/shared/budgets.ts";
 
 // The waits outside settling (internal/browser/shared/budgets.ts): one row per wait, each read by
 // the code that waits, and no file on the action path (the browser package, replay) with a time
 // literal of its own instead.
-
-const ROOT = new URL("..", import.meta.url).pathname;
 
 /** Rows no code reads yet, and why: each must start being read, then leave this list. */
 const AWAITING: Partial<Record<WaitName, string>> = {};
@@ -33,28 +31,16 @@ const LITERAL_WAITS = [
   /const [A-Z_]*(_MS|WAIT|TIMEOUT|DEADLINE)[A-Z_]*\s*=\s*\d/,
 ];
 
-function* sources(dir: string): Generator<string> {
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* sources(path);
-    else if (path.endsWith(".ts") && !path.endsWith("_bundle.ts")) yield path;
-  }
-}
-
 /** Every product file's code lines (comments left out), by path from the project folder. */
-function productLines(...dirs: string[]): Map<string, string[]> {
+function codeLines(...dirs: string[]): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const dir of dirs) {
-    for (const file of sources(join(ROOT, dir))) {
-      const lines = Deno.readTextFileSync(file).split("\n")
-        .filter((l) => !/^\s*(\/\/|\*|\/\*)/.test(l));
-      out.set(relative(ROOT, file), lines);
-    }
+  for (const [path, lines] of productLines(...dirs)) {
+    out.set(path, lines.filter((l) => !/^\s*(\/\/|\*|\/\*)/.test(l)));
   }
   return out;
 }
 
-const PRODUCT = productLines("internal");
+const PRODUCT = codeLines("internal");
 
 for (const [name, row] of Object.entries(WAITS) as [WaitName, (typeof WAITS)[WaitName]][]) {
   Deno.test(`WAITS.${name} is a positive wait with a reason, read by the code that waits`, () => {

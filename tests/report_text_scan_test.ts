@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
-import { join, relative } from "node:path";
+import { productLines } from "./support/product_files.ts";
 
 // No code searches or patches a report's text outside the renderer: what an action did is read
 // from its verdict and changes (data), and its sentence is written once, at the edge
 // (internal/browser/outcome/render_outcome.ts). This scans internal/ and cli/ for code that reads
 // a report's words instead, naming the file and line.
-
-const ROOT = new URL("..", import.meta.url).pathname;
 
 /** Code that reads a report's words, each with why it is wrong. */
 const READS_REPORT_TEXT: { re: RegExp; why: string }[] = [
@@ -74,25 +72,6 @@ const ALLOWED: { path: string; line: string; reason: string }[] = [
       "target's id (issue 41's report rules)",
   },
 ];
-
-function* sources(dir: string): Generator<string> {
-  for (const entry of Deno.readDirSync(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* sources(path);
-    else if (path.endsWith(".ts") && !path.endsWith("_bundle.ts")) yield path;
-  }
-}
-
-/** Every product file's lines, by path from the project folder. */
-function productLines(...dirs: string[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const dir of dirs) {
-    for (const file of sources(join(ROOT, dir))) {
-      out.set(relative(ROOT, file), Deno.readTextFileSync(file).split("\n"));
-    }
-  }
-  return out;
-}
 
 /**
  * Where `files` read a report's words outside the renderer and the allowed lines:
