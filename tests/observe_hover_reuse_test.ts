@@ -127,6 +127,26 @@ Deno.test("a pointer moving from card to card under :hover rules re-walks what t
   assert.deepEqual(listed(after), listed(await observe(page, false)));
 });
 
+Deno.test("a hovered card that leaves the page does not stop the next hover from restyling", async () => {
+  await using server = site();
+  await using browser = await BrowserSession.start({ headless: true });
+  await browser.navigate(server.url("/rules.html"));
+  const page = pageOf(browser);
+  await page.$eval("#w-6", (el) => el.classList.add("c1"));
+  await pointAt(page, "#card-2 h3");
+  await observe(page, true);
+  // A click deletes the card under the pointer: the element the walk knew as hovered is gone.
+  await page.$eval("#w-2", (el) => el.remove());
+  await observe(page, true);
+  await pointAt(page, "#card-6 h3");
+  const after = await observe(page, true);
+  const texts = after.entries.flatMap((e) =>
+    e.kind === "item" && e.item.kind === "text" ? [e.item.text] : []
+  );
+  assert.ok(texts.includes("Hint of card 6"), "the card now hovered shows its hint");
+  assert.deepEqual(listed(after), listed(await observe(page, false)));
+});
+
 Deno.test("a pointer moving under a :has(:hover) rule re-walks the page it restyles", async () => {
   await using server = site();
   await using browser = await BrowserSession.start({ headless: true });

@@ -25,6 +25,7 @@ import { printSheet } from "./sheets.ts";
  * state changed: all of them are walked again).
  */
 export const REACH = { line: 0, subtree: 1, siblings: 2, page: 3 } as const;
+/** One of {@link REACH}: the larger, the more a state change restyles. */
 export type Reach = typeof REACH[keyof typeof REACH];
 
 /**
@@ -39,7 +40,8 @@ export function stateChanged(from: Node | null, to: Node | null): Element[] {
   };
   const a = chain(from), b = chain(to), out: Element[] = [];
   for (const [one, other] of [[a, b], [b, a]] as const) {
-    for (const n of one) if (!other.has(n) && n instanceof Element) out.push(n);
+    // An element that left the page (the row a click deleted) restyles nothing that shows.
+    for (const n of one) if (!other.has(n) && n instanceof Element && n.isConnected) out.push(n);
   }
   return out;
 }
@@ -80,7 +82,9 @@ export class StateReach {
 
   /** How far a change of `el`'s pointer or focus state restyles. */
   reach(el: Element): Reach {
-    const rules = this.#rules(el.getRootNode() as Document | ShadowRoot);
+    const root = el.getRootNode();
+    if (!(root instanceof Document || root instanceof ShadowRoot)) return REACH.line;
+    const rules = this.#rules(root);
     // A shadow tree's own rules (`:host(:hover)`, closed ones too) and `::slotted()`, `::part()`
     // rules of the trees around restyle it unseen from here.
     const unseen = rules === null || !!el.shadowRoot || el.localName.includes("-") ||
@@ -122,12 +126,14 @@ function readRules(sheets: CSSStyleSheet[]): StateRule[] | null {
           // A nested rule's selector stands on its parent's (`&`): not told about.
           if (nested || inner) return false;
           for (const complex of splitTop(rule.selectorText, ",")) {
-            const r = stateRule(complex);
-            if (r === null) return false;
-            if (r) out.push(r);
+            const rules = stateRules(complex);
+            if (rules === null) return false;
+            out.push(...rules);
           }
         }
         if (inner && !visit(rule.cssRules, true)) return false;
+      } else if (scopedByState(rule)) {
+        return false; // `@scope (.card:hover)`: the scope itself follows a state
       } else if (rule instanceof CSSImportRule) {
         if (!rule.styleSheet || !readable(rule.styleSheet, (l) => visit(l, nested))) return false;
       } else if ("cssRules" in rule && !visit((rule as CSSGroupingRule).cssRules, nested)) {
@@ -155,28 +161,40 @@ function readable(sheet: CSSStyleSheet, f: (rules: CSSRuleList) => boolean): boo
 }
 
 /**
- * The rule one complex selector with a state gives: the part up to its last compound with a
- * state, that state left out, and how far the state reaches; undefined when it has no state;
- * null when it cannot be told about.
+ * The rules one complex selector gives, one per compound with a state (`.a:hover + .b:focus .c`
+ * gives two): the part up to that compound, every state in it left out, and how far that state
+ * reaches; none when it has no state; null when it cannot be told about.
  */
-function stateRule(complex: string): StateRule | null | undefined {
-  if (!STATE.test(complex)) return undefined;
+function stateRules(complex: string): StateRule[] | null {
+  if (!STATE.test(complex)) return [];
   const parts = compounds(complex);
   if (!parts) return null;
-  let last = -1;
-  for (let i = 0; i < parts.length; i++) {
-    const c = parts[i]!.compound;
-    if (STATE.test(c)) {
-      const foreign = FOREIGN.test(c) ? foreignState(c) : null;
-      if (foreign === "has") return { prefix: "*", reach: REACH.page };
-      if (foreign) return null;
-      last = i;
-    }
+  const out: StateRule[] = [];
+  for (let at = 0; at < parts.length; at++) {
+    const c = parts[at]!.compound;
+    if (!STATE.test(c)) continue;
+    const foreign = FOREIGN.test(c) ? foreignState(c) : null;
+    if (foreign === "has") return [{ prefix: "*", reach: REACH.page }];
+    if (foreign) return null;
+    const after = parts[at + 1]?.combinator;
+    out.push({
+      prefix: prefixUpTo(parts, at),
+      reach: after === "+" || after === "~" ? REACH.siblings : REACH.subtree,
+    });
   }
+  return out;
+}
+
+/**
+ * The selector of `parts` up to compound `last`, states left out (a wider match), `:host`
+ * compounds as `*` (inside its shadow tree, `el.matches()` never matches `:host`), and the last
+ * compound's pseudo-elements left out.
+ */
+function prefixUpTo(parts: { combinator: string; compound: string }[], last: number): string {
   const prefix: string[] = [];
   for (let i = 0; i <= last; i++) {
     const { combinator, compound } = parts[i]!;
-    let c = withoutStates(compound);
+    let c = /:host(?:-context)?(?![\w-])/i.test(compound) ? "*" : withoutStates(compound);
     if (i === last) {
       c = c.replace(
         /::?(?:before|after|first-line|first-letter|marker)\b|::[\w-]+(?:\([^)]*\))?/gi,
@@ -185,11 +203,14 @@ function stateRule(complex: string): StateRule | null | undefined {
     }
     prefix.push(`${i > 0 ? ` ${combinator} ` : ""}${c.trim() || "*"}`);
   }
-  const after = parts[last + 1]?.combinator;
-  return {
-    prefix: prefix.join(""),
-    reach: after === "+" || after === "~" ? REACH.siblings : REACH.subtree,
-  };
+  return prefix.join("");
+}
+
+/** Whether `rule` is an `@scope` whose start or end selector holds a state. */
+function scopedByState(rule: CSSRule): boolean {
+  const scope = rule as CSSRule & { start?: string | null; end?: string | null };
+  if (!("start" in scope) && !("end" in scope)) return false;
+  return STATE.test(`${scope.start ?? ""} ${scope.end ?? ""}`);
 }
 
 /** Whether a state stands inside a `:has()` ("has"), `:host()` or `::slotted()` of compound `c`. */
@@ -223,6 +244,11 @@ function withoutStates(c: string): string {
     const state = new RegExp(`^${STATE.source}`, "i").exec(c.slice(i));
     if (state) {
       i += state[0].length;
+      continue;
+    }
+    if (c[i] === "\\") {
+      out += c.slice(i, i + 2); // an escaped character (`.hover\:underline`) is no state
+      i += 2;
       continue;
     }
     if (c[i] === "[" || c[i] === '"' || c[i] === "'") {
