@@ -136,3 +136,21 @@ Deno.test("agent: clicks that each move the focus into another field are never N
   assert.match(last, /Focus moved to <input[^>]*> "Name 6"/, last);
   assert.doesNotMatch(last, /NO CHANGE|REPEATED/, last);
 });
+
+Deno.test("stepChange() sees the same download again as the same change, whatever it was saved as", () => {
+  const downloaded = (n: number): ToolResult => {
+    const outcome = judged({
+      ...blankOutcome("Clicked [3]", true),
+      downloads: [{
+        name: "a.csv",
+        state: "saved",
+        path: n ? `/tmp/a (${n}).csv` : "/tmp/a.csv",
+        bytes: 10,
+      }],
+    });
+    return { ok: true, text: "Clicked [3]. Downloaded a.csv.", outcome };
+  };
+  assert.notEqual(stepChange(downloaded(0)), undefined);
+  assert.equal(stepChange(downloaded(1)), stepChange(downloaded(0)));
+  assert.equal(stepChange(downloaded(2)), stepChange(downloaded(0)));
+});

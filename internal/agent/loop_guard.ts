@@ -278,7 +278,11 @@ export function stepChange(result: ToolResult): string | undefined {
   const verdict = resultVerdict(result);
   const o = result.outcome;
   if (!o || (verdict?.kind !== "done" && verdict?.kind !== "partial")) return undefined;
-  const { effects, dialogs, downloads, newTab, closedItself, loaded, toolAnswer } = o;
+  const { effects, dialogs, closedItself, loaded, toolAnswer } = o;
+  // A download again is the same change, whatever name the browser saved it under (`a (2).csv`)
+  // and however long it took; a new tab again too, whatever its place in the tab list.
+  const downloads = o.downloads.map((d) => [d.name, d.state]);
+  const newTab = o.newTab && [o.newTab.url, o.newTab.title];
   return hash(
     JSON.stringify({ effects, dialogs, downloads, newTab, closedItself, loaded, toolAnswer }),
   );
