@@ -110,6 +110,11 @@ Deno.test("resultVerdict() gives a refusal its reason and an outcome its own ver
       message: "Blocked",
     },
   );
+  // A click that ran, after which a check page showed (a failed result): not "nothing done".
+  assert.deepEqual(
+    resultVerdict({ ok: false, kind: "blocked_by_verification", text: "A check", outcome }),
+    { kind: "no_effect" },
+  );
   assert.equal(resultVerdict({ ok: true, text: "Found 3" }), undefined);
 });
 

@@ -50,7 +50,10 @@ const FAILURES: Record<ErrorKind, { verdict: "refused" | "unverifiable"; why: st
 export function resultVerdict(result: Judgeable): Verdict | undefined {
   const kind = result.kind ?? "failed";
   const own = result.outcome?.verdict;
-  if (own && (result.ok || own.kind !== "no_effect")) return own;
+  // A failure whose action a rule stopped before it changed anything (a blocked address) was
+  // refused; any other failure keeps its action's verdict (the click ran, then a check showed).
+  const stopped = (result.outcome?.blocked.length ?? 0) > 0;
+  if (own && (result.ok || own.kind !== "no_effect" || !stopped)) return own;
   if (own) return { kind: "refused", reason: kind, message: result.text };
   if (result.ok) return undefined;
   const row = FAILURES[kind];
