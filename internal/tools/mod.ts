@@ -65,6 +65,7 @@ export {
   type ToolContext,
   type ToolDefinition,
   type ToolFacts,
+  withLaterDownloads,
   withNote,
 } from "./tool.ts";
 /** What packages that may not import `browser` themselves need of it. */

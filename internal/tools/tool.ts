@@ -4,9 +4,10 @@ import {
   type BrowserPort,
   judged,
   reconcile,
+  renderDownload,
   renderOutcome,
 } from "../browser/mod.ts";
-import type { ActionOutcome, BrowserState, ToolResult } from "../entity/mod.ts";
+import type { ActionOutcome, BrowserState, DownloadRecord, ToolResult } from "../entity/mod.ts";
 import { type ArgsJson, argsJsonSchema, type ArgsSchema } from "./arg_schema.ts";
 
 /** What a tool handler gets besides its arguments. */
@@ -74,6 +75,26 @@ export function agreeingResult(
   // Its changes are now the views' difference: what it did is judged again from them.
   const agreed = judged(reconciled);
   return { ...result, text: renderOutcome(agreed) + notes, outcome: agreed };
+}
+
+/**
+ * The result of an action with the downloads that began after it (a "Preparing your download…"
+ * page): in its outcome, judged again, and in its sentence, written again from it; a result whose
+ * text is a tool's own words gets them as a note.
+ *
+ * @example
+ * ```ts
+ * withLaterDownloads(clicked, [{ name: "a.csv", state: "saved", path: "/tmp/a.csv", bytes: 8 }]);
+ * ```
+ */
+export function withLaterDownloads(result: ToolResult, downloads: DownloadRecord[]): ToolResult {
+  const outcome = result.outcome;
+  const notes = (result.notes ?? []).join("");
+  if (!outcome || result.text !== renderOutcome(outcome) + notes) {
+    return withNote(result, ` Then ${downloads.map(renderDownload).join("; ")}.`);
+  }
+  const later = judged({ ...outcome, downloads: [...outcome.downloads, ...downloads] });
+  return { ...result, outcome: later, text: renderOutcome(later) + notes };
 }
 
 /** A tool call seen as the agent's call it amounts to, for {@link Tool.actsAs}. */

@@ -10,7 +10,7 @@ import {
   switchTab,
   type Tool,
   upload,
-  withNote,
+  withLaterDownloads,
 } from "../../tools/mod.ts";
 
 /**
@@ -92,8 +92,7 @@ export const browserClickAndWaitDownload = defineTool({
         data: { paths: [] },
       };
     }
-    const then = saved.map(renderDownload).join("; ");
-    return withSaved(withNote(clicked, ` Then ${then}.`), saved);
+    return withSaved(withLaterDownloads(clicked, saved), saved);
   },
 });
 
