@@ -262,6 +262,14 @@ Deno.test("rule busy-rechecked: a busy sign said to show still shows", () => {
   );
   const kept = keepRules({ outcome: capped, before: view([]), after: view([text("Hello")]) });
   assert.doesNotMatch(renderOutcome(kept), /still loading/);
+  // A view that leaves part of the page out cannot tell the sign went: the cap notice stays.
+  const cut: SummaryLine = { kind: "note", text: "(12 more lines below: scroll down)" };
+  const partial = { outcome: capped, before: view([]), after: view([text("Hello"), cut]) };
+  assert.equal(rule("busy-rechecked").check(partial), undefined);
+  assert.match(
+    renderOutcome(keepRules(partial)),
+    /Still loading after 5 s \("Loading\.\.\." still shows\)/,
+  );
 });
 
 Deno.test("reconcile() keeps the rules it is the engine of: field, length, order, pairing", () => {
