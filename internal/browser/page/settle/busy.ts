@@ -14,6 +14,7 @@
  */
 import { visible } from "../core/dom.ts";
 import { emptiedRegion, progressMovedAt } from "../core/activity.ts";
+import { domStamp } from "../core/dom_stamp.ts";
 import { cut } from "../../shared/text.ts";
 import { BOUNDS, PROGRESS_LINE, SETTLE } from "../../shared/settle_policy.ts";
 
@@ -125,7 +126,7 @@ function progressPhrases(text: string): string[] {
 
 function positiveSigns(): string[] {
   const out: string[] = [];
-  const indicators = Array.from(document.querySelectorAll(INDICATORS)).slice(0, BOUNDS.indicators);
+  const { indicators } = candidates();
   for (const el of indicators) {
     const what = indicator(el);
     if (what && !out.includes(what)) out.push(what);
@@ -136,6 +137,23 @@ function positiveSigns(): string[] {
   const emptied = emptiedRegion();
   if (emptied) out.push(emptied);
   return out;
+}
+
+/** The elements that may show a sign, as last queried: the same until the DOM changes. */
+let found: { stamp: number; indicators: Element[]; controls: Element[] } | undefined;
+
+/**
+ * The indicators and disabled controls of the document (the first `BOUNDS.indicators` each),
+ * queried again only when the DOM changed since the last time: which elements match depends on
+ * nothing else (tags and attributes), while whether one shows is looked at on each call.
+ */
+function candidates(): { indicators: Element[]; controls: Element[] } {
+  const stamp = domStamp();
+  if (found?.stamp === stamp) return found;
+  const first = (selector: string) =>
+    Array.from(document.querySelectorAll(selector)).slice(0, BOUNDS.indicators);
+  found = { stamp, indicators: first(INDICATORS), controls: first(DISABLED_CONTROLS) };
+  return found;
 }
 
 /**
@@ -163,8 +181,7 @@ function spinning(): boolean {
  * the ignored signs, as every sign is: only one the action disabled or relabelled holds.
  */
 function busyControl(): string {
-  const controls = document.querySelectorAll(DISABLED_CONTROLS);
-  for (const el of Array.from(controls).slice(0, BOUNDS.indicators)) {
+  for (const el of candidates().controls) {
     const label = el instanceof HTMLInputElement ? el.value : (el as HTMLElement).innerText ?? "";
     if (isProgressLine(label) && visible(el)) {
       return `the button ${JSON.stringify(cut(label.trim(), 60))}`;
