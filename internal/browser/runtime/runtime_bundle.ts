@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "2b36ee56337d";
+export const RUNTIME_VERSION = "ad185b31e1eb";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -1717,7 +1717,9 @@ export const RUNTIME_SOURCE = [
   "  // effects/effect_text.ts",
   "  var CURSOR = /[█▌▐▍▎▏▋▊▉▮▯]/g;",
   '  var BLOCK = /* @__PURE__ */ new Set(["block", "list-item", "table-cell", "flex", "grid", "table-caption"]);',
+  "  var NOT_KEY = /[█▌▐▍▎▏▋▊▉▮▯]|\\s\\s|^\\s|\\s$|[^\\S ]/;",
   "  function lineKey(line2) {",
+  "    if (!NOT_KEY.test(line2)) return line2;",
   '    return clean(line2.replace(CURSOR, ""));',
   "  }",
   '  function visibleLines(text = document.body?.innerText ?? "") {',
@@ -7740,7 +7742,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("2b36ee56337d", api);',
+  '    install("ad185b31e1eb", api);',
   "    activityTracker();",
   "  }",
   "})();",
