@@ -139,16 +139,28 @@ function positiveSigns(): string[] {
   return out;
 }
 
+/**
+ * What may change which elements {@link INDICATORS} and {@link DISABLED_CONTROLS} find: their
+ * attributes (`disabled` on a fieldset too), and adding or removing an element that may match
+ * (any button, input or progress bar, as an element moved out of a disabled fieldset is
+ * enabled) or a fieldset or its legend (the first legend's controls are not disabled by it).
+ */
+const WATCHED = {
+  attributes: ["disabled", "type", "aria-busy", "aria-disabled", "role"],
+  elements: "button, input, progress, fieldset, legend, [aria-busy], [aria-disabled], [role]",
+};
+
 /** The elements that may show a sign, as last queried: the same until the DOM changes. */
 let found: { stamp: number; indicators: Element[]; controls: Element[] } | undefined;
 
 /**
  * The indicators and disabled controls of the document (the first `BOUNDS.indicators` each),
- * queried again only when the DOM changed since the last time: which elements match depends on
- * nothing else (tags and attributes), while whether one shows is looked at on each call.
+ * queried again only after a change that may change which elements match ({@link WATCHED}):
+ * that depends on nothing else (tags, attributes, the tree), while whether one shows is looked
+ * at on each call.
  */
 function candidates(): { indicators: Element[]; controls: Element[] } {
-  const stamp = domStamp();
+  const stamp = domStamp(WATCHED);
   if (found?.stamp === stamp) return found;
   const first = (selector: string) =>
     Array.from(document.querySelectorAll(selector)).slice(0, BOUNDS.indicators);
