@@ -51,6 +51,8 @@ export interface DocState {
   effects?: EffectTracker;
   /** The last DOM change, once `domIdle` was asked. */
   idle?: IdleTracker;
+  /** Grows with each DOM change, once asked (`dom_stamp.ts`). */
+  stamp?: { observer: MutationObserver; n: number };
   /** The token the work recorder was last told of an action with (`page/settle/work.ts`). */
   timerToken?: string;
   /** Elements page scripts gave listeners, with their signs, as the recorder told them (`listeners.ts`). */
@@ -92,6 +94,7 @@ export function install(version: string, api: RuntimeApiTable): void {
   if (old?.version === version) return;
   old?.effects?.observer.disconnect();
   old?.idle?.observer.disconnect();
+  old?.stamp?.observer.disconnect();
   old?.overlay?.remove();
   (old as { cache?: { stop(): void } } | undefined)?.cache?.stop();
   g[RUNTIME_GLOBAL] = {

@@ -14,8 +14,15 @@ const CURSOR = /[█▌▐▍▎▏▋▊▉▮▯]/g;
 /** Elements that hold one line of text of their own. */
 const BLOCK = new Set(["block", "list-item", "table-cell", "flex", "grid", "table-caption"]);
 
+/**
+ * What makes a line other than its key: a cursor glyph, or white space that is not one space
+ * between words. Most lines have none and are their own key, found with one test.
+ */
+const NOT_KEY = /[█▌▐▍▎▏▋▊▉▮▯]|\s\s|^\s|\s$|[^\S ]/;
+
 /** A line as compared: cleaned, without blinking cursor glyphs. */
 export function lineKey(line: string): string {
+  if (!NOT_KEY.test(line)) return line;
   return clean(line.replace(CURSOR, ""));
 }
 

@@ -14,6 +14,7 @@
  */
 import { visible } from "../core/dom.ts";
 import { emptiedRegion, progressMovedAt } from "../core/activity.ts";
+import { domStamp } from "../core/dom_stamp.ts";
 import { cut } from "../../shared/text.ts";
 import { BOUNDS, PROGRESS_LINE, SETTLE } from "../../shared/settle_policy.ts";
 
@@ -125,7 +126,7 @@ function progressPhrases(text: string): string[] {
 
 function positiveSigns(): string[] {
   const out: string[] = [];
-  const indicators = Array.from(document.querySelectorAll(INDICATORS)).slice(0, BOUNDS.indicators);
+  const { indicators } = candidates();
   for (const el of indicators) {
     const what = indicator(el);
     if (what && !out.includes(what)) out.push(what);
@@ -136,6 +137,35 @@ function positiveSigns(): string[] {
   const emptied = emptiedRegion();
   if (emptied) out.push(emptied);
   return out;
+}
+
+/**
+ * What may change which elements {@link INDICATORS} and {@link DISABLED_CONTROLS} find: their
+ * attributes (`disabled` on a fieldset too), and adding or removing an element that may match
+ * (any button, input or progress bar, as an element moved out of a disabled fieldset is
+ * enabled) or a fieldset or its legend (the first legend's controls are not disabled by it).
+ */
+const WATCHED = {
+  attributes: ["disabled", "type", "aria-busy", "aria-disabled", "role"],
+  elements: "button, input, progress, fieldset, legend, [aria-busy], [aria-disabled], [role]",
+};
+
+/** The elements that may show a sign, as last queried: the same until the DOM changes. */
+let found: { stamp: number; indicators: Element[]; controls: Element[] } | undefined;
+
+/**
+ * The indicators and disabled controls of the document (the first `BOUNDS.indicators` each),
+ * queried again only after a change that may change which elements match ({@link WATCHED}):
+ * that depends on nothing else (tags, attributes, the tree), while whether one shows is looked
+ * at on each call.
+ */
+function candidates(): { indicators: Element[]; controls: Element[] } {
+  const stamp = domStamp(WATCHED);
+  if (found?.stamp === stamp) return found;
+  const first = (selector: string) =>
+    Array.from(document.querySelectorAll(selector)).slice(0, BOUNDS.indicators);
+  found = { stamp, indicators: first(INDICATORS), controls: first(DISABLED_CONTROLS) };
+  return found;
 }
 
 /**
@@ -163,8 +193,7 @@ function spinning(): boolean {
  * the ignored signs, as every sign is: only one the action disabled or relabelled holds.
  */
 function busyControl(): string {
-  const controls = document.querySelectorAll(DISABLED_CONTROLS);
-  for (const el of Array.from(controls).slice(0, BOUNDS.indicators)) {
+  for (const el of candidates().controls) {
     const label = el instanceof HTMLInputElement ? el.value : (el as HTMLElement).innerText ?? "";
     if (isProgressLine(label) && visible(el)) {
       return `the button ${JSON.stringify(cut(label.trim(), 60))}`;
