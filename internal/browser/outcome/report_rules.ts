@@ -5,7 +5,7 @@ import type {
   ObservedElement,
   SummaryLine,
 } from "../../entity/mod.ts";
-import { isEmpty, viewDiff } from "./view_diff.ts";
+import { elementsOf, isEmpty, viewDiff } from "./view_diff.ts";
 import { reordered } from "./view_order.ts";
 
 /** An action's outcome (as the model will be told it) between the two views around it. */
@@ -59,8 +59,8 @@ export const REPORT_RULES: readonly ReportRule[] = [
     rule: "A value that changed is never nothing changed: the effects name the field.",
     reason: '`Typed "fgE" into [1]. Nothing on the page changed.` while its value grew.',
     check: ({ outcome, before, after }) => {
-      const now = elements(after);
-      for (const [id, a] of elements(before)) {
+      const now = elementsOf(after.lines);
+      for (const [id, a] of elementsOf(before.lines)) {
         const b = now.get(id);
         if (!b || (a.value === b.value && a.valueLength === b.valueLength)) continue;
         if (!names(outcome, id)) return `[${id}]'s value changed; no effect names it`;
@@ -109,7 +109,7 @@ export const REPORT_RULES: readonly ReportRule[] = [
           if (bad) return `pairs ${JSON.stringify(bad.from)} with ${JSON.stringify(bad.to)}`;
         }
         if (e.kind !== "listed") continue;
-        const was = elements(before), now = elements(after);
+        const was = elementsOf(before.lines), now = elementsOf(after.lines);
         for (const r of e.redrawn) {
           const a = was.get(r.from), b = now.get(r.to);
           if (a && b && look(a) !== look(b)) return `pairs [${r.from}] with [${r.to}]`;
@@ -188,14 +188,8 @@ const STATES: Record<string, string> = {
 /** A target's or control's state the next view lists it without. */
 function unshown(e: Effect, after: BrowserState): boolean {
   if (e.kind !== "target" && e.kind !== "control") return false;
-  const b = elements(after).get(e.id), s = STATES[e.change.state];
+  const b = elementsOf(after.lines).get(e.id), s = STATES[e.change.state];
   return b !== undefined && s !== undefined && !b.states.includes(s);
-}
-
-function elements(v: BrowserState): Map<number, ObservedElement> {
-  const m = new Map<number, ObservedElement>();
-  for (const l of v.lines) if (l.kind === "element") m.set(l.element.id, l.element);
-  return m;
 }
 
 function elementEffects(o: ActionOutcome): Extract<Effect, { kind: "element" }>[] {
@@ -209,7 +203,7 @@ function elementEffects(o: ActionOutcome): Extract<Effect, { kind: "element" }>[
  */
 function quotesEmpty(e: Extract<Effect, { kind: "element" }>, c: RuleCase): boolean {
   if (!e.from || e.to === undefined) return false;
-  const a = elements(c.before).get(e.id), b = elements(c.after).get(e.id);
+  const a = elementsOf(c.before.lines).get(e.id), b = elementsOf(c.after.lines).get(e.id);
   return a !== undefined && a.value === undefined && b?.value !== undefined;
 }
 
@@ -253,7 +247,7 @@ function related(from: string, to: string): boolean {
  * stands in its place.
  */
 function besideGone(before: BrowserState, after: BrowserState, text: string): boolean {
-  const now = elements(after), lines = before.lines;
+  const now = elementsOf(after.lines), lines = before.lines;
   const at = lines.findIndex((l) => l.kind === "text" && l.text === text);
   if (at < 0) return false;
   return [lines[at - 1], lines[at + 1]].some((l) =>

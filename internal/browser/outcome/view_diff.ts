@@ -136,7 +136,8 @@ function nameOf(el: ObservedElement): string {
   return `<${el.tag}>`;
 }
 
-function elementsOf(lines: SummaryLine[]): Map<number, ObservedElement> {
+/** The elements of a view's lines, by ID. */
+export function elementsOf(lines: SummaryLine[]): Map<number, ObservedElement> {
   const map = new Map<number, ObservedElement>();
   for (const l of lines) if (l.kind === "element") map.set(l.element.id, l.element);
   return map;
