@@ -70,10 +70,9 @@ export function agreeingResult(
   if (!outcome) return result;
   const notes = (result.notes ?? []).join("");
   if (result.text !== renderOutcome(outcome) + notes) return result;
-  const reconciled = reconcile(outcome, before, after);
-  if (reconciled === outcome) return result;
-  // Its changes are now the views' difference: what it did is judged again from them.
-  const agreed = judged(reconciled);
+  // Its changes are now the views' difference, and reconcile judged it again from them.
+  const agreed = reconcile(outcome, before, after);
+  if (agreed === outcome) return result;
   return { ...result, text: renderOutcome(agreed) + notes, outcome: agreed };
 }
 
