@@ -123,6 +123,7 @@ export class PageActivity {
     }
     let settled = false;
     let working = "";
+    let quietLeft = false;
     let waited: Waited | undefined;
     let needed: number = SETTLE.quietMs;
     const early = options.opened && this.#unseen
@@ -172,6 +173,7 @@ export class PageActivity {
         settled = true;
         break;
       }
+      quietLeft = !working && !pending && !held;
       // Ask again when the quiet window could first be complete: asking sooner cannot end the
       // wait sooner, and every question is a round trip the busy page must answer. Pending work
       // may end any moment: asked again soon.
@@ -181,11 +183,13 @@ export class PageActivity {
     }
     if (options.opened) this.#dropUnseen(); // its first settle is the one that needed it
     let capped = !settled && performance.now() >= deadline;
-    // A busy sign at the cap is looked at again before the page is called loading: one that
-    // goes as the cap ends (the page's own timer as long as the cap) leaves a page that is done.
-    if (capped && working && !signal?.aborted && await this.#busyWent(frames, options)) {
+    // A busy sign at the cap, or a quiet window a change just before it left running, is looked
+    // at again before the page is called loading: a sign that goes as the cap ends (the page's
+    // own timer as long as the cap) leaves a page that is done, as does a window then complete.
+    const recheck = working || quietLeft;
+    if (capped && recheck && !signal?.aborted && await this.#busyWent(frames, options, !working)) {
       capped = false;
-      waited = { kind: "busy", what: working };
+      if (working) waited = { kind: "busy", what: working };
     }
     const ms = Math.round(performance.now() - start);
     return {
@@ -237,10 +241,11 @@ export class PageActivity {
 
   /**
    * Whether the busy signs that showed at the cap went within `SETTLE.capRecheckMs` after it:
-   * every document asked shows none (looked at however recent its last change) and has no work
-   * of the action pending.
+   * every document asked shows none (looked at however recent its last change, unless `quiet`:
+   * only the quiet window was left, and it must now be complete, with the network's) and has no
+   * work of the action pending.
    */
-  async #busyWent(frames: Frame[], options: SettleOptions): Promise<boolean> {
+  async #busyWent(frames: Frame[], options: SettleOptions, quiet: boolean): Promise<boolean> {
     const until = performance.now() + SETTLE.capRecheckMs;
     while (!this.#page.isClosed()) {
       const left = until - performance.now();
@@ -248,7 +253,9 @@ export class PageActivity {
         Promise.all(frames.map((f) => this.#ask(f, options, 0))),
         Math.max(1, left),
       ).catch(() => undefined); // a document replaced or too busy to answer: not known to be done
-      if (states?.every((s) => !s.busy && !s.pending)) return true;
+      const calm = (s: PageSettle) => !quiet || s.idleMs >= this.#window(s);
+      const net = !quiet || this.#network.idle(SETTLE.quietMs);
+      if (net && states?.every((s) => !s.busy && !s.pending && calm(s))) return true;
       if (left <= SETTLE.pendingPollMs) return false;
       await pause(SETTLE.pendingPollMs, options.signal).catch(() => {});
     }

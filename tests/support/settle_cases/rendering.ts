@@ -89,6 +89,19 @@ export const RENDERING_CASES: SettleCase[] = [
     },
   },
   {
+    // Its timer ends just before the cap: the sign has gone, but the quiet window after the
+    // result is still running when the cap ends (once reported as "had not settled").
+    name: "a busy sign that goes just before the cap ends",
+    page: "/settle/at_cap.html?ms=1490",
+    act: click(/Start/),
+    policy: {
+      rule: ["capRecheckMs", "quietMs"],
+      shows: /Hello World!/,
+      hides: /[Ss]till loading|not settled/,
+      cap: 1500,
+    },
+  },
+  {
     name: '"Wait for it..." while the work runs past the reach',
     page: "/settle/wait_for_it.html?ms=2500",
     act: click(/Remove/),
