@@ -61,7 +61,7 @@ export class SecretVault {
     return this.#mask.text(text);
   }
 
-  /** Masks every string inside a JSON-like value (a copy; the input is left alone). */
+  /** Masks every string inside a JSON-like value (a copy; with no secrets, the value itself). */
   maskDeep<T>(value: T): T {
     return this.#mask.deep(value);
   }

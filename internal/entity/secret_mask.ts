@@ -101,8 +101,12 @@ export class SecretMask {
     });
   }
 
-  /** Masks every string inside a JSON-like value (a copy; the input is left alone). */
+  /**
+   * Masks every string inside a JSON-like value: a copy, the input left alone; with no secret to
+   * look for, the value itself (a whole page's view is not copied for nothing each step).
+   */
   deep<T>(value: T): T {
+    if (!this.#pattern) return value;
     if (typeof value === "string") return this.text(value) as T;
     if (Array.isArray(value)) return value.map((v) => this.deep(v)) as T;
     if (value && typeof value === "object") {
