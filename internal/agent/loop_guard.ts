@@ -227,6 +227,18 @@ export class LoopGuard {
  * ```
  */
 export function fingerprint(state: BrowserState): string {
+  // A view is taken once a step and read twice (the new view, then the call chosen on it).
+  const known = fingerprints.get(state);
+  if (known !== undefined) return known;
+  const made = hashView(state);
+  fingerprints.set(state, made);
+  return made;
+}
+
+/** Fingerprints of the views already taken: a view is not changed once observed. */
+const fingerprints = new WeakMap<BrowserState, string>();
+
+function hashView(state: BrowserState): string {
   // The hash of the lines joined by line breaks, fed piece by piece: a whole page's lines are
   // never built as one text (a 5,000-element page's is some 200,000 characters, twice a step).
   const h = new Fnv();
