@@ -137,11 +137,20 @@ function nameOf(el: ObservedElement): string {
 }
 
 /** The elements of a view's lines, by ID. */
-export function elementsOf(lines: SummaryLine[]): Map<number, ObservedElement> {
+export function elementsOf(lines: SummaryLine[]): ReadonlyMap<number, ObservedElement> {
+  const known = byId.get(lines);
+  if (known) return known;
   const map = new Map<number, ObservedElement>();
   for (const l of lines) if (l.kind === "element") map.set(l.element.id, l.element);
+  byId.set(lines, map);
   return map;
 }
+
+/**
+ * The elements of the views' lines already read, by ID: a view is read as the one after a step,
+ * then as the one before the next, and by each report rule; its lines do not change once taken.
+ */
+const byId = new WeakMap<SummaryLine[], ReadonlyMap<number, ObservedElement>>();
 
 function elementChange(a: ObservedElement, b: ObservedElement): ElementChange | undefined {
   if (same(a, b)) return undefined;
