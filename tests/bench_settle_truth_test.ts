@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { type ActionOutcome, judged } from "../internal/browser/mod.ts";
+import type { ActionOutcome } from "../internal/browser/mod.ts";
+import { measuredOutcome } from "./support/views.ts";
 import {
   inBackground,
   judgeEffects,
@@ -18,16 +19,7 @@ function snap(items: Record<string, string>, url = "http://x/"): Snapshot {
 }
 
 function outcome(effects: ActionOutcome["effects"]): ActionOutcome {
-  return judged({
-    did: "Clicked [1]",
-    effects,
-    measured: true,
-    capped: false,
-    downloads: [],
-    dialogs: [],
-    blocked: [],
-    banners: [],
-  });
+  return measuredOutcome("Clicked [1]", effects);
 }
 
 Deno.test("inBackground() covers what is inside a background element, never the body", () => {

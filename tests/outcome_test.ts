@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  type ActionOutcome,
-  BrowserSession,
-  judged,
-  renderOutcome,
-} from "../internal/browser/mod.ts";
+import { type ActionOutcome, BrowserSession, renderOutcome } from "../internal/browser/mod.ts";
 import { ActionError, type BrowserState } from "../internal/entity/mod.ts";
 import { z } from "zod";
 import {
@@ -19,21 +14,10 @@ import { startFixtureServer } from "./support/fixture_server.ts";
 import { download } from "./support/routes.ts";
 import { startMcp } from "./support/mcp_client.ts";
 import { idIn } from "./support/summary.ts";
+import { measuredOutcome } from "./support/views.ts";
 
 function outcome(extra: Partial<ActionOutcome>): ActionOutcome {
-  return judged({
-    did: "Clicked [5]",
-    effects: [],
-    measured: true,
-    settledMs: 120,
-    capped: false,
-    capMs: 5000,
-    downloads: [],
-    dialogs: [],
-    blocked: [],
-    banners: [],
-    ...extra,
-  });
+  return measuredOutcome("Clicked [5]", [], { settledMs: 120, capMs: 5000, ...extra });
 }
 
 Deno.test("renderOutcome() says what settling waited on when it was a request or a busy sign", () => {

@@ -4,27 +4,15 @@
  * engine of.
  */
 import assert from "node:assert/strict";
-import { judged, reconcile, renderOutcome } from "../internal/browser/mod.ts";
+import { reconcile, renderOutcome } from "../internal/browser/mod.ts";
 import {
   breaches,
   keepRules,
   REPORT_RULES,
   type RuleCase,
 } from "../internal/browser/outcome/report_rules.ts";
-import type {
-  ActionOutcome,
-  BrowserState,
-  Effect,
-  ObservedElement,
-  SummaryLine,
-} from "../internal/entity/mod.ts";
-
-function el(id: number, label: string, more: Partial<ObservedElement> = {}): SummaryLine {
-  return {
-    kind: "element",
-    element: { id, tag: "button", role: "button", attrs: [], states: [], label, ...more },
-  };
-}
+import type { Effect, ObservedElement, SummaryLine } from "../internal/entity/mod.ts";
+import { el, measuredOutcome, text, view } from "./support/views.ts";
 
 function field(id: number, label: string, value?: string, more: Partial<ObservedElement> = {}) {
   return el(id, label, {
@@ -36,27 +24,7 @@ function field(id: number, label: string, value?: string, more: Partial<Observed
   });
 }
 
-function text(t: string): SummaryLine {
-  return { kind: "text", text: t };
-}
-
-function view(lines: SummaryLine[]): BrowserState {
-  return { url: "http://x/", title: "T", lines, summary: "" };
-}
-
-function outcome(did: string, effects: Effect[] = [], more: Partial<ActionOutcome> = {}) {
-  return judged({
-    did,
-    effects,
-    measured: true,
-    capped: false,
-    downloads: [],
-    dialogs: [],
-    blocked: [],
-    banners: [],
-    ...more,
-  });
-}
+const outcome = measuredOutcome;
 
 function rule(id: string) {
   const r = REPORT_RULES.find((r) => r.id === id);

@@ -1,39 +1,11 @@
 import assert from "node:assert/strict";
-import { judged, reconcile, renderOutcome } from "../internal/browser/mod.ts";
+import { reconcile, renderOutcome } from "../internal/browser/mod.ts";
 import { viewDiff } from "../internal/browser/outcome/view_diff.ts";
-import type {
-  ActionOutcome,
-  BrowserState,
-  ObservedElement,
-  SummaryLine,
-} from "../internal/entity/mod.ts";
-
-function el(id: number, label: string, more: Partial<ObservedElement> = {}): SummaryLine {
-  return {
-    kind: "element",
-    element: { id, tag: "button", role: "button", attrs: [], states: [], label, ...more },
-  };
-}
-
-function text(t: string, heading?: number): SummaryLine {
-  return heading ? { kind: "text", text: t, heading } : { kind: "text", text: t };
-}
-
-function view(lines: SummaryLine[], url = "http://x/"): BrowserState {
-  return { url, title: "T", lines, summary: "" };
-}
+import type { ActionOutcome } from "../internal/entity/mod.ts";
+import { el, measuredOutcome, text, view } from "./support/views.ts";
 
 function clicked(id: number, effects: ActionOutcome["effects"] = []): ActionOutcome {
-  return judged({
-    did: `Clicked [${id}]`,
-    effects,
-    measured: true,
-    capped: false,
-    downloads: [],
-    dialogs: [],
-    blocked: [],
-    banners: [],
-  });
+  return measuredOutcome(`Clicked [${id}]`, effects);
 }
 
 Deno.test("viewDiff() finds nothing between two views that read alike", () => {
