@@ -43,6 +43,10 @@ Deno.test("a module outside the checkout type-checks with the checkout's deno.js
       env,
     });
     assert.equal(run.code, 0, run.stderr);
+    // The module's tool ran on the page and said what it counted.
+    const words = /count_words\(\) → (\d+) words/.exec(model.requests[2]!.user)?.[1];
+    assert.ok(Number(words) >= 3, model.requests[2]!.user);
+    assert.match(run.stderr, new RegExp(`module word_count: counted ${words} words`));
     const start = (await readTrace(`${dir}/run`))[0]!;
     assert.equal(start.type, "run");
     assert.deepEqual(start.type === "run" && start.modules, [

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { startFixtureServer } from "./support/fixture_server.ts";
 import { startMcp } from "./support/mcp_client.ts";
 import { runCli } from "./support/run_cli.ts";
 import { startScriptedModel } from "./support/scripted_model.ts";
@@ -354,45 +353,6 @@ Deno.test("a module call is traced and replayed with its recorded arguments", as
       await Deno.readTextFile(`${markers}/calls`),
       'note_add {"text":"replay me"}\nnote_page {}\n'.repeat(2),
     );
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("the README's example module type-checks and works", async () => {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-  const section = readme.slice(readme.indexOf("### Writing one"));
-  const code = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
-  const dir = await Deno.makeTempDir({ prefix: "ba-readme-module-" });
-  try {
-    await Deno.mkdir(`${dir}/extra`);
-    await Deno.symlink(new URL("../internal", import.meta.url).pathname, `${dir}/internal`);
-    await Deno.writeTextFile(`${dir}/extra/word_count.ts`, code);
-    const check = await new Deno.Command(Deno.execPath(), {
-      args: ["check", "--quiet", `${dir}/extra/word_count.ts`],
-      cwd: new URL("..", import.meta.url).pathname,
-    }).output();
-    assert.equal(check.code, 0, new TextDecoder().decode(check.stderr));
-
-    await using site = startFixtureServer({
-      routes: [
-        () => new Response("<p>one two three</p>", { headers: { "content-type": "text/html" } }),
-      ],
-    });
-    await using model = startScriptedModel([
-      { tool: "navigate", args: { url: site.url("/words") } },
-      { tool: "count_words", args: {} },
-      { tool: "done", args: { result: "counted" } },
-    ]);
-    const run = await runCli({
-      args: ["--module", "./extra/word_count.ts", "count the words"],
-      cwd: dir,
-      env: { OPENAI_BASE_URL: model.baseUrl, XDG_DATA_HOME: `${dir}/data` },
-    });
-    assert.equal(run.code, 0, run.stderr);
-    const words = /count_words\(\) → (\d+) words/.exec(model.requests[2]!.user)?.[1];
-    assert.ok(Number(words) >= 3, model.requests[2]!.user);
-    assert.match(run.stderr, new RegExp(`module word_count: counted ${words} words`));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
