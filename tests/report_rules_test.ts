@@ -24,8 +24,6 @@ function field(id: number, label: string, value?: string, more: Partial<Observed
   });
 }
 
-const outcome = measuredOutcome;
-
 function rule(id: string) {
   const r = REPORT_RULES.find((r) => r.id === id);
   assert.ok(r, `no rule ${id}`);
@@ -58,16 +56,20 @@ Deno.test("rule empty-field-old: an empty field's label is never its old value",
     ...(from !== undefined ? { from } : {}),
     to: "ada",
   });
-  const bad = { outcome: outcome('Typed "ada" into [1]', [was("Username")]), before, after };
+  const bad = {
+    outcome: measuredOutcome('Typed "ada" into [1]', [was("Username")]),
+    before,
+    after,
+  };
   bothWays("empty-field-old", {
-    outcome: outcome('Typed "ada" into [1]', [was("")]),
+    outcome: measuredOutcome('Typed "ada" into [1]', [was("")]),
     before,
     after,
   }, bad);
   // A field that held text quotes it.
   assert.equal(
     rule("empty-field-old").check({
-      outcome: outcome('Typed "ada" into [1]', [was("bob")]),
+      outcome: measuredOutcome('Typed "ada" into [1]', [was("bob")]),
       before: view([field(1, "Username", "bob")]),
       after,
     }),
@@ -87,7 +89,7 @@ Deno.test("rule empty-field-old: an empty field's label is never its old value",
   };
   assert.equal(
     rule("empty-field-old").check({
-      outcome: outcome('Typed " world" into [1]', [edited]),
+      outcome: measuredOutcome('Typed " world" into [1]', [edited]),
       before: view([editor("Hello")]),
       after: view([editor("Hello world")]),
     }),
@@ -107,8 +109,8 @@ Deno.test("rule value-said: a value that grew is never nothing changed", () => {
     removed: [],
     attrs: ["a value of 301 characters (was 300)"],
   };
-  bothWays("value-said", { outcome: outcome("Pressed Enter", [said]), before, after }, {
-    outcome: outcome("Pressed Enter"),
+  bothWays("value-said", { outcome: measuredOutcome("Pressed Enter", [said]), before, after }, {
+    outcome: measuredOutcome("Pressed Enter"),
     before,
     after,
   });
@@ -125,13 +127,17 @@ Deno.test("rule order-said: a reorder is a change", () => {
     removed: [],
     moved: { from: "Two", to: "Tasks" },
   };
-  bothWays("order-said", { outcome: outcome("Dragged [2] onto [1]", [moved]), before, after }, {
-    outcome: outcome("Dragged [2] onto [1]"),
+  bothWays("order-said", {
+    outcome: measuredOutcome("Dragged [2] onto [1]", [moved]),
+    before,
+    after,
+  }, {
+    outcome: measuredOutcome("Dragged [2] onto [1]"),
     before,
     after,
   });
   assert.equal(
-    rule("order-said").check({ outcome: outcome("x"), before, after: before }),
+    rule("order-said").check({ outcome: measuredOutcome("x"), before, after: before }),
     undefined,
   );
 });
@@ -139,12 +145,12 @@ Deno.test("rule order-said: a reorder is a change", () => {
 Deno.test("rule focus-said: focus moved into another field is said", () => {
   const before = view([el(1, "Start"), field(2, "Email")]);
   const after = view([el(1, "Start"), field(2, "Email", undefined, { states: ["FOCUSED"] })]);
-  const good = outcome("Clicked [1]", [{ kind: "focus", to: '<input> "Email"' }]);
-  const bad = { outcome: outcome("Clicked [1]"), before, after };
+  const good = measuredOutcome("Clicked [1]", [{ kind: "focus", to: '<input> "Email"' }]);
+  const bad = { outcome: measuredOutcome("Clicked [1]"), before, after };
   bothWays("focus-said", { outcome: good, before, after }, bad);
   // Focus on what the action clicked is its own doing.
   assert.equal(
-    rule("focus-said").check({ outcome: outcome("Clicked [2]"), before, after }),
+    rule("focus-said").check({ outcome: measuredOutcome("Clicked [2]"), before, after }),
     undefined,
   );
   assert.equal(renderOutcome(keepRules(bad)), 'Clicked [1]. Focus moved to <input> "Email".');
@@ -155,23 +161,23 @@ Deno.test("rule pair-identity: lines and elements pair only by what they are", (
   const after = view([el(1, "Search"), text("Fish"), el(12, "Add")]);
   const change = (from: string, to: string): Effect => ({ kind: "text", changes: [{ from, to }] });
   bothWays("pair-identity", {
-    outcome: outcome("Clicked [1]", [change("Total: 3", "Total: 4")]),
+    outcome: measuredOutcome("Clicked [1]", [change("Total: 3", "Total: 4")]),
     before,
     after,
-  }, { outcome: outcome("Clicked [1]", [change("Laptop", "Fish")]), before, after });
+  }, { outcome: measuredOutcome("Clicked [1]", [change("Laptop", "Fish")]), before, after });
   // A status line alone in its place is the same line, whatever it now says.
   const status = view([el(1, "Go"), text("Starting")]),
     done = view([el(1, "Go"), text("All done")]);
   assert.equal(
     rule("pair-identity").check({
-      outcome: outcome("Clicked [1]", [change("Starting", "All done")]),
+      outcome: measuredOutcome("Clicked [1]", [change("Starting", "All done")]),
       before: status,
       after: done,
     }),
     undefined,
   );
   assert.match(
-    renderOutcome(reconcile(outcome("Clicked [1]"), status, done)),
+    renderOutcome(reconcile(measuredOutcome("Clicked [1]"), status, done)),
     /"Starting" now reads "All done"/,
   );
   const listed = (to: number): Effect => ({
@@ -183,19 +189,19 @@ Deno.test("rule pair-identity: lines and elements pair only by what they are", (
   });
   const other = view([el(1, "Search"), text("Fish"), el(12, "Add"), el(13, "Remove")]);
   bothWays("pair-identity", {
-    outcome: outcome("Clicked [1]", [listed(12)]),
+    outcome: measuredOutcome("Clicked [1]", [listed(12)]),
     before,
     after: other,
-  }, { outcome: outcome("Clicked [1]", [listed(13)]), before, after: other });
+  }, { outcome: measuredOutcome("Clicked [1]", [listed(13)]), before, after: other });
 });
 
 Deno.test("rule state-shown: enabled is not pressed", () => {
   const before = view([el(4, "Undo", { states: ["DISABLED"] })]);
   const after = view([el(4, "Undo")]);
   const pressed: Effect = { kind: "control", id: 4, change: { state: "pressed" } };
-  const bad = { outcome: outcome("Clicked [1]", [pressed]), before, after };
+  const bad = { outcome: measuredOutcome("Clicked [1]", [pressed]), before, after };
   bothWays("state-shown", {
-    outcome: outcome("Clicked [1]", [pressed]),
+    outcome: measuredOutcome("Clicked [1]", [pressed]),
     before,
     after: view([el(4, "Undo", { states: ["PRESSED"] })]),
   }, bad);
@@ -206,19 +212,28 @@ Deno.test("rule refused-nothing: a refused action changed nothing, or says what 
   const before = view([el(1, "Write"), el(2, "Read")]);
   const refused = 'Cannot drag [1] onto "Feed": no such text shows on the page';
   bothWays("refused-nothing", {
-    outcome: outcome(""),
+    outcome: measuredOutcome(""),
     before,
     after: before,
     refused,
-  }, { outcome: outcome(""), before, after: view([el(2, "Read"), el(1, "Write")]), refused });
+  }, {
+    outcome: measuredOutcome(""),
+    before,
+    after: view([el(2, "Read"), el(1, "Write")]),
+    refused,
+  });
   assert.equal(
-    rule("refused-nothing").check({ outcome: outcome("Clicked [1]"), before, after: view([]) }),
+    rule("refused-nothing").check({
+      outcome: measuredOutcome("Clicked [1]"),
+      before,
+      after: view([]),
+    }),
     undefined,
   );
 });
 
 Deno.test("rule busy-rechecked: a busy sign said to show still shows", () => {
-  const capped = outcome("Clicked [1]", [], {
+  const capped = measuredOutcome("Clicked [1]", [], {
     capped: true,
     capMs: 5000,
     stillBusy: '"Loading..."',
@@ -241,7 +256,7 @@ Deno.test("rule busy-rechecked: a busy sign said to show still shows", () => {
 });
 
 Deno.test("reconcile() keeps the rules it is the engine of: field, length, order, pairing", () => {
-  const typed = outcome('Typed "ada" into [1]');
+  const typed = measuredOutcome('Typed "ada" into [1]');
   const empty = renderOutcome(
     reconcile(typed, view([field(1, "Username")]), view([field(1, "Username", "ada")])),
   );
@@ -254,17 +269,21 @@ Deno.test("reconcile() keeps the rules it is the engine of: field, length, order
   assert.equal(grew, 'Typed "ada" into [1]. [1] now shows a value of 301 characters (was 300).');
   const list = [el(1, "One"), el(2, "Two"), el(3, "Three")];
   const sorted = renderOutcome(reconcile(
-    outcome("Dragged [3] onto [1]"),
+    measuredOutcome("Dragged [3] onto [1]"),
     view([text("Tasks"), ...list]),
     view([text("Tasks"), list[2]!, list[0]!, list[1]!]),
   ));
   assert.equal(sorted, 'Dragged [3] onto [1]. [3] moved from under "Two" to under "Tasks".');
   const top = renderOutcome(
-    reconcile(outcome("Dragged [3] onto [1]"), view(list), view([list[2]!, list[0]!, list[1]!])),
+    reconcile(
+      measuredOutcome("Dragged [3] onto [1]"),
+      view(list),
+      view([list[2]!, list[0]!, list[1]!]),
+    ),
   );
   assert.equal(top, "Dragged [3] onto [1]. 1 more change: see the view.");
   const search = renderOutcome(reconcile(
-    outcome("Clicked [1]"),
+    measuredOutcome("Clicked [1]"),
     view([el(1, "Search"), text("Laptop"), el(3, "Add"), text("Phone"), el(4, "Add")]),
     view([el(1, "Search"), text("Fish"), el(12, "Add"), text("Cat"), el(13, "Add")]),
   ));
