@@ -20,24 +20,25 @@
  */
 export function estimateTokens(text: string): number {
   let n = 0;
-  let space = false;
+  let spaced = false;
   for (let i = 0; i < text.length;) {
-    const end = pieceEnd(text, i);
-    n += pieceTokens(text, i, end, space);
-    space = end === i + 1 && text.charCodeAt(i) === 32;
-    i = end;
+    i = piece(text, i, spaced);
+    n += found.tokens;
+    spaced = found.lone;
   }
   return n;
 }
 
-/** The classes of characters pieces are runs of (see {@link pieceEnd}). */
-const OTHER = 0, LETTER = 1, DIGIT = 2, SPACE = 3, JSON_PUNCT = 4, ACCENTED = 5;
+/** The classes of characters pieces are runs of (see {@link piece}); capitals are letters. */
+const OTHER = 0, LETTER = 1, DIGIT = 2, SPACE = 3, JSON_PUNCT = 4, ACCENTED = 5, CAPITAL = 6;
 
 /** The class of each ASCII character: one look-up instead of a test per class. */
 const ASCII_CLASS = (() => {
   const classes = new Uint8Array(128);
   for (let c = 0; c < 128; c++) {
-    classes[c] = isLetter(c)
+    classes[c] = c >= 65 && c <= 90
+      ? CAPITAL
+      : isLetter(c)
       ? LETTER
       : isDigit(c)
       ? DIGIT
@@ -50,58 +51,68 @@ const ASCII_CLASS = (() => {
   return classes;
 })();
 
-/** The class of character code `c` (NaN, past a text's end: OTHER). */
-function classOf(c: number): number {
-  if (c < 128) return ASCII_CLASS[c]!;
+/** The class of a character code from 128 up. */
+function wideClass(c: number): number {
   return isAccented(c) ? ACCENTED : isSpace(c) ? SPACE : OTHER;
 }
 
+/** What {@link piece} found last: the piece's tokens, and whether it is a lone space. */
+const found = { tokens: 0, lone: false };
+
 /**
- * Where the piece that starts at `i` ends. A piece is a run of ASCII letters, of digits, of
- * accented or Cyrillic letters, of white space, or of two or more of JSON's `"{}[]:,`; else one
- * character (a surrogate pair is one).
+ * Where the piece that starts at `i` ends, with its tokens in {@link found}; `spaced`: the piece
+ * before it was a lone space. A piece is a run of ASCII letters, of digits, of accented or
+ * Cyrillic letters, of white space, or of two or more of JSON's `"{}[]:,`; else one character
+ * (a surrogate pair is one). Each character is read once: every step's page summary, the whole
+ * page's at times, is counted so.
  */
-function pieceEnd(text: string, i: number): number {
+function piece(text: string, i: number, spaced: boolean): number {
+  const length = text.length;
   const c = text.charCodeAt(i);
-  const run = classOf(c);
   let j = i + 1;
-  if (run === OTHER) {
+  found.lone = false;
+  const run = c < 128 ? ASCII_CLASS[c]! : wideClass(c);
+  if (run === LETTER || run === CAPITAL) {
+    // Words in capitals or mixed case (user names, acronyms) split into short pieces; so do
+    // long runs of letters (words run together): a piece per three letters.
+    let capitals = 0;
+    for (; j < length; j++) {
+      const d = text.charCodeAt(j);
+      const k = d < 128 ? ASCII_CLASS[d]! : OTHER;
+      if (k === CAPITAL) capitals++;
+      else if (k !== LETTER) break;
+    }
+    const n = j - i;
+    found.tokens = capitals > 0 ? 1 + Math.ceil(n / 2.5) : 1 + Math.floor(n / (n > 12 ? 3 : 7));
+  } else if (run === DIGIT) {
+    while (j < length && isDigit(text.charCodeAt(j))) j++;
+    // A space before digits is a token of its own in o200k (` 49` is two).
+    found.tokens = Math.ceil((j - i) / 3) + (spaced ? 1 : 0);
+  } else if (run === SPACE) {
+    for (; j < length; j++) {
+      const d = text.charCodeAt(j);
+      if ((d < 128 ? ASCII_CLASS[d]! : wideClass(d)) !== SPACE) break;
+    }
+    found.tokens = c === 32 || c === 9 ? (j - i > 1 ? 1 : 0) : 1;
+    found.lone = j === i + 1 && c === 32;
+  } else if (run === JSON_PUNCT) {
+    // JSON's punctuation runs (`":"`, `","`, `":{"`) are one token each in o200k, per three.
+    for (; j < length; j++) {
+      const d = text.charCodeAt(j);
+      if (d >= 128 || ASCII_CLASS[d] !== JSON_PUNCT) break;
+    }
+    found.tokens = j - i > 1 ? Math.ceil((j - i) / 3) : 1;
+  } else if (run === ACCENTED) {
+    while (j < length && isAccented(text.charCodeAt(j))) j++;
+    found.tokens = Math.ceil((j - i) / 2);
+  } else {
     if (c >= 0xd800 && c <= 0xdbff) {
       const d = text.charCodeAt(j);
       if (d >= 0xdc00 && d <= 0xdfff) j++;
     }
-    return j;
+    found.tokens = c < 128 ? 1 : c >= 0x3040 ? 1 : 2;
   }
-  if (run === JSON_PUNCT && classOf(text.charCodeAt(j)) !== JSON_PUNCT) return j;
-  while (j < text.length && classOf(text.charCodeAt(j)) === run) j++;
   return j;
-}
-
-/** The tokens of the piece `text[i, end)`; `spaced`: the piece before it was a lone space. */
-function pieceTokens(text: string, i: number, end: number, spaced: boolean): number {
-  const c = text.charCodeAt(i), length = end - i;
-  const run = classOf(c);
-  if (run === LETTER) {
-    // Words in capitals or mixed case (user names, acronyms) split into short pieces.
-    let capitals = 0;
-    for (let k = i + 1; k < end; k++) {
-      const d = text.charCodeAt(k);
-      if (d >= 65 && d <= 90) capitals++;
-    }
-    // So do long runs of letters (words run together): a piece per three letters.
-    return capitals > 0
-      ? 1 + Math.ceil(length / 2.5)
-      : 1 + Math.floor(length / (length > 12 ? 3 : 7));
-  }
-  // A space before digits is a token of its own in o200k (` 49` is two).
-  if (run === DIGIT) return Math.ceil(length / 3) + (spaced ? 1 : 0);
-  if (c === 32 || c === 9) return length > 1 ? 1 : 0;
-  if (run === SPACE) return 1;
-  if (run === ACCENTED) return Math.ceil(length / 2);
-  // JSON's punctuation runs (`":"`, `","`, `":{"`) are one token each in o200k, per three.
-  if (length > 1 && c < 128) return Math.ceil(length / 3);
-  if (c < 128) return 1;
-  return c >= 0x3040 ? 1 : 2;
 }
 
 function isLetter(c: number): boolean {
@@ -156,11 +167,10 @@ export class TokenScan {
     const spaced = new Uint8Array(text.length + 1);
     let n = 0, space = false, k = 0;
     for (let i = 0; i < text.length;) {
-      const end = pieceEnd(text, i);
-      n += pieceTokens(text, i, end, space);
-      space = end === i + 1 && text.charCodeAt(i) === 32;
-      i = end;
-      at[++k] = end;
+      i = piece(text, i, space);
+      n += found.tokens;
+      space = found.lone;
+      at[++k] = i;
       sum[k] = n;
       spaced[k] = space ? 1 : 0;
     }
@@ -195,10 +205,9 @@ export class TokenScan {
         }
         if (inner >= this.#at[last]!) skipped = true; // the readings never met: read it all
       }
-      const next = pieceEnd(whole, pos);
-      n += pieceTokens(whole, pos, next, space);
-      space = next === pos + 1 && whole.charCodeAt(pos) === 32;
-      pos = next;
+      pos = piece(whole, pos, space);
+      n += found.tokens;
+      space = found.lone;
     }
     return n;
   }
