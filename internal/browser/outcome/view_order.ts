@@ -16,6 +16,8 @@ export function reordered(
   after: SummaryLine[],
   skip: ReadonlySet<number> = new Set(),
 ): { id: number; from?: string; to?: string }[] {
+  // Most steps reorder nothing: the same elements in the same order, seen without a map.
+  if (sameOrder(before, after)) return [];
   const was = order(before), is = order(after);
   const at = new Map(was.ids.filter((id) => !skip.has(id)).map((id, i) => [id, i]));
   const kept = is.ids.filter((id) => at.has(id));
@@ -25,6 +27,18 @@ export function reordered(
     const from = was.above.get(id), to = is.above.get(id);
     return { id, ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
   });
+}
+
+/** Both views list the same elements in the same order. */
+function sameOrder(before: SummaryLine[], after: SummaryLine[]): boolean {
+  let i = 0, j = 0;
+  for (;;) {
+    while (i < before.length && before[i]!.kind !== "element") i++;
+    while (j < after.length && after[j]!.kind !== "element") j++;
+    if (i === before.length || j === after.length) return i === before.length && j === after.length;
+    const a = before[i++]!, b = after[j++]!;
+    if (a.kind !== "element" || b.kind !== "element" || a.element.id !== b.element.id) return false;
+  }
 }
 
 /** A view's element IDs in order, and the line just above each. */
