@@ -246,6 +246,8 @@ function lengthChange(a: ObservedElement, b: ObservedElement): string | undefine
 
 /** Two lines of one element that read alike (the common case, checked first). */
 function same(a: ObservedElement, b: ObservedElement): boolean {
+  // An unchanged part of the page keeps its elements' objects from one view to the next.
+  if (a === b) return true;
   return a.label === b.label && a.value === b.value && a.valueLength === b.valueLength &&
     a.icon === b.icon &&
     a.states.length === b.states.length && a.states.every((s, i) => s === b.states[i]) &&
