@@ -117,7 +117,10 @@ function messageTokens(text: string, shown: BrowserState, scan: TokenScan): numb
 function sharedStart(a: string, b: string): number {
   if (a === b) return a.length;
   const max = Math.min(a.length, b.length);
-  let i = 0;
+  // A cut summary is the scanned one's first lines and a line that says so: those lines are
+  // compared at once, the rest character by character.
+  const lines = a.lastIndexOf("\n");
+  let i = lines > 0 && b.startsWith(a.slice(0, lines)) ? lines : 0;
   while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
