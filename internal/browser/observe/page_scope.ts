@@ -1,4 +1,5 @@
 import type { WalkEntry } from "./frame_walk.ts";
+import type { ElementItem } from "../shared/walk_types.ts";
 import { norm } from "../shared/text.ts";
 
 /** Characters of plain text shown from each passage in page scope; `read` has all of it. */
@@ -61,8 +62,7 @@ export function compactPage(entries: readonly WalkEntry[]): CompactPage {
     if (item.kind === "el") {
       if (item.tag === "a" && item.dest) {
         const dest = destKey(item.dest);
-        const attrs = item.attrs.filter((a) => a !== "role=link" && a !== "role=menuitem");
-        const key = [item.label, dest, item.states.join(" "), attrs.join(" ")].join("\n");
+        const key = linkKey(item, dest);
         // An unlabelled link (a picture) to where a listed link leads adds nothing; a labelled
         // link replaces the unlabelled one before it.
         if (links.has(key) || (!item.label && dests.has(dest))) continue;
@@ -72,7 +72,7 @@ export function compactPage(entries: readonly WalkEntry[]): CompactPage {
         if (!item.label) unlabelled.set(dest, out.length);
         dests.add(dest);
       }
-      if (item.label.length >= MIN_REPEAT) labels = [...labels.slice(-2), stem(item.label)];
+      if (item.label.length >= MIN_REPEAT) labels = [...labels.slice(-2), stemOf(item, item.label)];
       close();
       out.push(e);
       continue;
@@ -81,7 +81,7 @@ export function compactPage(entries: readonly WalkEntry[]): CompactPage {
       const key = `${item.heading ?? 0} ${item.text}`;
       if (texts.has(key)) continue;
       texts.add(key);
-      const t = stem(item.text);
+      const t = stemOf(item, item.text);
       if (!item.heading && labels.some((l) => repeats(t, l))) continue;
     }
     if (item.heading) {
@@ -130,6 +130,31 @@ function plainDest(dest: string): string {
   } catch {
     return dest; // not a URL (javascript:, a relative oddity): compared as written
   }
+}
+
+/**
+ * What is read of an item, kept per item: a walk sent as a change keeps the items of the parts
+ * that did not change (the same objects), so a whole page's are not made again at each step.
+ */
+const linkKeys = new WeakMap<object, string>();
+const stems = new WeakMap<object, string>();
+
+/** What tells a link from another: label, destination, states and attributes. */
+function linkKey(item: ElementItem, dest: string): string {
+  let key = linkKeys.get(item);
+  if (key === undefined) {
+    const attrs = item.attrs.filter((a) => a !== "role=link" && a !== "role=menuitem");
+    key = [item.label, dest, item.states.join(" "), attrs.join(" ")].join("\n");
+    linkKeys.set(item, key);
+  }
+  return key;
+}
+
+/** {@link stem} of `text`, an item's label or text (each item has one of them). */
+function stemOf(item: object, text: string): string {
+  let s = stems.get(item);
+  if (s === undefined) stems.set(item, s = stem(text));
+  return s;
 }
 
 /** Lower case, without the ellipsis of a cut and trailing punctuation. */
