@@ -41,12 +41,23 @@ for (const task of TASKS.filter((t) => !filter || filter.test(t.page))) {
 }
 printTable(results);
 const totals = countAll(results);
-const goals: Goal[] = COLUMNS.map(([key, label]) => ({
-  goal: `truth on the playground: ${label}`,
-  measured: String(totals[key]),
-  target: "0",
-  met: totals[key] === 0,
-}));
+// No finding from tasks that did not run is no truth: a playground that never answered (or a
+// task whose steps failed) counts here, so that its zeros below are not read as met.
+const ran = results.filter((r) => r.actions > 0 && r.failed.length === 0).length;
+const goals: Goal[] = [
+  {
+    goal: "truth on the playground: tasks that ran all their steps",
+    measured: `${ran}/${results.length}`,
+    target: "all",
+    met: results.length > 0 && ran === results.length,
+  },
+  ...COLUMNS.map(([key, label]) => ({
+    goal: `truth on the playground: ${label}`,
+    measured: String(totals[key]),
+    target: "0",
+    met: totals[key] === 0,
+  })),
+];
 Deno.exitCode = await reportGoals(goals, "Truth goals (issue 33)");
 
 /**
