@@ -1,5 +1,5 @@
 import type { WalkEntry } from "./frame_walk.ts";
-import type { ElementItem } from "../shared/walk_types.ts";
+import type { ElementItem, TextItem } from "../shared/walk_types.ts";
 import { norm } from "../shared/text.ts";
 
 /** Characters of plain text shown from each passage in page scope; `read` has all of it. */
@@ -72,7 +72,7 @@ export function compactPage(entries: readonly WalkEntry[]): CompactPage {
         if (!item.label) unlabelled.set(dest, out.length);
         dests.add(dest);
       }
-      if (item.label.length >= MIN_REPEAT) labels = [...labels.slice(-2), stemOf(item, item.label)];
+      if (item.label.length >= MIN_REPEAT) labels = [...labels.slice(-2), stemOf(item)];
       close();
       out.push(e);
       continue;
@@ -81,7 +81,7 @@ export function compactPage(entries: readonly WalkEntry[]): CompactPage {
       const key = `${item.heading ?? 0} ${item.text}`;
       if (texts.has(key)) continue;
       texts.add(key);
-      const t = stemOf(item, item.text);
+      const t = stemOf(item);
       if (!item.heading && labels.some((l) => repeats(t, l))) continue;
     }
     if (item.heading) {
@@ -136,8 +136,8 @@ function plainDest(dest: string): string {
  * What is read of an item, kept per item: a walk sent as a change keeps the items of the parts
  * that did not change (the same objects), so a whole page's are not made again at each step.
  */
-const linkKeys = new WeakMap<object, string>();
-const stems = new WeakMap<object, string>();
+const linkKeys = new WeakMap<ElementItem, string>();
+const stems = new WeakMap<ElementItem | TextItem, string>();
 
 /** What tells a link from another: label, destination, states and attributes. */
 function linkKey(item: ElementItem, dest: string): string {
@@ -150,10 +150,10 @@ function linkKey(item: ElementItem, dest: string): string {
   return key;
 }
 
-/** {@link stem} of `text`, an item's label or text (each item has one of them). */
-function stemOf(item: object, text: string): string {
+/** {@link stem} of an element's label or of a text's text. */
+function stemOf(item: ElementItem | TextItem): string {
   let s = stems.get(item);
-  if (s === undefined) stems.set(item, s = stem(text));
+  if (s === undefined) stems.set(item, s = stem(item.kind === "el" ? item.label : item.text));
   return s;
 }
 
