@@ -338,7 +338,8 @@ export interface Attempt {
  * once more in a new session, on another engine when the lost one does not answer and there is
  * another, in a run folder with `-retry` added. The outcome and JSON line then say
  * `retried_from` (masked) and `retried_because` (a {@link LossKind}), and their `ms` is the real
- * time of both.
+ * time of both: the first counted from its session's opening, the clock `lost_after_ms` reads, so
+ * that a task lost after 10 s never says it took less.
  *
  * @example
  * ```ts
@@ -353,6 +354,7 @@ export async function withEndpointRetry(
   options: { say: (line: string) => void },
 ): Promise<Attempt> {
   const first = await attempt();
+  const firstEnd = performance.now();
   const lost = first.lost;
   if (lost === undefined || !source.canRetry || signal.aborted) return first;
   const loss = await source.explainLoss(lost);
@@ -364,7 +366,7 @@ export async function withEndpointRetry(
     retried_because: loss.kind,
     lost_after_ms: loss.afterMs,
   };
-  const ms = first.outcome.ms + second.outcome.ms;
+  const ms = Math.round(firstEnd - lost.opened) + second.outcome.ms;
   Object.assign(second.outcome, retried, { retried_words: loss.words, ms });
   Object.assign(second.json, retried, { ms });
   if (second.lost && !signal.aborted) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { EndpointPool } from "../cli/endpoint_pool.ts";
+import { type Attempt, withEndpointRetry } from "../cli/batch.ts";
 import { explainLoss } from "../cli/pool_probe.ts";
 import { isPoolEndpoint, loadConfig } from "../internal/config/mod.ts";
 import { AttachError, maskEndpoint } from "../internal/entity/mod.ts";
@@ -191,6 +192,46 @@ Deno.test("explainLoss() tells a session cut at the pool's timeout from one it e
   });
   assert.equal(unknown.kind, "session_ended");
   assert.match(unknown.words, /likely its session timeout\): raise the pool's session timeout$/);
+});
+
+Deno.test("withEndpointRetry() counts a retried task's time from its first session's opening, never below the time lost", async () => {
+  // The first run's own clock started late (its folder and trace were made first): 100 ms of a
+  // session that lived 4 s. The line must not say the task took less than it ran before the cut.
+  const opened = performance.now() - 4000;
+  const lost = {
+    endpoint: "ws://pool:3000/?token=t",
+    since: opened - 500,
+    opened,
+    at: opened + 3990,
+  };
+  const outcome = (ms: number) => ({
+    name: "slow",
+    reason: "goal_satisfied" as const,
+    message: "",
+    steps: 1,
+    ms,
+    tokens: 0,
+    run_dir: "",
+  });
+  const attempts: Attempt[] = [
+    { outcome: outcome(100), json: { ms: 100 }, started: true, lost },
+    { outcome: outcome(50), json: { ms: 50 }, started: true },
+  ];
+  const said: string[] = [];
+  const second = await withEndpointRetry(
+    {
+      canRetry: true,
+      engines: 1,
+      explainLoss: () => Promise.resolve({ kind: "session_timeout", afterMs: 3990, words: "cut" }),
+    },
+    new AbortController().signal,
+    () => Promise.resolve(attempts.shift()!),
+    { say: (line) => said.push(line) },
+  );
+  assert.deepEqual(said, ["cut; retrying in a new session"]);
+  assert.equal(second.outcome.lost_after_ms, 3990);
+  assert.ok(second.outcome.ms >= 4000 + 50, String(second.outcome.ms));
+  assert.equal(second.json.ms, second.outcome.ms);
 });
 
 Deno.test("loadConfig() reads --cdp-url as a list or a file of URLs, for batches only", async () => {
