@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { estimateTokens, TokenScan } from "../internal/entity/mod.ts";
+import { estimateTokens, TokenScan, tokenScan } from "../internal/entity/mod.ts";
 
 /** Pieces whose neighbours merge or count otherwise: runs, a space before digits, JSON, pairs. */
 const BITS = [
@@ -67,4 +67,44 @@ Deno.test("estimateTokens() counts each kind of piece as the estimate always has
     ["x 1 y  2", 6],
   ];
   for (const [text, n] of counts) assert.equal(estimateTokens(text), n, JSON.stringify(text));
+});
+
+Deno.test("TokenScan read from an earlier text's scan counts as a scan of its own", () => {
+  const text = texts(11);
+  let s = 5;
+  const next = (n: number) => (s = (s * 1103515245 + 12345) % 2 ** 31) % n;
+  for (let i = 0; i < 3000; i++) {
+    const before = text(1 + (i % 60));
+    // An edit in the middle, at an edge, or none: inserted, removed or replaced bits.
+    const at = next(before.length + 1), cut = next(Math.min(4, before.length - at) + 1);
+    const after = before.slice(0, at) + text(next(4)) + before.slice(at + cut);
+    if (after.length === 0) continue;
+    const scan = new TokenScan(after, new TokenScan(before));
+    const fresh = new TokenScan(after);
+    assert.equal(scan.tokens, estimateTokens(after), JSON.stringify([before, after]));
+    // The pieces are the same: each part of it is counted alike, in a text around it.
+    for (let from = 0; from < after.length; from += 1 + next(3)) {
+      const length = next(after.length - from + 1),
+        whole = `> ${after.slice(from, from + length)} <`;
+      assert.equal(scan.within(whole, 2, from, length), fresh.within(whole, 2, from, length));
+    }
+  }
+});
+
+Deno.test("tokenScan() counts a page summary changed at its top and further down as estimateTokens() does", () => {
+  const lines = Array.from(
+    { length: 3000 },
+    (_, i) => `  [${i}] <input type=checkbox> ☐ Select item ${i}`,
+  );
+  const first = lines.join("\n");
+  const scan = tokenScan(first);
+  assert.equal(scan.tokens, estimateTokens(first));
+  lines.unshift("Selection changed (1)");
+  lines[40] = lines[40]!.replace("☐", "☑");
+  const second = lines.join("\n");
+  assert.equal(tokenScan(second).tokens, estimateTokens(second));
+  assert.equal(
+    tokenScan(second).within(`# PAGE\n${second}`, 7),
+    estimateTokens(`# PAGE\n${second}`),
+  );
 });

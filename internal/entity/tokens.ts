@@ -160,13 +160,51 @@ export class TokenScan {
   readonly #sum: Int32Array;
   readonly #spaced: Uint8Array;
 
-  constructor(text: string) {
+  /**
+   * Scans `text`; with `from`, the scan of an earlier text, only what lies between the start
+   * and the end the two texts share is read again (a step's summary differs from the last one
+   * by a few lines): the pieces before the shared start's last boundary are the same, and so are
+   * those after the first boundary where the readings meet inside the shared end.
+   */
+  constructor(text: string, from?: TokenScan) {
     this.text = text;
     // A piece has a character at least: as many boundaries as characters, and the start.
     const at = new Int32Array(text.length + 1), sum = new Int32Array(text.length + 1);
     const spaced = new Uint8Array(text.length + 1);
-    let n = 0, space = false, k = 0;
-    for (let i = 0; i < text.length;) {
+    let n = 0, space = false, k = 0, i = 0;
+    let tail = text.length + 1, shift = 0, old = 0;
+    if (from) {
+      const start = sharedStart(from.text, text);
+      // A piece that ends before the shared start was read from shared characters only, the one
+      // that stopped it included.
+      k = from.#boundaryBefore(start);
+      at.set(from.#at.subarray(0, k + 1));
+      sum.set(from.#sum.subarray(0, k + 1));
+      spaced.set(from.#spaced.subarray(0, k + 1));
+      i = at[k]!;
+      n = sum[k]!;
+      space = spaced[k] === 1;
+      tail = text.length - sharedEnd(from.text, text, start);
+      shift = text.length - from.text.length;
+      old = k;
+    }
+    while (i < text.length) {
+      if (i >= tail) {
+        // A piece read from the shared end on is the earlier scan's, where a piece of it starts
+        // after a lone space as this one does.
+        const fat = from!.#at, j = i - shift;
+        while (fat[old]! < j) old++;
+        if (fat[old] === j && (from!.#spaced[old] === 1) === space) {
+          const fsum = from!.#sum, base = n - fsum[old]!;
+          for (let m = old + 1; m < fat.length; m++) {
+            at[++k] = fat[m]! + shift;
+            sum[k] = fsum[m]! + base;
+            spaced[k] = from!.#spaced[m]!;
+          }
+          n = sum[k]!;
+          break;
+        }
+      }
       i = piece(text, i, space);
       n += found.tokens;
       space = found.lone;
@@ -244,8 +282,33 @@ const KEPT_SCANS = 2;
  */
 export function tokenScan(text: string): TokenScan {
   const i = scans.findIndex((s) => s.text === text);
-  const scan = i >= 0 ? scans.splice(i, 1)[0]! : new TokenScan(text);
+  // A new text is read from the last one's scan: the next step's summary is mostly the same.
+  const scan = i >= 0 ? scans.splice(i, 1)[0]! : new TokenScan(text, scans[0]);
   scans.unshift(scan);
   scans.length = Math.min(scans.length, KEPT_SCANS);
   return scan;
+}
+
+/** Characters compared at once (a native comparison) before the one that differs is looked for. */
+const BLOCK = 2048;
+
+/** How many characters `a` and `b` start with alike. */
+function sharedStart(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  let i = 0;
+  while (i + BLOCK <= max && a.slice(i, i + BLOCK) === b.slice(i, i + BLOCK)) i += BLOCK;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** How many characters `a` and `b` end with alike, after the first `start` of each. */
+function sharedEnd(a: string, b: string, start: number): number {
+  const max = Math.min(a.length, b.length) - start;
+  let i = 0;
+  while (
+    i + BLOCK <= max &&
+    a.slice(a.length - i - BLOCK, a.length - i) === b.slice(b.length - i - BLOCK, b.length - i)
+  ) i += BLOCK;
+  while (i < max && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
+  return i;
 }
