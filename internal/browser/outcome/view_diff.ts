@@ -54,7 +54,8 @@ export function viewDiff(before: BrowserState, after: BrowserState): ViewDiff {
     reordered: 0,
   };
   const was = landmarks(before.lines), is = landmarks(after.lines);
-  const both = new Set([...was.texts].filter((t) => is.texts.has(t)));
+  const both = new Set<string>();
+  for (const t of was.texts) if (is.texts.has(t)) both.add(t);
   for (const [id, a] of old) {
     const b = now.get(id);
     if (!b) continue;
@@ -86,11 +87,11 @@ export function viewDiff(before: BrowserState, after: BrowserState): ViewDiff {
       });
     }
   }
-  const kept = new Set([...old.keys()].filter((id) => now.has(id)));
+  const kept = new Set<number>();
+  for (const id of old.keys()) if (now.has(id)) kept.add(id);
   const parts = regions(before.lines, kept), next = regions(after.lines, kept);
-  for (const key of new Set([...parts.keys(), ...next.keys()])) {
-    compareRegion(parts.get(key) ?? emptyRegion(), next.get(key) ?? emptyRegion(), diff);
-  }
+  for (const [key, was] of parts) compareRegion(was, next.get(key) ?? emptyRegion(), diff);
+  for (const [key, is] of next) if (!parts.has(key)) compareRegion(emptyRegion(), is, diff);
   return diff;
 }
 
@@ -211,27 +212,32 @@ function emptyRegion(): Region {
 
 const HEADING = /^#\d /;
 
-/** A view's lines grouped by the last element before them that both views show. */
-function regions(lines: SummaryLine[], kept: Set<number>): Map<string, Region> {
-  const out = new Map<string, Region>();
-  let key = "top";
+/**
+ * A view's lines grouped by the last element before them that both views show (-1: none yet),
+ * in the order they come.
+ */
+function regions(lines: SummaryLine[], kept: Set<number>): Map<number, Region> {
+  const out = new Map<number, Region>();
+  let key = -1;
   const region = () => {
     let r = out.get(key);
     if (!r) out.set(key, r = emptyRegion());
     return r;
   };
-  let last = "";
+  // The text above an element is read with its numbers alike only for an element one view lists.
+  let text = "", last: string | undefined = "";
   for (const l of lines) {
     if (l.kind === "element") {
-      if (kept.has(l.element.id)) key = String(l.element.id);
+      if (kept.has(l.element.id)) key = l.element.id;
       else {
         const r = region();
         r.elements.push(l.element);
-        r.above.set(l.element, last);
+        r.above.set(l.element, last ??= digitless(text));
       }
     } else if (l.kind === "text") {
       region().texts.push(l.heading ? `#${l.heading} ${l.text}` : l.text);
-      last = digitless(l.text);
+      text = l.text;
+      last = undefined;
     }
   }
   return out;
