@@ -28,6 +28,18 @@ Deno.test("a German banner in a shadow root is closed with its 'necessary only' 
   assert.match((await browser.observe()).summary, /Zustimmung: nur notwendige/);
 });
 
+Deno.test("a consent framework's button is found by its selector in an open shadow root, a hidden one passed over", async () => {
+  await using site = startFixtureServer();
+  await using browser = await BrowserSession.start({ headless: true });
+  const result = await said(browser.navigate(site.url("/actions/consent_framework.html")));
+  // The page's text never says "cookie": only the framework's selector finds the banner.
+  assert.match(
+    result,
+    /[Cc]losed a cookie banner: clicked "Deny" \(rejected non-essential cookies\) \[Usercentrics\]/,
+  );
+  assert.match((await browser.observe()).summary, /Consent: denied/);
+});
+
 Deno.test("a Russian banner that only offers accept is accepted; with banners off it stays", async () => {
   await using site = startFixtureServer();
   {

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "5be8fe6eb826";
+export const RUNTIME_VERSION = "67341773c9d9";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -501,11 +501,12 @@ export const RUNTIME_SOURCE = [
   "  var NAME_WORDS = /cookie|consent|gdpr|\\bcmp\\b|privacy|datenschutz|rgpd/i;",
   "  var TEXT_WORDS = /cookie|куки|consent|gdpr|rgpd|クッキー|使用cookie|隐私政策/i;",
   "  function closeBanner(at) {",
-  "    const all = deepElements(2e4);",
+  "    const all = deepElements(LOOKED_AT);",
+  "    const known = frameworkButtons(all);",
   "    for (const [name, reject, accept] of FRAMEWORKS) {",
   '      for (const [choice, selectors] of [["reject", reject], ["accept", accept]]) {',
   "        for (const sel of selectors) {",
-  "          const el = all.find((e) => e.matches(sel) && visible(e));",
+  "          const el = known.find((e) => e.matches(sel) && visible(e));",
   "          if (el) return press(el, choice, name);",
   "        }",
   "      }",
@@ -525,6 +526,15 @@ export const RUNTIME_SOURCE = [
   "      }",
   "    }",
   "    return null;",
+  "  }",
+  "  var LOOKED_AT = 2e4;",
+  '  var ANY_FRAMEWORK = FRAMEWORKS.flatMap(([, reject, accept]) => [...reject, ...accept]).join(", ");',
+  "  function frameworkButtons(all) {",
+  "    const hits = /* @__PURE__ */ new Set();",
+  "    for (const root of openRoots(LOOKED_AT)) {",
+  "      for (const el of root.querySelectorAll(ANY_FRAMEWORK)) hits.add(el);",
+  "    }",
+  "    return hits.size === 0 ? [] : all.filter((e) => hits.has(e));",
   "  }",
   "  function labelOf(e) {",
   "    return clean(",
@@ -7761,7 +7771,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("5be8fe6eb826", api);',
+  '    install("67341773c9d9", api);',
   "    activityTracker();",
   "  }",
   "})();",

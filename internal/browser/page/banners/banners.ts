@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { deepElements, visible } from "../core/dom.ts";
+import { deepElements, openRoots, visible } from "../core/dom.ts";
 import { clean } from "../../shared/text.ts";
 
 /** What {@link closeBanner} clicked. */
@@ -73,11 +73,12 @@ const TEXT_WORDS = /cookie|куки|consent|gdpr|rgpd|クッキー|使用cookie|
  * Returns what it clicked, or null when there was nothing to close.
  */
 export function closeBanner(at: { x: number; y: number } | null): BannerClosing | null {
-  const all = deepElements(20000);
+  const all = deepElements(LOOKED_AT);
+  const known = frameworkButtons(all);
   for (const [name, reject, accept] of FRAMEWORKS) {
     for (const [choice, selectors] of [["reject", reject], ["accept", accept]] as const) {
       for (const sel of selectors) {
-        const el = all.find((e) => e.matches(sel) && visible(e));
+        const el = known.find((e) => e.matches(sel) && visible(e));
         if (el) return press(el, choice, name);
       }
     }
@@ -98,6 +99,25 @@ export function closeBanner(at: { x: number; y: number } | null): BannerClosing 
     }
   }
   return null;
+}
+
+/** The elements a pass looks at: the page's first ones, its open shadow trees' included. */
+const LOOKED_AT = 20_000;
+
+/** Any framework's button selector: one native search instead of each selector per element. */
+const ANY_FRAMEWORK = FRAMEWORKS.flatMap(([, reject, accept]) => [...reject, ...accept]).join(", ");
+
+/**
+ * The elements of `all` that some framework's selector matches, in `all`'s order: found by the
+ * browser in each open tree (a page of 14,000 elements was matched selector by selector, some
+ * 400,000 calls and 100 ms a pass, on each of a domain's first looks).
+ */
+function frameworkButtons(all: Element[]): Element[] {
+  const hits = new Set<Element>();
+  for (const root of openRoots(LOOKED_AT)) {
+    for (const el of root.querySelectorAll(ANY_FRAMEWORK)) hits.add(el);
+  }
+  return hits.size === 0 ? [] : all.filter((e) => hits.has(e));
 }
 
 /** A button's text or label. */
