@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "67341773c9d9";
+export const RUNTIME_VERSION = "2ee2298dca0d";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -502,7 +502,8 @@ export const RUNTIME_SOURCE = [
   "  var TEXT_WORDS = /cookie|куки|consent|gdpr|rgpd|クッキー|使用cookie|隐私政策/i;",
   "  function closeBanner(at) {",
   "    const all = deepElements(LOOKED_AT);",
-  "    const known = frameworkButtons(all);",
+  "    const roots = openRoots(LOOKED_AT);",
+  "    const known = frameworkButtons(all, roots);",
   "    for (const [name, reject, accept] of FRAMEWORKS) {",
   '      for (const [choice, selectors] of [["reject", reject], ["accept", accept]]) {',
   "        for (const sel of selectors) {",
@@ -511,7 +512,8 @@ export const RUNTIME_SOURCE = [
   "        }",
   "      }",
   "    }",
-  "    const boxes2 = consentBoxes(all).sort((a, b) => a.contains(b) ? 1 : b.contains(a) ? -1 : 0);",
+  "    const boxes2 = talksOfConsent(roots) ? consentBoxes(all) : [];",
+  "    boxes2.sort((a, b) => a.contains(b) ? 1 : b.contains(a) ? -1 : 0);",
   "    for (const box2 of boxes2) {",
   "      const done = choose(all, box2, true);",
   "      if (done) return done;",
@@ -529,12 +531,18 @@ export const RUNTIME_SOURCE = [
   "  }",
   "  var LOOKED_AT = 2e4;",
   '  var ANY_FRAMEWORK = FRAMEWORKS.flatMap(([, reject, accept]) => [...reject, ...accept]).join(", ");',
-  "  function frameworkButtons(all) {",
+  "  function frameworkButtons(all, roots) {",
   "    const hits = /* @__PURE__ */ new Set();",
-  "    for (const root of openRoots(LOOKED_AT)) {",
+  "    for (const root of roots) {",
   "      for (const el of root.querySelectorAll(ANY_FRAMEWORK)) hits.add(el);",
   "    }",
   "    return hits.size === 0 ? [] : all.filter((e) => hits.has(e));",
+  "  }",
+  "  function talksOfConsent(roots) {",
+  "    if (roots.length > 1) return true;",
+  "    const root = document.documentElement;",
+  "    if (!root) return false;",
+  '    return TEXT_WORDS.test(root.innerText ?? root.textContent ?? "");',
   "  }",
   "  function labelOf(e) {",
   "    return clean(",
@@ -7771,7 +7779,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("67341773c9d9", api);',
+  '    install("2ee2298dca0d", api);',
   "    activityTracker();",
   "  }",
   "})();",
