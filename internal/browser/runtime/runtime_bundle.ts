@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "2ee2298dca0d";
+export const RUNTIME_VERSION = "259d06835eb1";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2189,7 +2189,10 @@ export const RUNTIME_SOURCE = [
   "    }",
   "  }",
   "  function labelsOf(el) {",
-  "    if (!index) return el.labels ?? null;",
+  "    if (!index) {",
+  "      if (!el.id && labelable(el)) return wrappingLabels(el);",
+  "      return el.labels ?? null;",
+  "    }",
   "    if (!labelable(el)) return null;",
   "    noteRead(LABELS);",
   "    if (!el.id) return wrappingLabels(el);",
@@ -7779,7 +7782,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("2ee2298dca0d", api);',
+  '    install("259d06835eb1", api);',
   "    activityTracker();",
   "  }",
   "})();",

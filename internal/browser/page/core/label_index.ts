@@ -34,12 +34,17 @@ export function withLabelIndex<T>(walk: () => T): T {
 
 /**
  * The labels of `el` in tree order, as `el.labels` gives them: null when `el` cannot be
- * labelled. Outside {@link withLabelIndex}, `el.labels` itself.
+ * labelled. Outside {@link withLabelIndex}, `el.labels` itself, but for a field without an id.
  */
 export function labelsOf(
   el: Element,
 ): ArrayLike<HTMLLabelElement> & Iterable<HTMLLabelElement> | null {
-  if (!index) return (el as HTMLInputElement).labels ?? null;
+  if (!index) {
+    // A field without an id has only the labels around it, found without `el.labels`, which
+    // walks the whole document after any change (a click's report reads the focused field's).
+    if (!el.id && labelable(el)) return wrappingLabels(el);
+    return (el as HTMLInputElement).labels ?? null;
+  }
   if (!labelable(el)) return null;
   noteRead(LABELS);
   // No id, no `<label for>` names it: its labels are the labels around it that name no other
