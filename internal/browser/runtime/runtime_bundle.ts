@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "259d06835eb1";
+export const RUNTIME_VERSION = "c2b2733f6f4d";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -2159,8 +2159,9 @@ export const RUNTIME_SOURCE = [
   "    }",
   '    const quiet = new Set(visibleLines(hidden.join("\\n")));',
   "    const skip = backgroundTexts(extra.owners, extra.background);",
-  "    const now = visibleLines(text).filter((l) => !quiet.has(l));",
-  "    const was = extra.lines.filter((l) => !quiet.has(l));",
+  "    const shown2 = (lines) => quiet.size === 0 ? lines : lines.filter((l) => !quiet.has(l));",
+  "    const now = shown2(visibleLines(text));",
+  "    const was = shown2(extra.lines);",
   "    const after = new Set(withoutBackground(now, skip));",
   "    const before = new Set(withoutBackground(was, skip));",
   "    return { now, was, after, before, skip };",
@@ -7782,7 +7783,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("259d06835eb1", api);',
+  '    install("c2b2733f6f4d", api);',
   "    activityTracker();",
   "  }",
   "})();",

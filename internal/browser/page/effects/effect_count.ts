@@ -366,8 +366,10 @@ function compareLines(
   const quiet = new Set(visibleLines(hidden.join("\n")));
   // A line is new when, background activity's text taken out, no line read so before.
   const skip = backgroundTexts(extra.owners, extra.background);
-  const now = visibleLines(text).filter((l) => !quiet.has(l));
-  const was = extra.lines.filter((l) => !quiet.has(l));
+  // Most actions reveal no hidden text: then the lines are compared as they were read.
+  const shown = (lines: string[]) => quiet.size === 0 ? lines : lines.filter((l) => !quiet.has(l));
+  const now = shown(visibleLines(text));
+  const was = shown(extra.lines);
   const after = new Set(withoutBackground(now, skip));
   const before = new Set(withoutBackground(was, skip));
   return { now, was, after, before, skip };
