@@ -34,7 +34,15 @@ for (const task of TASKS.filter((t) => !filter || filter.test(t.page))) {
     results.push(await runTask(browser, site.url + task.page, task));
   } catch (error) {
     const message = (error as Error).message.split("\n")[0]!;
-    results.push({ page: task.page, actions: 0, failed: [message], findings: [], right: false });
+    results.push({
+      page: task.page,
+      actions: 0,
+      refusals: [],
+      retried: [],
+      failed: [message],
+      findings: [],
+      right: false,
+    });
   }
   const r = results.at(-1)!;
   console.error(`${r.page}: ${r.actions} actions, ${r.findings.length} findings`);
@@ -42,7 +50,8 @@ for (const task of TASKS.filter((t) => !filter || filter.test(t.page))) {
 printTable(results);
 const totals = countAll(results);
 // No finding from tasks that did not run is no truth: a playground that never answered (or a
-// task whose steps failed) counts here, so that its zeros below are not read as met.
+// task whose steps failed) counts here, so that its zeros below are not read as met. A step
+// refused as its row expects, or done on its second try, ran.
 const ran = results.filter((r) => r.actions > 0 && r.failed.length === 0).length;
 const goals: Goal[] = [
   {
@@ -82,12 +91,14 @@ function countAll(rs: TaskResult[]): Record<Column, number> {
 
 function printTable(rs: TaskResult[]): void {
   const short = ["nothing", "claims", "unseen", "old text", "early", "next view", "refused"];
-  const head = ["page", "actions", "failed", "right", ...short];
+  const head = ["page", "actions", "refusals", "retried", "failed", "right", ...short];
   const rows = rs.map((r) => {
     const c = count(r);
     return [
       r.page,
       String(r.actions),
+      String(r.refusals.length),
+      String(r.retried.length),
       String(r.failed.length),
       r.right ? "yes" : "no",
       ...COLUMNS.map(([k]) => String(c[k])),
@@ -97,6 +108,8 @@ function printTable(rs: TaskResult[]): void {
   rows.push([
     "total",
     String(rs.reduce((n, r) => n + r.actions, 0)),
+    String(rs.reduce((n, r) => n + r.refusals.length, 0)),
+    String(rs.reduce((n, r) => n + r.retried.length, 0)),
     String(rs.reduce((n, r) => n + r.failed.length, 0)),
     `${rs.filter((r) => r.right).length}/${rs.length}`,
     ...COLUMNS.map(([k]) => String(t[k])),
@@ -109,9 +122,13 @@ function printTable(rs: TaskResult[]): void {
   console.log(line(head));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const r of rows) console.log(line(r));
-  console.log(`Columns: ${COLUMNS.map(([, l], i) => `${short[i]}: ${l}`).join("; ")}.`);
+  const steps = "refusals: steps refused as the trap page asks; retried: steps done on a " +
+    'second try, after "observe again"; failed: steps that failed otherwise';
+  console.log(`Columns: ${steps}; ${COLUMNS.map(([, l], i) => `${short[i]}: ${l}`).join("; ")}.`);
   if (!why) return;
   for (const r of rs) {
+    for (const f of r.refusals) console.log(`${r.page} · refused as expected · ${f}`);
+    for (const f of r.retried) console.log(`${r.page} · done on a second try · ${f}`);
     for (const f of r.failed) console.log(`${r.page} · failed · ${f}`);
     for (const f of r.findings) {
       console.log(`${r.page} · ${f.column} · ${f.step}: ${f.what}\n    report: ${f.report}`);

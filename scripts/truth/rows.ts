@@ -15,9 +15,12 @@
  */
 export type Target = RegExp | { htmlId: string } | { cls: string } | { find: string };
 
-/** One scripted action. */
+/**
+ * One scripted action. A click may be one the agent must refuse (`refused`: what its error
+ * says), as the trap page asks: a refusal is then the step done, and a click done is a failure.
+ */
 export type Step =
-  | { click: Target }
+  | { click: Target; refused?: RegExp }
   | { type: Target; text: string }
   | { select: Target; option: string }
   | { press: string; on?: Target }
@@ -54,8 +57,12 @@ export const TASKS: Task[] = [
   },
   {
     page: "/hiddenlayers",
-    steps: [{ click: { htmlId: "greenButton" } }, { click: /Button/ }],
-    answer: "Clicked the green button once; the second click landed on the blue button on top.",
+    // The page's trap: the green button must not be hit twice, as the blue one now covers it.
+    steps: [
+      { click: { htmlId: "greenButton" } },
+      { click: /Button/, refused: /covered by <button id="blueButton">/ },
+    ],
+    answer: "Clicked the green button once; a second click was refused: the blue button covers it.",
     right: () => document.getElementById("blueButton") !== null,
   },
   {

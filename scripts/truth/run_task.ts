@@ -46,10 +46,16 @@ export interface Finding {
   report: string;
 }
 
-/** What a task gave: its actions, findings, and whether the scripted answer was right. */
+/**
+ * What a task gave: its actions, the steps refused as the row expects, those done on a second
+ * try (as a model does after "observe again"), those that failed, its findings, and whether the
+ * scripted answer was right.
+ */
 export interface TaskResult {
   page: string;
   actions: number;
+  refusals: string[];
+  retried: string[];
   failed: string[];
   findings: Finding[];
   right: boolean;
@@ -147,11 +153,20 @@ export async function runTask(
   url: string,
   task: Task,
 ): Promise<TaskResult> {
-  const out: TaskResult = { page: task.page, actions: 0, failed: [], findings: [], right: false };
+  const out: TaskResult = {
+    page: task.page,
+    actions: 0,
+    refusals: [],
+    retried: [],
+    failed: [],
+    findings: [],
+    right: false,
+  };
   const history: StepRecord[] = [];
   await browser.navigate(url);
   let view = await browser.observe();
-  const steps = [...task.steps], retry = new Set<number>();
+  // A step is tried again once: its second try is the same object in the list.
+  const steps = [...task.steps], retried = new Set<Step>();
   for (let n = 0; n < steps.length; n++) {
     const s = steps[n]!;
     const before = view.dialog ? undefined : await snapshot(browser);
@@ -171,17 +186,22 @@ export async function runTask(
       })).result;
     } catch (error) {
       const text = (error as Error).message.split("\n")[0]!;
-      out.failed.push(`${name}: ${text}`);
       history.push({ step: history.length + 1, call, result: { ok: false, text }, ms: 0 });
       view = await browser.observe();
-      // As a model does after "observe again": the same step on the view it reads now, once.
-      if (!retry.has(n) && error instanceof ActionError && error.kind === "gone") {
-        retry.add(n);
+      if ("click" in s && s.refused?.test(text)) {
+        out.refusals.push(`${name}: ${text}`);
+      } else if (!retried.has(s) && error instanceof ActionError && error.kind === "gone") {
+        // As a model does after "observe again": the same step on the view it reads now, once.
+        retried.add(s);
         steps.splice(n + 1, 0, s);
-      }
+        out.retried.push(`${name}: ${text}`);
+      } else out.failed.push(`${name}: ${text}`);
       continue;
     }
     out.actions++;
+    if ("click" in s && s.refused) {
+      out.failed.push(`${name}: done, though the row expects it refused (${s.refused})`);
+    }
     const next = await browser.observe();
     // The report is the difference of the views: its claims are judged by the page as the next
     // view saw it (settling's end is what "too early" is judged by).
