@@ -27,6 +27,26 @@ for (const bar of ["text", "aria"]) {
   });
 }
 
+Deno.test("wait(text) for a bar's value ends when the bar goes past it between two looks, and says what it reads", async () => {
+  await using site = startFixtureServer();
+  await using browser = await browserSession();
+  // The bar steps 4 points at a time: it reads 72 %, then 76 %, never 75 %.
+  await said(browser.navigate(site.url("/actions/wait_text.html?bar=aria&step=4")));
+  await said(browser.click(idIn((await browser.observe()).summary, /<button> Start$/)));
+
+  const waited = await said(browser.wait({ seconds: 10, text: "75%" }));
+  assert.match(
+    waited,
+    /^Waited [\d.]+ s until a progress bar passed "75%" \(0% when the wait began, 76% now\)/,
+    waited,
+  );
+  const value = await pageOf(browser).$eval(
+    "[role=progressbar]",
+    (el) => Number(el.getAttribute("aria-valuenow")),
+  );
+  assert.equal(value, 76, waited);
+});
+
 Deno.test("wait(text) sees a text come in a frame and go in a shadow root, and says what came and went; text at opacity 0 does not show", async () => {
   await using site = startFixtureServer();
   await using browser = await browserSession();

@@ -11,6 +11,11 @@ export interface Place {
   quote: string;
   /** In a child frame, not the page itself. */
   inFrame: boolean;
+  /**
+   * A bar that went past the value between two looks (a value shown too briefly for a look, or
+   * stepped over: 72 % to 76 %): what it read at the wait's start and reads now.
+   */
+  passed?: { from: string; to: string };
 }
 
 /**
@@ -25,10 +30,16 @@ export interface Sight {
   place: Map<string, Place>;
   /** How many progress bars show a value the text could be (a number, a percentage). */
   bars: number;
+  /**
+   * For a text that is a value (`75%`): each bar's value in its terms (see `progressShows`), by
+   * the bar's key, and the value the text is.
+   */
+  values: Map<string, { value: number; inFrame: boolean }>;
+  wanted?: { value: number; unit: string };
 }
 
 /** Nothing seen: what a document not there yet shows. */
-export const NOTHING: Sight = { count: new Map(), place: new Map(), bars: 0 };
+export const NOTHING: Sight = { count: new Map(), place: new Map(), bars: 0, values: new Map() };
 
 /**
  * Where `text` shows, as `find` sees it: visible text and controls' names and values in every
@@ -53,7 +64,9 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
     maxValue: 4000,
     query: text,
   });
-  const sight: Sight = { count: new Map(), place: new Map(), bars: 0 };
+  const sight: Sight = { count: new Map(), place: new Map(), bars: 0, values: new Map() };
+  const value = /^(\d+(?:[.,]\d+)?)(%?)$/.exec(text.replace(/\s+/g, ""));
+  if (value) sight.wanted = { value: Number(value[1]!.replace(",", ".")), unit: value[2]! };
   const add = (key: string, place: Place) => {
     sight.count.set(key, (sight.count.get(key) ?? 0) + 1);
     if (!sight.place.has(key)) sight.place.set(key, place);
@@ -74,11 +87,14 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
   }
   await Promise.all([...walk.walks].map(async ([frame, w]) => {
     const bars = await inRealm(isolatedRealm(frame), "progressShows", text)
-      .catch(() => ({ at: [], could: 0 }));
+      .catch(() => ({ at: [], could: 0, values: [] }));
     sight.bars += bars.could;
     for (const i of bars.at) {
       add(`${w.token}:bar${i}`, { kind: "bar", quote: text, inFrame: frame !== main });
     }
+    bars.values.forEach((v, i) => {
+      if (v !== null) sight.values.set(`${w.token}:bar${i}`, { value: v, inFrame: frame !== main });
+    });
   }));
   return sight;
 }
@@ -124,6 +140,19 @@ export function arrived(before: Sight, now: Sight): Place[] {
   const out: Place[] = [];
   for (const [key, n] of now.count) {
     if (n > (before.count.get(key) ?? 0)) out.push(now.place.get(key)!);
+  }
+  // A bar that went past the value since the start reached it, though no look saw it there.
+  const wanted = now.wanted;
+  if (out.length > 0 || !wanted) return out;
+  for (const [key, to] of now.values) {
+    const from = before.values.get(key)?.value;
+    if (from === undefined || (from - wanted.value) * (to.value - wanted.value) >= 0) continue;
+    out.push({
+      kind: "bar",
+      quote: `${wanted.value}${wanted.unit}`,
+      inFrame: to.inFrame,
+      passed: { from: `${from}${wanted.unit}`, to: `${to.value}${wanted.unit}` },
+    });
   }
   return out;
 }

@@ -37,7 +37,8 @@ const LOOK_NOW = 0;
  * showed, and that shows still, ends the wait at once; so does one that came since that view.
  * Otherwise a text appears when it shows in a place that did not show it when the wait began
  * (see {@link arrived}): on a page with a progress bar, its own "Wait until the bar reaches
- * 75%" does not end a wait for "75%", the bar reaching it does. `gone`
+ * 75%" does not end a wait for "75%", the bar reaching it does, or going past it between two
+ * looks (a value shown for less than a look's time, or stepped over). `gone`
  * returns at once when the text does not show. Says what it waited for and whether it happened,
  * and what it saw come or go (`effects`: a text in a frame the page's change report may miss);
  * the action path around it reports what else changed meanwhile.
@@ -84,6 +85,14 @@ export async function waitStep(page: Page, request: WaitRequest): Promise<Did> {
     if (!now) continue;
     if (appear) {
       const fresh = arrived(before, now);
+      const passed = fresh.find((p) => p.passed)?.passed;
+      if (passed) {
+        // No look saw it there: the bar went past it (it moved on, or stepped over it).
+        return {
+          did: `Waited ${took()} until a progress bar passed ${shown} (${passed.from} when ` +
+            `the wait began, ${passed.to} now)`,
+        };
+      }
       if (fresh.length > 0) {
         const bar = fresh.every((p) => p.kind === "bar") ? " (a progress bar's value)" : "";
         return { did: `Waited ${took()} until ${shown} appeared${bar}`, saw: saw(fresh, "lines") };

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c2b2733f6f4d";
+export const RUNTIME_VERSION = "082b2f71a51d";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -7136,13 +7136,21 @@ export const RUNTIME_SOURCE = [
   "  function progressShows(text) {",
   "    const wanted = squeeze(text);",
   "    const valueLike = VALUE_LIKE.test(wanted);",
-  "    const out = { at: [], could: 0 };",
+  "    const out = { at: [], could: 0, values: [] };",
   "    document.querySelectorAll(BARS).forEach((el, i) => {",
   "      const values = barValues(el);",
   "      if (values.some((v) => squeeze(v) === wanted)) out.at.push(i);",
   "      if (valueLike && values.length > 0) out.could++;",
+  '      if (valueLike) out.values.push(valueIn(values, wanted.endsWith("%")));',
   "    });",
   "    return out;",
+  "  }",
+  "  function valueIn(values, percent) {",
+  "    for (const v of values) {",
+  '      if (!VALUE_LIKE.test(v) || v.endsWith("%") !== percent) continue;',
+  '      return Number(v.replace("%", "").replace(",", "."));',
+  "    }",
+  "    return null;",
   "  }",
   "  var VALUE_LIKE = /^\\d+([.,]\\d+)?%?$/;",
   "  function barValues(el) {",
@@ -7783,7 +7791,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c2b2733f6f4d", api);',
+  '    install("082b2f71a51d", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -29,6 +29,12 @@ export interface BarSight {
    * "75%" on a page with a bar waits for the bar, whatever the page's sentences say.
    */
   could: number;
+  /**
+   * For a text that is a value (`75%`, `3`): what each bar reads in its terms, by its place
+   * (its percentage, or its number), null for one that says none. A bar that went past the value
+   * between two looks reached it, as a person says of a bar that went from 72 % to 76 %.
+   */
+  values: (number | null)[];
 }
 
 /**
@@ -45,13 +51,23 @@ export interface BarSight {
 export function progressShows(text: string): BarSight {
   const wanted = squeeze(text);
   const valueLike = VALUE_LIKE.test(wanted);
-  const out: BarSight = { at: [], could: 0 };
+  const out: BarSight = { at: [], could: 0, values: [] };
   document.querySelectorAll(BARS).forEach((el, i) => {
     const values = barValues(el);
     if (values.some((v) => squeeze(v) === wanted)) out.at.push(i);
     if (valueLike && values.length > 0) out.could++;
+    if (valueLike) out.values.push(valueIn(values, wanted.endsWith("%")));
   });
   return out;
+}
+
+/** The number of a bar's values (see {@link barValues}) that reads as a percentage, or not. */
+function valueIn(values: string[], percent: boolean): number | null {
+  for (const v of values) {
+    if (!VALUE_LIKE.test(v) || v.endsWith("%") !== percent) continue;
+    return Number(v.replace("%", "").replace(",", "."));
+  }
+  return null;
 }
 
 /** A text a bar's value could read as: a number, or a percentage. */
