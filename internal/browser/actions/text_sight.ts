@@ -65,8 +65,6 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
     query: text,
   });
   const sight: Sight = { count: new Map(), place: new Map(), bars: 0, values: new Map() };
-  const value = /^(\d+(?:[.,]\d+)?)(%?)$/.exec(text.replace(/\s+/g, ""));
-  if (value) sight.wanted = { value: Number(value[1]!.replace(",", ".")), unit: value[2]! };
   const add = (key: string, place: Place) => {
     sight.count.set(key, (sight.count.get(key) ?? 0) + 1);
     if (!sight.place.has(key)) sight.place.set(key, place);
@@ -87,8 +85,9 @@ export async function textSight(page: Page, text: string): Promise<Sight> {
   }
   await Promise.all([...walk.walks].map(async ([frame, w]) => {
     const bars = await inRealm(isolatedRealm(frame), "progressShows", text)
-      .catch(() => ({ at: [], could: 0, values: [] }));
+      .catch(() => ({ at: [], could: 0, values: [], wanted: null }));
     sight.bars += bars.could;
+    if (bars.wanted) sight.wanted = bars.wanted;
     for (const i of bars.at) {
       add(`${w.token}:bar${i}`, { kind: "bar", quote: text, inFrame: frame !== main });
     }

@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "082b2f71a51d";
+export const RUNTIME_VERSION = "c58d0fd972c8";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -7136,7 +7136,12 @@ export const RUNTIME_SOURCE = [
   "  function progressShows(text) {",
   "    const wanted = squeeze(text);",
   "    const valueLike = VALUE_LIKE.test(wanted);",
-  "    const out = { at: [], could: 0, values: [] };",
+  "    const out = {",
+  "      at: [],",
+  "      could: 0,",
+  "      values: [],",
+  '      wanted: valueLike ? { value: numberOf(wanted), unit: wanted.endsWith("%") ? "%" : "" } : null',
+  "    };",
   "    document.querySelectorAll(BARS).forEach((el, i) => {",
   "      const values = barValues(el);",
   "      if (values.some((v) => squeeze(v) === wanted)) out.at.push(i);",
@@ -7148,9 +7153,12 @@ export const RUNTIME_SOURCE = [
   "  function valueIn(values, percent) {",
   "    for (const v of values) {",
   '      if (!VALUE_LIKE.test(v) || v.endsWith("%") !== percent) continue;',
-  '      return Number(v.replace("%", "").replace(",", "."));',
+  "      return numberOf(v);",
   "    }",
   "    return null;",
+  "  }",
+  "  function numberOf(v) {",
+  '    return Number(v.replace("%", "").replace(",", "."));',
   "  }",
   "  var VALUE_LIKE = /^\\d+([.,]\\d+)?%?$/;",
   "  function barValues(el) {",
@@ -7791,7 +7799,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("082b2f71a51d", api);',
+  '    install("c58d0fd972c8", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -35,6 +35,8 @@ export interface BarSight {
    * between two looks reached it, as a person says of a bar that went from 72 % to 76 %.
    */
   values: (number | null)[];
+  /** The value the text is, in the same terms (`75%`: 75 and "%"), null for another text. */
+  wanted: { value: number; unit: string } | null;
 }
 
 /**
@@ -51,7 +53,12 @@ export interface BarSight {
 export function progressShows(text: string): BarSight {
   const wanted = squeeze(text);
   const valueLike = VALUE_LIKE.test(wanted);
-  const out: BarSight = { at: [], could: 0, values: [] };
+  const out: BarSight = {
+    at: [],
+    could: 0,
+    values: [],
+    wanted: valueLike ? { value: numberOf(wanted), unit: wanted.endsWith("%") ? "%" : "" } : null,
+  };
   document.querySelectorAll(BARS).forEach((el, i) => {
     const values = barValues(el);
     if (values.some((v) => squeeze(v) === wanted)) out.at.push(i);
@@ -65,9 +72,14 @@ export function progressShows(text: string): BarSight {
 function valueIn(values: string[], percent: boolean): number | null {
   for (const v of values) {
     if (!VALUE_LIKE.test(v) || v.endsWith("%") !== percent) continue;
-    return Number(v.replace("%", "").replace(",", "."));
+    return numberOf(v);
   }
   return null;
+}
+
+/** The number a value-like text (see {@link VALUE_LIKE}) reads: `75%` 75, `2,5` 2.5. */
+function numberOf(v: string): number {
+  return Number(v.replace("%", "").replace(",", "."));
 }
 
 /** A text a bar's value could read as: a number, or a percentage. */
