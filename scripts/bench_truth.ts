@@ -20,7 +20,7 @@ import { join } from "node:path";
 import { BrowserSession } from "../internal/browser/mod.ts";
 import { type Goal, reportGoals } from "./bench_goals.ts";
 import { TASKS } from "./truth/rows.ts";
-import { type Column, COLUMNS, runTask, type TaskResult } from "./truth/run_task.ts";
+import { type Column, COLUMNS, noResult, runTask, type TaskResult } from "./truth/run_task.ts";
 
 const args = Deno.args.filter((a) => !a.startsWith("-"));
 const why = Deno.args.includes("--why");
@@ -34,15 +34,7 @@ for (const task of TASKS.filter((t) => !filter || filter.test(t.page))) {
     results.push(await runTask(browser, site.url + task.page, task));
   } catch (error) {
     const message = (error as Error).message.split("\n")[0]!;
-    results.push({
-      page: task.page,
-      actions: 0,
-      refusals: [],
-      retried: [],
-      failed: [message],
-      findings: [],
-      right: false,
-    });
+    results.push({ ...noResult(task.page), failed: [message] });
   }
   const r = results.at(-1)!;
   console.error(`${r.page}: ${r.actions} actions, ${r.findings.length} findings`);

@@ -62,6 +62,11 @@ export interface TaskResult {
   right: boolean;
 }
 
+/** A task's result before it ran anything. */
+export function noResult(page: string): TaskResult {
+  return { page, actions: 0, refusals: [], retried: [], failed: [], findings: [], right: false };
+}
+
 const registry = new ToolRegistry(coreTools);
 const pause = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 
@@ -154,15 +159,7 @@ export async function runTask(
   url: string,
   task: Task,
 ): Promise<TaskResult> {
-  const out: TaskResult = {
-    page: task.page,
-    actions: 0,
-    refusals: [],
-    retried: [],
-    failed: [],
-    findings: [],
-    right: false,
-  };
+  const out = noResult(task.page);
   const history: StepRecord[] = [];
   await browser.navigate(url);
   let view = await browser.observe();
