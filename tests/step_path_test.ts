@@ -3,6 +3,7 @@
  * before: each is checked against the way it was computed, kept here as the reference.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import {
   type BrowserState,
   estimateTokens,
@@ -35,7 +36,7 @@ function view(n: number): BrowserState {
   return { url: "https://shop.example/ä?q=1", title: "Shop", lines, summary: "" };
 }
 
-/** The fingerprint as it was computed before: the lines joined, then hashed. */
+/** The fingerprint by its definition: the lines joined, then hashed (SHA-1, with the length). */
 function joinedFingerprint(state: BrowserState): string {
   const parts = [state.url];
   for (const line of state.lines) {
@@ -48,12 +49,7 @@ function joinedFingerprint(state: BrowserState): string {
     parts.push(`[${id}] <${tag} ${attrs.join(" ")}> {${shown}} ${label} ${value ?? ""}`);
   }
   const text = parts.join("\n");
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return `${text.length}:${(h >>> 0).toString(16)}`;
+  return `${text.length}:${createHash("sha1").update(text).digest("hex")}`;
 }
 
 Deno.test("fingerprint() hashes a view as its lines joined were hashed", () => {
@@ -61,7 +57,14 @@ Deno.test("fingerprint() hashes a view as its lines joined were hashed", () => {
     const state = view(n);
     assert.equal(fingerprint(state), joinedFingerprint(state));
   }
-  assert.equal(fingerprint({ url: "", title: "", lines: [], summary: "" }), "0:811c9dc5");
+  assert.equal(
+    fingerprint({ url: "", title: "", lines: [], summary: "" }),
+    "0:da39a3ee5e6b4b0d3255bfef95601890afd80709", // SHA-1 of nothing
+  );
+  // A state that differs from another in one character of one line differs in its fingerprint.
+  const a = view(50), b = view(50);
+  b.lines[30] = { kind: "text", text: "Card 29 — 49,96 €", level: 1 };
+  assert.notEqual(fingerprint(a), fingerprint(b));
 });
 
 /**

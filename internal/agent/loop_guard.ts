@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { type BrowserState, resultVerdict, type ToolCall, type ToolResult } from "../entity/mod.ts";
 
 /** When a run counts as looping. */
@@ -239,40 +240,22 @@ export function fingerprint(state: BrowserState): string {
 const fingerprints = new WeakMap<BrowserState, string>();
 
 function hashView(state: BrowserState): string {
-  // The hash of the lines joined by line breaks, fed piece by piece: a whole page's lines are
-  // never built as one text (a 5,000-element page's is some 200,000 characters, twice a step).
-  const h = new Fnv();
-  h.add(state.url);
+  // The lines joined by line breaks, hashed once: the hash runs natively, and a whole page's
+  // text (some 200,000 characters on a 5,000-element page) is cheap to join.
+  const parts = [state.url];
   for (const line of state.lines) {
-    h.add("\n");
     if (line.kind !== "element") {
-      h.add(line.text);
+      parts.push(line.text);
       continue;
     }
     const { id, tag, attrs, states, label, value } = line.element;
-    h.add("[");
-    h.add(String(id));
-    h.add("] <");
-    h.add(tag);
-    h.add(" ");
-    attrs.forEach((a, i) => {
-      if (i > 0) h.add(" ");
-      h.add(a);
-    });
-    h.add("> {");
-    let first = true;
+    let shown = "";
     for (const s of states) {
-      if (s === "FOCUSED") continue;
-      if (!first) h.add(" ");
-      h.add(s);
-      first = false;
+      if (s !== "FOCUSED") shown = shown ? `${shown} ${s}` : s;
     }
-    h.add("} ");
-    h.add(String(label));
-    h.add(" ");
-    h.add(String(value ?? ""));
+    parts.push(`[${id}] <${tag} ${attrs.join(" ")}> {${shown}} ${label} ${value ?? ""}`);
   }
-  return h.digest();
+  return hash(parts.join("\n"));
 }
 
 /**
@@ -318,30 +301,9 @@ export function resultFingerprint(result: ToolResult): string {
   ].join("\n"));
 }
 
+/** SHA-1 of a text, and its length: `length:hex`. */
 function hash(text: string): string {
-  const h = new Fnv();
-  h.add(text);
-  return h.digest();
-}
-
-/** FNV-1a of a text given in pieces, and its length: `length:hex`. */
-class Fnv {
-  #h = 0x811c9dc5;
-  #length = 0;
-
-  add(text: string): void {
-    let h = this.#h;
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-    this.#h = h;
-    this.#length += text.length;
-  }
-
-  digest(): string {
-    return `${this.#length}:${(this.#h >>> 0).toString(16)}`;
-  }
+  return `${text.length}:${createHash("sha1").update(text).digest("hex")}`;
 }
 
 function keyOf(call: ToolCall): string {

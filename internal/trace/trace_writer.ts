@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import {
   type BrowserState,
   type ElementIdentity,
@@ -306,12 +307,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | undefined
   }
 }
 
-/** FNV-1a of the DOM summary: equal fingerprints mean the model saw the same page. */
+/** The DOM summary's SHA-1, cut to 8 hex digits: equal fingerprints mean the model saw the same page. */
 function fingerprint(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, "0");
+  return createHash("sha1").update(text).digest("hex").slice(0, 8);
 }
