@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "c58d0fd972c8";
+export const RUNTIME_VERSION = "c4d3464fe05a";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4637,9 +4637,8 @@ export const RUNTIME_SOURCE = [
   "      const e = view.entries.get(el);",
   "      if (!e || e.gen < view.since || floor >= e.gen || !moved(e)) return null;",
   "      if ((this.#touched.get(el) ?? -1) >= e.gen || !sameKey(e.key, key)) return null;",
-  "      const { reads, probes } = e.rec;",
-  "      for (let i = e.reads[0]; i < e.reads[1]; i++) {",
-  "        const n = reads[i];",
+  "      const { probes } = e.rec;",
+  "      for (const n of e.reads) {",
   "        if (n === LABELS || n === IDS) {",
   "          if ((n === LABELS ? this.#labelsAt : this.#idsAt) >= e.gen) return null;",
   "        } else if (n === VOLATILE) return null;",
@@ -6801,7 +6800,7 @@ export const RUNTIME_SOURCE = [
   "    #replay(walker, runs, e, own) {",
   "      runs.space();",
   "      if (e.flushes) runs.flush();",
-  "      const { items: items2, reads, hidden } = e.rec;",
+  "      const { items: items2, hidden } = e.rec;",
   "      for (let i = e.items[0]; i < e.items[1]; i++) walker.items.push(settled(items2[i]));",
   "      walker.above += e.above;",
   "      walker.below += e.below;",
@@ -6813,7 +6812,7 @@ export const RUNTIME_SOURCE = [
   "        sc.below += e.outer.below;",
   "      }",
   "      for (let i = e.hidden[0]; i < e.hidden[1]; i++) this.hid(hidden[i]);",
-  "      for (let i = e.reads[0]; i < e.reads[1]; i++) this.#reads.push(reads[i]);",
+  "      for (const n of e.reads) this.#reads.push(n);",
   "      runs.space();",
   "      this.#count += e.count;",
   "      this.#cache.reused += e.count;",
@@ -6843,7 +6842,7 @@ export const RUNTIME_SOURCE = [
   "      this.#cache.keep(this.#view, el, {",
   "        rec: this.#rec,",
   "        items: [first, walker.items.length],",
-  "        reads: [reads, this.#reads.length],",
+  "        reads: [...new Set(this.#reads.slice(reads))],",
   "        hidden: [hidden, this.#hidden.length],",
   "        key,",
   "        top: top2,",
@@ -7799,7 +7798,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("c58d0fd972c8", api);',
+  '    install("c4d3464fe05a", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -169,7 +169,7 @@ export class SubtreeReuse {
   #replay(walker: Recorded, runs: TextRuns, e: Entry, own: Ctx): void {
     runs.space();
     if (e.flushes) runs.flush();
-    const { items, reads, hidden } = e.rec;
+    const { items, hidden } = e.rec;
     for (let i = e.items[0]; i < e.items[1]; i++) walker.items.push(settled(items[i]!));
     walker.above += e.above;
     walker.below += e.below;
@@ -182,7 +182,7 @@ export class SubtreeReuse {
     }
     for (let i = e.hidden[0]; i < e.hidden[1]; i++) this.hid(hidden[i]!);
     // What the subtree depended on, for the entries of the subtrees around it.
-    for (let i = e.reads[0]; i < e.reads[1]; i++) this.#reads.push(reads[i]!);
+    for (const n of e.reads) this.#reads.push(n);
     runs.space();
     this.#count += e.count;
     this.#cache.reused += e.count;
@@ -224,7 +224,7 @@ export class SubtreeReuse {
     this.#cache.keep(this.#view, el, {
       rec: this.#rec,
       items: [first, walker.items.length],
-      reads: [reads, this.#reads.length],
+      reads: [...new Set(this.#reads.slice(reads))],
       hidden: [hidden, this.#hidden.length],
       key,
       top,

@@ -52,7 +52,8 @@ declare module "../../core/state.ts" {
 
 /**
  * What one walk gave, in the order it met it: its items, what it read and the elements it found
- * hidden; entries are ranges of these (a walk never changes them once it ends).
+ * hidden; entries are ranges of its items and hidden elements (a walk never changes them once it
+ * ends), and hold what they read themselves.
  */
 export interface Recording {
   items: PageItem[];
@@ -68,7 +69,11 @@ export interface Entry {
   gen: number;
   rec: Recording;
   items: [number, number];
-  reads: [number, number];
+  /**
+   * What its walk read, each once (a card's walk reads its fields and labels many times over:
+   * checking each read once keeps the check of a replay small).
+   */
+  reads: Read[];
   hidden: [number, number];
   key: unknown[];
   /**
@@ -325,9 +330,8 @@ export class WalkCache {
     const e = view.entries.get(el);
     if (!e || e.gen < view.since || floor >= e.gen || !moved(e)) return null;
     if ((this.#touched.get(el) ?? -1) >= e.gen || !sameKey(e.key, key)) return null;
-    const { reads, probes } = e.rec;
-    for (let i = e.reads[0]; i < e.reads[1]; i++) {
-      const n = reads[i]!;
+    const { probes } = e.rec;
+    for (const n of e.reads) {
       if (n === LABELS || n === IDS) {
         if ((n === LABELS ? this.#labelsAt : this.#idsAt) >= e.gen) return null;
       } else if (n === VOLATILE) return null;
