@@ -6,6 +6,7 @@
  * @module
  */
 import { docState } from "./state.ts";
+import { ShadowlessWatch } from "./shadow_watch.ts";
 
 /** The parent of a node in the flat tree: its parent, or the host of the shadow root it is in. */
 export function composedParent(n: Node): Node | null {
@@ -81,9 +82,13 @@ export function deepElements(limit = Infinity): Element[] {
 
 /**
  * The document and all its open shadow roots (those among its first `limit` elements, shadow
- * trees' included, when given).
+ * trees' included, when given). A document found to hold none is not searched again while
+ * nothing could have brought one (`shadow_watch.ts`).
  */
 export function openRoots(limit = Infinity): (Document | ShadowRoot)[] {
+  const state = docState();
+  if (state.shadowless?.holds()) return [document];
+  delete state.shadowless;
   // The elements in the order deepElements lists them, counted, never collected: a page of
   // 14,000 elements built two lists of them at each look for a shadow root (most have none).
   const roots: (Document | ShadowRoot)[] = [document];
@@ -101,7 +106,8 @@ export function openRoots(limit = Infinity): (Document | ShadowRoot)[] {
     }
     return true;
   };
-  walk(document);
+  const whole = walk(document);
+  if (whole && roots.length === 1) state.shadowless = ShadowlessWatch.start() ?? undefined;
   return roots;
 }
 

@@ -97,6 +97,7 @@ export function install(version: string, api: RuntimeApiTable): void {
   old?.stamp?.observer.disconnect();
   old?.overlay?.remove();
   (old as { cache?: { stop(): void } } | undefined)?.cache?.stop();
+  (old as { shadowless?: { stop(): void } } | undefined)?.shadowless?.stop();
   g[RUNTIME_GLOBAL] = {
     version,
     api,

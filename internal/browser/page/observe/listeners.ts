@@ -10,7 +10,8 @@
  *   maps and a list of weak references held in its closure: nothing on a global, so the page can
  *   neither see nor change the marks.
  * - The recorder also tells of a shadow root attached to an element (`${token}:shadow` on it),
- *   which the incremental walk hears (`walk_cache.ts`).
+ *   which the incremental walk hears (`walk_cache.ts`), and answers when asked whether it is
+ *   installed (`core/shadow_watch.ts`: a document without shadow roots is not searched again).
  * - {@link listenedElements} runs in the runtime's isolated world: it asks with one event, and
  *   the recorder answers with one event per sign on each marked element in the document that it
  *   has not told of before (or that gained a sign since); the runtime keeps what it was told in
@@ -19,6 +20,7 @@
  * @module
  */
 import { docState } from "../core/state.ts";
+import { SHADOW_TELLER } from "../core/shadow_watch.ts";
 
 /** What a listener says about its element; an element's signs are a set of these bits. */
 export const SIGN = {
@@ -66,6 +68,10 @@ export function recordListenerSigns(token: string): void {
   // that knows none yet), or for those it has not been told of (`:new`).
   kept.apply(kept.add, document, [`${token}:all`, () => recorder.answer(true), true]);
   kept.apply(kept.add, document, [`${token}:new`, () => recorder.answer(false), true]);
+  // It also says it is here: where it is, no shadow root is attached unheard (`shadow_watch.ts`).
+  const here = () =>
+    kept.apply(kept.dispatch, document, [new kept.EventCtor(`${token}:${SHADOW_TELLER.answer}`)]);
+  kept.apply(kept.add, document, [`${token}:${SHADOW_TELLER.ask}`, here, true]);
 }
 
 /** The globals the recorder reads while it installs, before page scripts run. */
@@ -228,7 +234,8 @@ function wrapAttachShadow(g: Globals, kept: Kept, token: string): void {
   elementProto.attachShadow = new g.Proxy(elementProto.attachShadow, {
     apply(fn, self, args: unknown[]) {
       const root = apply(fn, self, args);
-      apply(dispatch, self, [new EventCtor(`${token}:shadow`, { composed: true })]);
+      const attached = `${token}:${SHADOW_TELLER.attached}`;
+      apply(dispatch, self, [new EventCtor(attached, { composed: true })]);
       return root;
     },
   });
@@ -260,6 +267,7 @@ function wrapHandlerProperties(g: Globals, kept: Kept, recorder: SignRecorder): 
  */
 export function listenedElements(token: string): WeakMap<Element, number> {
   const state = docState();
+  state.listenerToken = token;
   const known = state.listened ?? new WeakMap<Element, number>();
   const takers = SIGN_NAMES.map((name, b) => {
     const take = (e: Event) => {

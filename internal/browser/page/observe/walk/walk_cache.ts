@@ -36,6 +36,7 @@ import { composedParent, deepActiveElement } from "../../core/dom.ts";
 import type { PageItem, Scroller, WalkOptions } from "../../../shared/walk_types.ts";
 import { IDS, LABELS, probe, type Read, VOLATILE } from "../../core/reads.ts";
 import { SheetPrint } from "./sheets.ts";
+import { SHADOW_TELLER } from "../../core/shadow_watch.ts";
 import { sameKey } from "./subtree_key.ts";
 import { deepHovered, REACH, stateChanged, StateReach } from "./state_reach.ts";
 
@@ -197,7 +198,7 @@ export class WalkCache {
   listen(token: string | undefined): void {
     if (!token || this.#tokens.has(token)) return;
     this.#tokens.add(token);
-    document.addEventListener(`${token}:shadow`, (e) => {
+    document.addEventListener(`${token}:${SHADOW_TELLER.attached}`, (e) => {
       const host = e.composedPath()[0];
       if (host instanceof Element) this.dirty(host);
     }, this.#on);
