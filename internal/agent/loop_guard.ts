@@ -249,10 +249,7 @@ function hashView(state: BrowserState): string {
       continue;
     }
     const { id, tag, attrs, states, label, value } = line.element;
-    let shown = "";
-    for (const s of states) {
-      if (s !== "FOCUSED") shown = shown ? `${shown} ${s}` : s;
-    }
+    const shown = states.filter((s) => s !== "FOCUSED").join(" ");
     parts.push(`[${id}] <${tag} ${attrs.join(" ")}> {${shown}} ${label} ${value ?? ""}`);
   }
   return hash(parts.join("\n"));

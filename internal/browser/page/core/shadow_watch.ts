@@ -27,7 +27,7 @@ export const SHADOW_TELLER = {
 
 declare module "./state.ts" {
   interface DocState {
-    /** The token of the page's world's recorder, once a walk was told it (`walk_cache.ts`). */
+    /** The token of the page's world's recorder, once a walk asked it (`listenedElements`). */
     listenerToken?: string;
     /** The document holds no open shadow root, while this watch holds. */
     shadowless?: ShadowlessWatch;
