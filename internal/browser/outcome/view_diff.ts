@@ -99,15 +99,26 @@ export function viewDiff(before: BrowserState, after: BrowserState): ViewDiff {
  * For each element, the nearest text line above it (a heading, a column's title): an element
  * under another such line in the next view, both lines shown in both views, has moved.
  */
-function landmarks(lines: SummaryLine[]): { under: Map<number, string>; texts: Set<string> } {
+function landmarks(lines: SummaryLine[]): Landmarks {
+  const known = landmarksOf.get(lines);
+  if (known) return known;
   const under = new Map<number, string>(), texts = new Set<string>();
   let last: string | undefined;
   for (const l of lines) {
     if (l.kind === "text") texts.add(last = l.text);
     else if (l.kind === "element" && last !== undefined) under.set(l.element.id, last);
   }
+  landmarksOf.set(lines, { under, texts });
   return { under, texts };
 }
+
+interface Landmarks {
+  under: ReadonlyMap<number, string>;
+  texts: ReadonlySet<string>;
+}
+
+/** The landmarks of the views' lines already read (a view is the "after" and then the "before"). */
+const landmarksOf = new WeakMap<SummaryLine[], Landmarks>();
 
 /** True when the model would read nothing new in the next view. */
 export function isEmpty(d: ViewDiff): boolean {
