@@ -125,17 +125,27 @@ function sharedStart(a: string, b: string): number {
   return i;
 }
 
+/**
+ * What each line of the last summary cut cost, its line break included: a step's summary is
+ * mostly the last one's lines, and a page of thousands is cut at every step.
+ */
+let lineTokens = new Map<string, number>();
+
 /** The page with its summary cut to `room` tokens (at least `minLines` lines), said in a line. */
 function cutSummary(page: BrowserState, room: number, minLines: number): BrowserState {
   const lines = page.summary.split("\n");
+  const known = lineTokens, costs = new Map<string, number>();
   let left = room - 30;
   let keep = 0;
   while (keep < lines.length) {
-    const cost = estimateTokens(lines[keep]!) + 1;
+    const line = lines[keep]!;
+    const cost = known.get(line) ?? costs.get(line) ?? estimateTokens(line) + 1;
+    costs.set(line, cost);
     if (cost > left && keep >= minLines) break;
     left -= cost;
     keep++;
   }
+  lineTokens = costs;
   if (keep >= lines.length) return page;
   const summary = [
     ...lines.slice(0, keep),
