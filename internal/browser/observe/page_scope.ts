@@ -78,7 +78,7 @@ export function compactPage(entries: readonly WalkEntry[]): CompactPage {
       continue;
     }
     if (item.text.length >= MIN_REPEAT) {
-      const key = `${item.heading ?? 0} ${item.text}`;
+      const key = textKey(item);
       if (texts.has(key)) continue;
       texts.add(key);
       const t = stemOf(item);
@@ -147,6 +147,15 @@ function linkKey(item: ElementItem, dest: string): string {
     key = [item.label, dest, item.states.join(" "), attrs.join(" ")].join("\n");
     linkKeys.set(item, key);
   }
+  return key;
+}
+
+const textKeys = new WeakMap<TextItem, string>();
+
+/** What tells a text line from another: its heading level and its text. */
+function textKey(item: TextItem): string {
+  let key = textKeys.get(item);
+  if (key === undefined) textKeys.set(item, key = `${item.heading ?? 0} ${item.text}`);
   return key;
 }
 
