@@ -188,10 +188,10 @@ interface StepCosts {
 }
 
 /**
- * Click steps on `path` with `--scope page`, as the command line runs them: the model thinks
- * {@link THINK_MS} before each answer, each run writes its folder (`--out`), checked after it.
+ * One run's click steps on `path` with `--scope page`, as the command line runs them, added to
+ * `costs`: the model thinks {@link THINK_MS} before each answer, and the run writes its folder
+ * (`--out`), checked after it.
  */
-/** Adds to `costs` one run's click steps on `path` (see {@link clickGoal}). */
 async function clickSteps(
   costs: StepCosts,
   origin: string,
