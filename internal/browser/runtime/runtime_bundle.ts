@@ -2,7 +2,7 @@
 // Run `deno task bundle` after changing the runtime; `deno task check` fails while stale.
 
 /** The hash of the runtime's source: a document whose runtime has another is reinstalled. */
-export const RUNTIME_VERSION = "d3f6bde6eaca";
+export const RUNTIME_VERSION = "25980d696ce3";
 
 /** The in-page runtime: evaluating it in a document installs it there (with its version). */
 export const RUNTIME_SOURCE = [
@@ -4724,20 +4724,6 @@ export const RUNTIME_SOURCE = [
   "    keep(view, el, e) {",
   "      view.entries.set(el, { ...e, gen: this.gen });",
   "    }",
-  "    /**",
-  "     * What of `reads` (what the walk of `root`'s subtree read) a replay of it checks, each once:",
-  "     * lookups and what lies outside the subtree, and inside it only the elements whose state",
-  "     * changes without a mutation (a field's value, a scroll position, a positioned box: `probe`).",
-  "     * Any other change inside it is a mutation, which marks `root` as touched.",
-  "     */",
-  "    ownReads(root, reads) {",
-  "      const out = [];",
-  "      for (const n of new Set(reads)) {",
-  '        const inside3 = typeof n !== "symbol" && root.contains(n);',
-  '        if (!inside3 || n instanceof Element && this.#probe(n) !== "") out.push(n);',
-  "      }",
-  "      return out;",
-  "    }",
   "    /** The state of every element `reads` holds, as the walk that ends now saw it. */",
   "    probes(reads) {",
   "      for (const n of reads) if (n instanceof Element) this.#probe(n);",
@@ -6929,7 +6915,7 @@ export const RUNTIME_SOURCE = [
   "      this.#cache.keep(this.#view, el, {",
   "        rec: this.#rec,",
   "        items: [first, walker.items.length],",
-  "        reads: this.#cache.ownReads(el, this.#reads.slice(reads)),",
+  "        reads: [...new Set(this.#reads.slice(reads))],",
   "        hidden: [hidden, this.#hidden.length],",
   "        key,",
   "        top: top2,",
@@ -7885,7 +7871,7 @@ export const RUNTIME_SOURCE = [
   "    callDeclaredTool",
   "  };",
   '  if (typeof document !== "undefined") {',
-  '    install("d3f6bde6eaca", api);',
+  '    install("25980d696ce3", api);',
   "    activityTracker();",
   "  }",
   "})();",

@@ -224,7 +224,7 @@ export class SubtreeReuse {
     this.#cache.keep(this.#view, el, {
       rec: this.#rec,
       items: [first, walker.items.length],
-      reads: this.#cache.ownReads(el, this.#reads.slice(reads)),
+      reads: [...new Set(this.#reads.slice(reads))],
       hidden: [hidden, this.#hidden.length],
       key,
       top,

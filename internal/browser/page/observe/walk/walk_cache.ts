@@ -71,9 +71,8 @@ export interface Entry {
   rec: Recording;
   items: [number, number];
   /**
-   * What a replay checks of what its walk read, each once (`WalkCache.ownReads`: a card's walk
-   * reads its fields and labels many times over, and all but its fields change only with a
-   * mutation inside it).
+   * What its walk read, each once (a card's walk reads its fields and labels many times over:
+   * checking each read once keeps the check of a replay small).
    */
   reads: Read[];
   hidden: [number, number];
@@ -346,21 +345,6 @@ export class WalkCache {
   /** Keeps what a walk of `el`'s subtree gave. */
   keep(view: View, el: Element, e: Omit<Entry, "gen">): void {
     view.entries.set(el, { ...e, gen: this.gen });
-  }
-
-  /**
-   * What of `reads` (what the walk of `root`'s subtree read) a replay of it checks, each once:
-   * lookups and what lies outside the subtree, and inside it only the elements whose state
-   * changes without a mutation (a field's value, a scroll position, a positioned box: `probe`).
-   * Any other change inside it is a mutation, which marks `root` as touched.
-   */
-  ownReads(root: Element, reads: Read[]): Read[] {
-    const out: Read[] = [];
-    for (const n of new Set(reads)) {
-      const inside = typeof n !== "symbol" && root.contains(n);
-      if (!inside || (n instanceof Element && this.#probe(n) !== "")) out.push(n);
-    }
-    return out;
   }
 
   /** The state of every element `reads` holds, as the walk that ends now saw it. */
