@@ -138,6 +138,7 @@ function plainDest(dest: string): string {
  */
 const linkKeys = new WeakMap<ElementItem, string>();
 const stems = new WeakMap<ElementItem | TextItem, string>();
+const textKeys = new WeakMap<TextItem, string>();
 
 /** What tells a link from another: label, destination, states and attributes. */
 function linkKey(item: ElementItem, dest: string): string {
@@ -149,8 +150,6 @@ function linkKey(item: ElementItem, dest: string): string {
   }
   return key;
 }
-
-const textKeys = new WeakMap<TextItem, string>();
 
 /** What tells a text line from another: its heading level and its text. */
 function textKey(item: TextItem): string {

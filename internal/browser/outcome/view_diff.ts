@@ -108,8 +108,9 @@ function landmarks(lines: SummaryLine[]): Landmarks {
     if (l.kind === "text") texts.add(last = l.text);
     else if (l.kind === "element" && last !== undefined) under.set(l.element.id, last);
   }
-  landmarksOf.set(lines, { under, texts });
-  return { under, texts };
+  const found = { under, texts };
+  landmarksOf.set(lines, found);
+  return found;
 }
 
 interface Landmarks {
